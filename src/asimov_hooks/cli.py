@@ -1,0 +1,110 @@
+"""The `asimov-hooks` command group and the `asimov-validate` shortcut.
+
+Exit codes everywhere: 0 clean (warnings allowed), 1 findings that fail or files a
+fixer modified, 2 usage error or a failure of the tool itself.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+import click
+
+from . import __version__
+from .report import FORMATS, default_format
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _ids(values: Sequence[str]) -> set[str] | None:
+    ids = {part.strip() for value in values for part in value.split(",") if part.strip()}
+    return ids or None
+
+
+def _validate_options(func):  # type: ignore[no-untyped-def]
+    options = [
+        click.argument("paths", nargs=-1, type=click.Path()),
+        click.option("--fix", is_flag=True, help="Apply safe fixes (checkpoint trimming) first."),
+        click.option("--strict", is_flag=True, help="Fail on warnings too."),
+        click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+                     help="Output format [default: text; github when GITHUB_ACTIONS=true]."),
+        click.option("--config", "config_path", type=click.Path(dir_okay=False),
+                     help="Config file (default: nearest .asimov-hooks.yaml or pyproject.toml "
+                          "with [tool.asimov-hooks]; $ASIMOV_HOOKS_CONFIG)."),
+        click.option("--select", multiple=True, metavar="RULE[,RULE]",
+                     help="Only run these rules (repeatable)."),
+        click.option("--ignore", multiple=True, metavar="RULE[,RULE]",
+                     help="Do not run these rules (repeatable)."),
+        click.option("-q", "--quiet", is_flag=True, help="Only print problems and the summary."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _run_validate(paths, fix, strict, fmt, config_path, select, ignore, quiet) -> int:  # type: ignore[no-untyped-def]
+    from .run import validate
+
+    return validate(
+        list(paths) or ["."], config_path=config_path, strict=strict, fmt=fmt or default_format(),
+        quiet=quiet, select=_ids(select), ignore=_ids(ignore) or set(), fix=fix,
+    )
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(__version__, "-V", "--version", prog_name="asimov-hooks")
+def cli() -> None:
+    """Keep AI-agent context files small, mergeable and honest."""
+
+
+@cli.command("validate", context_settings=CONTEXT)
+@_validate_options
+def validate_cmd(**kwargs) -> None:  # type: ignore[no-untyped-def]
+    """Check files and directories against ADR-007 limits and the protocol schemas.
+
+    PATHS are files or directories (default: the current directory); directories are
+    searched by file name, honouring .gitignore inside a git repository.
+    """
+    sys.exit(_run_validate(**kwargs))
+
+
+@click.command("asimov-validate", context_settings=CONTEXT)
+@click.version_option(__version__, "-V", "--version", prog_name="asimov-validate")
+@_validate_options
+def validate_standalone(**kwargs) -> None:  # type: ignore[no-untyped-def]
+    """Check files and directories against ADR-007 limits and the protocol schemas."""
+    sys.exit(_run_validate(**kwargs))
+
+
+def _guarded(command: click.Command, argv: Sequence[str] | None, prog: str) -> int:
+    """Run a click command; turn any unexpected exception into one line and exit 2."""
+    try:
+        command.main(args=list(argv) if argv is not None else None, prog_name=prog,
+                     standalone_mode=False)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except click.exceptions.Abort:
+        sys.stderr.write(f"{prog}: aborted\n")
+        return 2
+    except click.ClickException as exc:
+        exc.show()
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug or an environment failure: one line, no traceback
+        if os.environ.get("ASIMOV_HOOKS_DEBUG"):
+            raise
+        sys.stderr.write(f"{prog}: internal error: {type(exc).__name__}: {exc} "
+                         "(set ASIMOV_HOOKS_DEBUG=1 for a traceback)\n")
+        return 2
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return _guarded(cli, argv, "asimov-hooks")
+
+
+def validate_main(argv: Sequence[str] | None = None) -> int:
+    return _guarded(validate_standalone, argv, "asimov-validate")

@@ -1,0 +1,248 @@
+"""Rule packs (rules/*.json) merged with a repository's own configuration.
+
+The numbers in ADR-007 are, in its own words, assumptions; every limit, level, file
+pattern, trim window and merge policy therefore lives in data that a repository can
+override in `.asimov-hooks.yaml` or `[tool.asimov-hooks]` in `pyproject.toml`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .globs import match_any
+from .sizes import TokenEstimator
+
+PACKS = ("kinds.json", "trim.json", "merge.json")
+CONFIG_NAMES = (".asimov-hooks.yaml", ".asimov-hooks.yml")
+LEVELS = ("error", "warning", "info", "off")
+ENV_CONFIG = "ASIMOV_HOOKS_CONFIG"
+
+
+class ConfigError(Exception):
+    """The configuration is unusable; reported as one line, exit code 2."""
+
+
+@lru_cache(maxsize=1)
+def rules_dir() -> Path:
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "rules", here.parent.parent / "rules"):
+        if (candidate / "kinds.json").is_file():
+            return candidate
+    raise ConfigError(f"rule packs not found next to {here} (broken installation)")
+
+
+@lru_cache(maxsize=32)
+def load_rule_file(name: str) -> Any:
+    """A JSON document from rules/ (rule packs and schemas)."""
+    path = rules_dir() / name
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: cannot load rule data: {exc}") from None
+
+
+def load_schema(name: str) -> dict[str, Any]:
+    return load_rule_file(f"schemas/{name}")
+
+
+def deep_merge(base: Any, over: Any) -> Any:
+    """Mappings merge key by key; anything else in `over` replaces `base`."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        merged = dict(base)
+        for key, value in over.items():
+            merged[key] = deep_merge(base[key], value) if key in base else value
+        return merged
+    return over
+
+
+def normalize_rule(value: Any) -> dict[str, Any]:
+    if value is True:
+        return {}
+    if value is False:
+        return {"level": "off"}
+    if isinstance(value, str):
+        return {"level": value}
+    return dict(value)
+
+
+def default_data() -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for pack in PACKS:
+        if (rules_dir() / pack).is_file():
+            data = deep_merge(data, {k: v for k, v in load_rule_file(pack).items() if k != "$comment"})
+    return data
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest config file from `start` upwards, stopping at the repository root."""
+    directory = start.resolve()
+    while True:
+        for name in CONFIG_NAMES:
+            candidate = directory / name
+            if candidate.is_file():
+                return candidate
+        pyproject = directory / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                if "[tool.asimov-hooks" in pyproject.read_text(encoding="utf-8", errors="replace"):
+                    return pyproject
+            except OSError:
+                pass
+        if (directory / ".git").exists() or directory.parent == directory:
+            return None
+        directory = directory.parent
+
+
+def _read_config_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc}") from None
+    if path.suffix == ".toml":
+        try:
+            import tomllib
+        except ModuleNotFoundError:  # Python 3.10
+            import tomli as tomllib  # type: ignore[no-redef]
+        try:
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        data = doc.get("tool", {}).get("asimov-hooks")
+        if data is None:
+            raise ConfigError(f"{path}: no [tool.asimov-hooks] table")
+    else:
+        from .loaders import YAMLProblem, load_yaml_plain
+
+        try:
+            data = load_yaml_plain(text)
+        except YAMLProblem as exc:
+            raise ConfigError(f"{path}:{exc.line}:{exc.col}: {exc.message}") from None
+        if data is None:
+            data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the configuration must be a mapping")
+    return data
+
+
+def _validate_config(path: Path, data: dict[str, Any]) -> None:
+    from .minischema import Evaluator
+
+    errors = Evaluator(load_schema("config.schema.json")).errors(data)
+    for section in ("trim", "merge"):
+        if section in data and (rules_dir() / f"schemas/config-{section}.schema.json").is_file():
+            sub = Evaluator(load_schema(f"config-{section}.schema.json")).errors(data[section])
+            errors += [type(e)((section, *e.path), e.message, e.keyword, e.on_key) for e in sub]
+    if errors:
+        first = errors[0]
+        where = ".".join(str(p) for p in first.path) or "(top level)"
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise ConfigError(f"{path}: {where}: {first.message}{more}")
+    for kind, spec in data.get("kinds", {}).items():
+        if kind not in default_data().get("kinds", {}) and not {"files", "format"} <= spec.keys():
+            raise ConfigError(f"{path}: kinds.{kind}: a new kind needs 'files' and 'format'")
+
+
+def _load_chain(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    path = path.resolve()
+    if path in seen:
+        raise ConfigError(f"{path}: 'extends' loops back to this file")
+    data = _read_config_file(path)
+    _validate_config(path, data)
+    parent = data.pop("extends", "default")
+    if parent == "default":
+        return deep_merge(default_data(), data)
+    parent_path = Path(parent)
+    if not parent_path.is_absolute():
+        parent_path = path.parent / parent_path
+    return deep_merge(_load_chain(parent_path, (*seen, path)), data)
+
+
+class Config:
+    """The merged configuration, answering which kind a path is and which rules apply."""
+
+    def __init__(self, data: dict[str, Any], source: Path | None, base_dir: Path) -> None:
+        self.data = data
+        self.source = source
+        self.base_dir = base_dir
+        self.kinds: dict[str, dict[str, Any]] = data.get("kinds", {})
+        self.exclude: list[str] = list(data.get("exclude", []))
+        self.select: set[str] | None = set(data["select"]) if data.get("select") else None
+        self.ignore: set[str] = set(data.get("ignore", []))
+        self.overrides: list[dict[str, Any]] = list(data.get("overrides", []))
+        est = data.get("token-estimator", {})
+        self.estimator = TokenEstimator(est.get("method", "chars"), est.get("divisor", 4))
+
+    def section(self, name: str) -> dict[str, Any]:
+        return self.data.get(name, {})
+
+    def relpath(self, path: str | os.PathLike[str]) -> str:
+        """`path` relative to the config's base directory, in POSIX form, for matching."""
+        absolute = Path(os.path.abspath(path))
+        for base in (self.base_dir, Path.cwd()):
+            try:
+                return absolute.relative_to(base).as_posix()
+            except ValueError:
+                continue
+        return absolute.as_posix().lstrip("/")
+
+    def excluded(self, rel: str) -> bool:
+        return bool(self.exclude) and match_any(rel, self.exclude)
+
+    def kind_for(self, rel: str) -> str | None:
+        for name, spec in self.kinds.items():
+            if match_any(rel, spec.get("files", [])):
+                return name
+        return None
+
+    def rules_for(self, kind: str | None, rel: str) -> dict[str, dict[str, Any]]:
+        """Each enabled rule id with its options (always including `level`)."""
+        merged: dict[str, dict[str, Any]] = {
+            rid: normalize_rule(v) for rid, v in self.data.get("rules", {}).items()
+        }
+        ignored = set(self.ignore)
+        layers = [self.kinds.get(kind, {}).get("rules", {})] if kind else []
+        for override in self.overrides:
+            if match_any(rel, override["files"]):
+                layers.append(override.get("rules", {}))
+                ignored |= set(override.get("ignore", []))
+        for layer in layers:
+            for rid, value in layer.items():
+                merged[rid] = deep_merge(merged.get(rid, {}), normalize_rule(value))
+        return {
+            rid: opts
+            for rid, opts in merged.items()
+            if opts.get("level", "error") != "off"
+            and rid not in ignored
+            and (self.select is None or rid in self.select)
+        }
+
+
+def load_config(explicit: str | os.PathLike[str] | None = None, start: Path | None = None) -> Config:
+    """Find and load the configuration; `explicit` (or $ASIMOV_HOOKS_CONFIG) wins."""
+    start = start or Path.cwd()
+    chosen = explicit or os.environ.get(ENV_CONFIG) or None
+    source = Path(chosen) if chosen else find_config(start)
+    if source is None:
+        base = _repo_root(start) or start
+        return Config(default_data(), None, base.resolve())
+    if chosen and not source.is_file():
+        raise ConfigError(f"{source}: config file not found")
+    data = _load_chain(source)
+    return Config(data, source, source.resolve().parent)
+
+
+def _repo_root(start: Path) -> Path | None:
+    directory = start.resolve()
+    while True:
+        if (directory / ".git").exists():
+            return directory
+        if directory.parent == directory:
+            return None
+        directory = directory.parent

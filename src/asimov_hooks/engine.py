@@ -1,0 +1,342 @@
+"""Checks one file against the rules of its kind; finds files in directories.
+
+Cheap rules (sizes) run on the text; the parser and the schema evaluator are imported
+only when a selected rule needs them, so the size-only hook stays at Python start-up
+cost.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .config import Config, ConfigError, load_schema
+from .fileio import FileProblem, TextFile, check_regular_file, read_text
+from .findings import FileResult, Finding
+from .sizes import count_lines, offset_of_line
+
+SIZE_RULES = frozenset({"max-lines-soft", "max-lines-hard", "max-tokens", "max-bytes-soft", "max-bytes-hard"})
+# Problems that stop a file from being read at all are reported whatever is selected.
+ESSENTIAL_RULES = frozenset({"io-error", "encoding", "max-bytes-hard"})
+# Rules that need no parse; anything else selected makes the file be parsed.
+TEXT_RULES = SIZE_RULES | ESSENTIAL_RULES | {"conflict-markers", "not-protocol-file"}
+_TOP_KEY = re.compile(r"""^(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#&*!|>'"%@`{}\[\],?:-][^:\n]*?|-[^\s:][^:\n]*?))[ \t]*:(?:[ \t]|$)""", re.M)
+
+
+@dataclass
+class Context:
+    """Everything a rule may look at for one file."""
+
+    path: str
+    rel: str
+    kind: str
+    spec: dict[str, Any]
+    config: Config
+    text: TextFile
+    data: Any = None
+    document: Any = None
+
+    def locate(self, path: tuple, on_key: bool = False) -> tuple[int, int]:
+        if self.document is None or not path and not on_key:
+            return (1, 1)
+        return self.document.locate(path, on_key)
+
+
+RuleResult = Iterable[tuple[tuple, str]]  # (instance path, message)
+RuleFunc = Callable[[Context, dict[str, Any]], RuleResult]
+
+
+def _structure_rules() -> dict[str, RuleFunc]:
+    from . import drift, structure_rules
+
+    return {**structure_rules.RULES, **drift.RULES}
+
+
+def top_level_keys(text: str) -> list[str]:
+    """Keys at column 0 of a block-mapping YAML document, without parsing it."""
+    return [a or b or c for a, b, c in _TOP_KEY.findall(text)]
+
+
+def foreign_reason(keys: Iterable[str], spec: dict[str, Any]) -> str | None:
+    """Why a file that only shares a protocol file's name is not one, or None."""
+    wanted = spec.get("identify", {}).get("keys")
+    keys = set(keys)
+    if not wanted or not keys or keys & set(wanted):
+        return None
+    description = spec.get("description", "protocol file")
+    if {"apiVersion", "kind"} <= keys:
+        looks = "looks like a Kubernetes manifest (apiVersion/kind)"
+    elif "services" in keys:
+        looks = "looks like a Compose file (services)"
+    else:
+        shown = ", ".join(sorted(keys)[:4])
+        looks = f"top-level keys are {shown}"
+    return f"not an {description}: {looks}; none of its identifying keys are present"
+
+
+class Checker:
+    def __init__(self, config: Config, extra_select: set[str] | None = None,
+                 extra_ignore: set[str] | None = None) -> None:
+        self.config = config
+        self.extra_select = extra_select
+        self.extra_ignore = extra_ignore or set()
+        self._rule_funcs: dict[str, RuleFunc] | None = None
+
+    # ------------------------------------------------------------- selection
+    def rules(self, kind: str, rel: str) -> dict[str, dict[str, Any]]:
+        rules = self.config.rules_for(kind, rel)
+        return {
+            rid: opts
+            for rid, opts in rules.items()
+            if rid not in self.extra_ignore
+            and (self.extra_select is None or rid in self.extra_select or rid in ESSENTIAL_RULES)
+        }
+
+    # ------------------------------------------------------------- one file
+    def check(self, path: str) -> FileResult:
+        rel = self.config.relpath(path)
+        kind = self.config.kind_for(rel)
+        if kind is None:
+            return FileResult(path, None, skipped="no asimov-hooks file kind matches this name")
+        spec = self.config.kinds[kind]
+        rules = self.rules(kind, rel)
+        result = FileResult(path, kind)
+
+        def emit(rule: str, message: str, line: int = 1, col: int = 1) -> None:
+            opts = rules.get(rule)
+            if opts is None:
+                return
+            result.findings.append(
+                Finding(path, line, col, opts.get("level", "error"), rule, message, opts.get("suggestion"))
+            )
+
+        limit = rules.get("max-bytes-hard", {}).get("max")
+        try:
+            text = read_text(path, limit)
+        except FileProblem as problem:
+            emit(problem.rule, problem.message, problem.line, problem.col)
+            if problem.rule not in rules:  # switched off: still say why nothing was checked
+                result.skipped = f"not checked: {problem.message}"
+            return result
+        ctx = Context(path, rel, kind, spec, self.config, text)
+        fmt = spec.get("format", "text")
+
+        marker = find_conflict_marker_line(text.text) if fmt != "text" else None
+        if marker is not None:
+            emit("conflict-markers", "unresolved merge conflict markers", marker, 1)
+            if "conflict-markers" in rules:
+                return result
+
+        size_findings = self._size_rules(ctx, rules, emit)
+        needs_parse = fmt != "text" and any(r not in TEXT_RULES for r in rules)
+        if fmt == "yaml" and not needs_parse:
+            reason = foreign_reason(top_level_keys(text.text), spec) if size_findings else None
+            if reason:
+                result.findings.clear()
+                result.skipped = reason
+            return result
+        if fmt == "json" and not needs_parse and not size_findings:
+            return result
+        if fmt == "text":
+            return result
+
+        if not text.text.strip():
+            emit("empty-file", f"file is empty; expected a {spec.get('description', kind)}")
+            return result
+        from .loaders import YAMLProblem, load_json, load_yaml
+
+        try:
+            if fmt == "yaml":
+                max_nodes = rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
+                ctx.document = load_yaml(text.text, max_nodes)
+            else:
+                ctx.document = load_json(text.text)
+        except YAMLProblem as problem:
+            emit(problem.rule, problem.message, problem.line, problem.col)
+            if problem.rule not in rules:
+                result.skipped = f"not checked: {problem.message}"
+            return result
+        ctx.data = ctx.document.data
+        if isinstance(ctx.data, dict):
+            reason = foreign_reason(ctx.data.keys(), spec)
+            if reason:
+                result.findings.clear()
+                result.skipped = reason
+                return result
+        if "schema" in rules and spec.get("schema"):
+            for err_path, message, on_key in schema_errors(ctx.data, spec["schema"]):
+                line, col = ctx.locate(err_path, on_key)
+                where = _dotted(err_path)
+                emit("schema", f"{where}: {message}", line, col)
+        for rid, func in self._funcs().items():
+            if rid in rules:
+                for err_path, message in func(ctx, rules[rid]):
+                    line, col = ctx.locate(err_path) if err_path is not None else (1, 1)
+                    emit(rid, message, line, col)
+        result.findings.sort(key=lambda f: (f.line, f.col))
+        return result
+
+    def _funcs(self) -> dict[str, RuleFunc]:
+        if self._rule_funcs is None:
+            self._rule_funcs = _structure_rules()
+        return self._rule_funcs
+
+    def _size_rules(self, ctx: Context, rules: dict[str, dict[str, Any]],
+                    emit: Callable[..., None]) -> bool:
+        text = ctx.text.text
+        before = len(rules)  # only used to decide whether anything was reported
+        reported = False
+        lines = count_lines(text)
+        hard = rules.get("max-lines-hard", {}).get("max")
+        soft = rules.get("max-lines-soft", {}).get("max")
+        limits = f"soft limit {soft}" if soft is not None else ""
+        if hard is not None:
+            limits += (", " if limits else "") + f"hard limit {hard}"
+        if hard is not None and lines > hard:
+            emit("max-lines-hard", f"{lines} lines, over the hard limit of {hard} ({limits})", hard + 1, 1)
+            reported = True
+        elif soft is not None and lines > soft:
+            emit("max-lines-soft", f"{lines} lines, over the soft limit of {soft} ({limits})", soft + 1, 1)
+            reported = True
+        if "max-tokens" in rules:
+            cap = rules["max-tokens"]["max"]
+            est = self.config.estimator
+            tokens = est.estimate(text)
+            if tokens > cap:
+                line = 1
+                if est.method == "chars":
+                    line = text.count("\n", 0, int(cap * est.divisor)) + 1
+                emit("max-tokens", f"~{tokens:,} tokens, over the cap of {cap:,} "
+                     f"(estimated as {est.name}, rounded up)", line, 1)
+                reported = True
+        if "max-bytes-soft" in rules:
+            cap = rules["max-bytes-soft"]["max"]
+            size = len(ctx.text.raw)
+            if size > cap:
+                line = ctx.text.raw.count(b"\n", 0, cap) + 1
+                emit("max-bytes-soft", f"{size:,} bytes, over the {cap:,}-byte guideline", line, 1)
+                reported = True
+        del before
+        return reported
+
+
+def find_conflict_marker_line(text: str) -> int | None:
+    from .loaders import find_conflict_marker
+
+    return find_conflict_marker(text) if ("<<<<<<<" in text or ">>>>>>>" in text) else None
+
+
+def _dotted(path: tuple) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(document)"
+
+
+_EVALUATORS: dict[str, Any] = {}
+
+
+def schema_errors(data: Any, schema_name: str) -> Iterator[tuple[tuple, str, bool]]:
+    """(instance path, message, on_key) for each schema violation."""
+    if schema_name not in _EVALUATORS:
+        schema = load_schema(schema_name)
+        from .minischema import Evaluator, unsupported_keywords
+
+        _EVALUATORS[schema_name] = (
+            Evaluator(schema) if not unsupported_keywords(schema) else _JsonschemaAdapter(schema)
+        )
+    for err in _EVALUATORS[schema_name].errors(data):
+        yield err.path, err.message, err.on_key
+
+
+class _JsonschemaAdapter:
+    """Full jsonschema for user schemas that go beyond the in-house subset."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        import jsonschema
+
+        cls = jsonschema.validators.validator_for(schema)
+        try:
+            cls.check_schema(schema)
+        except jsonschema.SchemaError as exc:
+            raise ConfigError(f"invalid JSON Schema: {exc.message}") from None
+        self.validator = cls(schema)
+
+    def errors(self, data: Any) -> list[Any]:
+        from .loaders import to_plain
+        from .minischema import SchemaError
+
+        out = []
+        for err in self.validator.iter_errors(to_plain(data)):
+            on_key = err.validator == "additionalProperties"
+            out.append(SchemaError(tuple(err.absolute_path), err.message, str(err.validator), on_key))
+        return out
+
+
+# ------------------------------------------------------------------ discovery
+def iter_files(paths: Iterable[str], config: Config) -> Iterator[tuple[str, bool]]:
+    """(path, explicit) for every file to check; directories are searched by name.
+
+    Inside a git work tree a directory search honours .gitignore (tracked files and
+    untracked files that are not ignored); elsewhere it walks the tree.
+    """
+    seen: set[str] = set()
+    for raw in paths:
+        if os.path.isdir(raw):
+            for found in sorted(_walk(raw)):
+                rel = config.relpath(found)
+                if found not in seen and config.kind_for(rel) and not config.excluded(rel):
+                    seen.add(found)
+                    yield found, False
+        else:
+            if raw not in seen and not config.excluded(config.relpath(raw)):
+                seen.add(raw)
+                yield raw, True
+
+
+def _walk(directory: str) -> Iterator[str]:
+    listed = _git_ls_files(directory)
+    if listed is not None:
+        yield from listed
+        return
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = [d for d in dirs if d not in (".git", ".hg", ".svn")]
+        for name in files:
+            yield os.path.normpath(os.path.join(root, name))
+
+
+def _git_ls_files(directory: str) -> list[str] | None:
+    import subprocess
+
+    try:
+        proc = subprocess.run(
+            ["git", "-C", directory, "ls-files", "-z", "--cached", "--others",
+             "--exclude-standard", "--full-name", "--", "."],
+            capture_output=True, check=False,
+        )
+        top = subprocess.run(["git", "-C", directory, "rev-parse", "--show-toplevel"],
+                             capture_output=True, text=True, check=False)
+    except OSError:
+        return None
+    if proc.returncode != 0 or top.returncode != 0:
+        return None
+    root = top.stdout.strip()
+    out = []
+    for name in proc.stdout.decode("utf-8", "surrogateescape").split("\0"):
+        if name:
+            full = os.path.join(root, name)
+            if os.path.lexists(full):
+                out.append(os.path.relpath(full) if not os.path.isabs(directory) else full)
+    return out
+
+
+def ensure_exists(path: str) -> None:
+    """Raise FileProblem for a path argument that names nothing."""
+    if not os.path.lexists(path):
+        raise FileProblem("io-error", "no such file or directory")
+    if os.path.isdir(path):
+        return
+    check_regular_file(path)

@@ -1,0 +1,131 @@
+"""Reading staged files defensively and writing files atomically.
+
+Hooks see whatever a user stages: binaries, huge files, BOMs, CRLF, dangling links.
+Every read goes through here so that each failure becomes one named problem instead
+of a traceback, and every write is all-or-nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from dataclasses import dataclass
+
+BOM = b"\xef\xbb\xbf"
+
+
+class FileProblem(Exception):
+    """A file cannot be used as input; carries the rule id that reports it."""
+
+    def __init__(self, rule: str, message: str, line: int = 1, col: int = 1) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.line = line
+        self.col = col
+
+
+@dataclass
+class TextFile:
+    path: str
+    raw: bytes
+    text: str
+    bom: bool
+    newline: str
+
+    @property
+    def ends_with_newline(self) -> bool:
+        return self.text.endswith("\n")
+
+
+def check_regular_file(path: str) -> os.stat_result:
+    """Stat `path` (following links) and insist on a regular file."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            raise FileProblem("io-error", "broken symbolic link") from None
+        raise FileProblem("io-error", "no such file") from None
+    except OSError as exc:
+        raise FileProblem("io-error", f"cannot read: {exc.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise FileProblem("io-error", "is a directory, expected a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise FileProblem("io-error", "not a regular file")
+    return st
+
+
+def decode(path: str, raw: bytes) -> TextFile:
+    """Decode UTF-8 (optional BOM); binary or other encodings are problems."""
+    nul = raw.find(b"\x00")
+    if nul != -1:
+        line = raw.count(b"\n", 0, nul) + 1
+        raise FileProblem("encoding", f"binary content (NUL byte at offset {nul})", line, 1)
+    bom = raw.startswith(BOM)
+    body = raw[len(BOM):] if bom else raw
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = body.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (body.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise FileProblem(
+            "encoding",
+            f"not valid UTF-8 (byte 0x{body[exc.start]:02x} at line {line}, column {col})",
+            line,
+            col,
+        ) from None
+    newline = "\r\n" if "\r\n" in text else "\n"
+    return TextFile(path, raw, text, bom, newline)
+
+
+def read_text(path: str, max_bytes: int | None = None) -> TextFile:
+    st = check_regular_file(path)
+    if max_bytes is not None and st.st_size > max_bytes:
+        raise FileProblem(
+            "max-bytes-hard", f"{st.st_size:,} bytes, over the {max_bytes:,}-byte limit; not parsed"
+        )
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read() if max_bytes is None else fh.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise FileProblem("io-error", "file disappeared while being read") from None
+    except OSError as exc:
+        raise FileProblem("io-error", f"cannot read: {exc.strerror}") from None
+    if max_bytes is not None and len(raw) > max_bytes:
+        raise FileProblem(
+            "max-bytes-hard", f"more than {max_bytes:,} bytes (grew while read); not parsed"
+        )
+    return decode(path, raw)
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    """Replace the file's content in one rename; symlinks are written through.
+
+    The temporary file lives beside the real target so the rename never crosses a
+    file system, and it takes the target's permission bits before it becomes visible.
+    """
+    target = os.path.realpath(path)
+    directory = os.path.dirname(target) or "."
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = None
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(target)}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is None:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise

@@ -1,0 +1,288 @@
+"""YAML and JSON loading that keeps line and column for every node.
+
+Schema errors are only useful when they point at the offending line, which
+check-jsonschema cannot do. YAML goes through ruamel.yaml's round-trip loader (its
+nodes carry positions); JSON is parsed by the standard library and positions are
+recovered by a second, cheap scan only when there is something to report.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+Path_ = tuple[str | int, ...]
+_CONFLICT = re.compile(r"^(?:<{7}(?: |$)|={7}$|>{7}(?: |$)|\|{7}(?: |$))", re.M)
+
+
+class YAMLProblem(Exception):
+    def __init__(self, rule: str, message: str, line: int = 1, col: int = 1) -> None:
+        super().__init__(message)
+        self.rule, self.message, self.line, self.col = rule, message, line, col
+
+
+@dataclass
+class Document:
+    """Parsed data plus a way to find where any path sits in the file."""
+
+    data: Any
+    locate: Callable[[Path_, bool], tuple[int, int]] = field(repr=False)
+
+
+def find_conflict_marker(text: str) -> int | None:
+    """1-based line of the first git conflict marker, if any."""
+    match = _CONFLICT.search(text)
+    if match is None:
+        return None
+    return text.count("\n", 0, match.start()) + 1
+
+
+# ---------------------------------------------------------------- YAML
+def _yaml(typ: str = "rt") -> Any:
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ=typ, pure=True) if typ == "rt" else YAML(typ=typ)
+    yaml.allow_duplicate_keys = False
+    return yaml
+
+
+def _yaml_error(exc: Exception) -> YAMLProblem:
+    from ruamel.yaml.constructor import DuplicateKeyError
+
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    if isinstance(exc, DuplicateKeyError):
+        key = re.search(r'found duplicate key "(.*?)"', str(exc))
+        name = key.group(1) if key else "?"
+        return YAMLProblem("duplicate-key", f"duplicate key {name!r}", line, col)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    context = getattr(exc, "context", None)
+    message = f"invalid YAML: {problem}" + (f" ({context})" if context else "")
+    return YAMLProblem("syntax", message, line, col)
+
+
+def _load(text: str, typ: str) -> Any:
+    from ruamel.yaml.error import YAMLError
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            docs = list(_yaml(typ).load_all(text))
+        except YAMLError as exc:
+            raise _yaml_error(exc) from None
+        except RecursionError:
+            raise YAMLProblem("syntax", "invalid YAML: nesting too deep") from None
+    if len(docs) > 1:
+        raise YAMLProblem("syntax", f"expected one YAML document, found {len(docs)}")
+    return docs[0] if docs else None
+
+
+def load_yaml_plain(text: str) -> Any:
+    """Plain Python data, for config files (no positions needed)."""
+    return to_plain(_load(text, "rt"), max_nodes=100_000)
+
+
+def load_yaml(text: str, max_nodes: int = 100_000) -> Document:
+    root = _load(text, "rt")
+    count_nodes(root, max_nodes)
+
+    def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
+        node = root
+        lc = getattr(root, "lc", None)
+        pos = (lc.line, lc.col) if lc is not None else (0, 0)
+        for i, part in enumerate(path):
+            lc = getattr(node, "lc", None)
+            if lc is None:
+                break
+            try:
+                child = node[part]
+                if isinstance(part, int):
+                    pos = lc.item(part)
+                elif (on_key and i == len(path) - 1) or _is_container(child):
+                    # a nested block is best shown at the key that introduces it
+                    pos = lc.key(part)
+                else:
+                    pos = lc.value(part)
+            except (KeyError, IndexError, TypeError):
+                break
+            node = child
+        return pos[0] + 1, pos[1] + 1
+
+    return Document(root, locate)
+
+
+def _is_container(node: Any) -> bool:
+    return isinstance(node, (dict, list))
+
+
+def count_nodes(root: Any, max_nodes: int) -> int:
+    """Size of the tree with aliases expanded, computed without expanding them."""
+    memo: dict[int, int] = {}
+
+    def size(node: Any) -> int:
+        if not isinstance(node, (dict, list)):
+            return 1
+        key = id(node)
+        if key in memo:
+            return memo[key]
+        memo[key] = 1  # a recursive alias counts once and ends here
+        children = node.values() if isinstance(node, dict) else node
+        total = 1
+        for child in children:
+            total += size(child)
+            if total > max_nodes:
+                break
+        memo[key] = total
+        return total
+
+    total = size(root)
+    if total > max_nodes:
+        raise YAMLProblem(
+            "yaml-aliases",
+            f"aliases expand to more than {max_nodes:,} nodes (alias bomb?); not checked",
+        )
+    return total
+
+
+def to_plain(node: Any, max_nodes: int = 100_000) -> Any:
+    """Round-trip objects to plain JSON-like data (dates become ISO strings)."""
+    import datetime
+
+    count_nodes(node, max_nodes)
+
+    def conv(value: Any, depth: int = 0) -> Any:
+        if isinstance(value, dict):
+            return {str(k) if not isinstance(k, str) else str(k): conv(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [conv(v) for v in value]
+        if isinstance(value, (datetime.datetime, datetime.date)):
+            return value.isoformat()
+        if isinstance(value, bool) or value is None:
+            return value
+        if isinstance(value, int):
+            return int(value)
+        if isinstance(value, float):
+            return float(value)
+        if isinstance(value, str):
+            return str(value)
+        return value
+
+    return conv(node)
+
+
+# ---------------------------------------------------------------- JSON
+class _Duplicate(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
+def load_json(text: str) -> Document:
+    try:
+        data = json.loads(text, object_pairs_hook=_pairs)
+    except json.JSONDecodeError as exc:
+        raise YAMLProblem("syntax", f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    except _Duplicate as dup:
+        positions = json_positions(text, allow_duplicates=True)
+        line, col = positions.get(("dup", dup.key), (1, 1))
+        raise YAMLProblem("duplicate-key", f"duplicate key {dup.key!r}", line, col) from None
+    except RecursionError:
+        raise YAMLProblem("syntax", "invalid JSON: nesting too deep") from None
+    cache: dict[str, dict] = {}
+
+    def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
+        if "p" not in cache:
+            cache["p"] = json_positions(text)
+        table = cache["p"]
+        probe = tuple(path)
+        while probe:
+            hit = table.get(("key" if on_key else "value", probe))
+            if hit:
+                return hit
+            on_key = False
+            probe = probe[:-1]
+        return table.get(("value", ()), (1, 1))
+
+    return Document(data, locate)
+
+
+_WS = re.compile(r"[ \t\r\n]*")
+_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+
+
+def json_positions(text: str, allow_duplicates: bool = False) -> dict[tuple, tuple[int, int]]:
+    """Map ('key'|'value', path) to (line, col) for valid JSON `text`.
+
+    With `allow_duplicates`, the second occurrence of a repeated key is recorded
+    under ('dup', key) so the error can point at it.
+    """
+    from json.decoder import scanstring
+
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def where(offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(starts, offset)
+        return line, offset - starts[line - 1] + 1
+
+    table: dict[tuple, tuple[int, int]] = {}
+    pos = _WS.match(text, 0).end()
+    if text.startswith("\ufeff"):
+        pos = _WS.match(text, 1).end()
+    # explicit stack: (container kind, path, seen keys, index)
+    def parse(pos: int, path: Path_) -> int:
+        table[("value", path)] = where(pos)
+        ch = text[pos]
+        if ch == "{":
+            seen: set[str] = set()
+            pos = _WS.match(text, pos + 1).end()
+            if text[pos] == "}":
+                return pos + 1
+            while True:
+                key_pos = pos
+                key, pos = scanstring(text, pos + 1)
+                if key in seen and allow_duplicates and ("dup", key) not in table:
+                    table[("dup", key)] = where(key_pos)
+                seen.add(key)
+                table.setdefault(("key", (*path, key)), where(key_pos))
+                pos = _WS.match(text, pos).end() + 1  # colon
+                pos = _WS.match(text, pos).end()
+                pos = parse(pos, (*path, key))
+                pos = _WS.match(text, pos).end()
+                if text[pos] == "}":
+                    return pos + 1
+                pos = _WS.match(text, pos + 1).end()
+        if ch == "[":
+            index = 0
+            pos = _WS.match(text, pos + 1).end()
+            if text[pos] == "]":
+                return pos + 1
+            while True:
+                pos = parse(pos, (*path, index))
+                index += 1
+                pos = _WS.match(text, pos).end()
+                if text[pos] == "]":
+                    return pos + 1
+                pos = _WS.match(text, pos + 1).end()
+        if ch == '"':
+            return scanstring(text, pos + 1)[1]
+        match = _SCALAR.match(text, pos)
+        return match.end() if match else pos + 1
+
+    try:
+        parse(pos, ())
+    except (IndexError, ValueError, RecursionError):
+        pass
+    return table

@@ -1,0 +1,67 @@
+"""The validate run shared by the click CLI and the light-weight hook entry points."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from .config import ConfigError, load_config
+from .engine import Checker, ensure_exists, iter_files
+from .fileio import FileProblem
+from .findings import FileResult
+from .report import write
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def validate(
+    paths: Sequence[str],
+    *,
+    config_path: str | None = None,
+    strict: bool = False,
+    fmt: str = "text",
+    quiet: bool = False,
+    select: set[str] | None = None,
+    ignore: set[str] | None = None,
+    fix: bool = False,
+    prog: str = "asimov-validate",
+) -> int:
+    try:
+        config = load_config(config_path)
+    except ConfigError as exc:
+        sys.stderr.write(f"{prog}: error: {exc}\n")
+        return EXIT_USAGE
+    for path in paths:
+        try:
+            ensure_exists(path)
+        except FileProblem as problem:
+            if problem.message in ("no such file or directory", "broken symbolic link"):
+                sys.stderr.write(f"{prog}: error: {path}: {problem.message}\n")
+                return EXIT_USAGE
+    checker = Checker(config, select, ignore)
+    results: list[FileResult] = []
+    try:
+        for path, _explicit in iter_files(paths or ["."], config):
+            fixed: list[str] = []
+            if fix:
+                fixed = _fix(path, config, checker)
+            result = checker.check(path)
+            result.fixed = fixed
+            results.append(result)
+    except ConfigError as exc:
+        sys.stderr.write(f"{prog}: error: {exc}\n")
+        return EXIT_USAGE
+    write(results, fmt, sys.stdout, quiet)
+    return EXIT_FAIL if any(r.fails(strict) for r in results) else EXIT_OK
+
+
+def _fix(path: str, config: object, checker: Checker) -> list[str]:
+    """Apply the safe fixers that apply to this file; returns what changed."""
+    rel = checker.config.relpath(path)
+    kind = checker.config.kind_for(rel)
+    if kind not in checker.config.section("trim").get("kinds", []):
+        return []
+    from .trim import fix_file
+
+    outcome = fix_file(path, checker.config)
+    return outcome.messages if outcome.changed else []
