@@ -53,7 +53,34 @@ def _run_validate(paths, fix, strict, fmt, config_path, select, ignore, quiet) -
     )
 
 
-@click.group(context_settings=CONTEXT)
+# Subcommands live in their own modules and are imported only when invoked, so a
+# merge-driver call does not pay for the validator and vice versa.
+LAZY_COMMANDS = {
+    "trim": "asimov_hooks.trim:command",
+    "merge-driver": "asimov_hooks.merge_driver:command",
+    "install": "asimov_hooks.setup_git:install_command",
+    "uninstall": "asimov_hooks.setup_git:uninstall_command",
+    "doctor": "asimov_hooks.doctor:command",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in LAZY_COMMANDS:
+            import importlib
+
+            module, _, attr = LAZY_COMMANDS[name].partition(":")
+            try:
+                return getattr(importlib.import_module(module), attr)
+            except (ImportError, AttributeError):
+                return None
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup, context_settings=CONTEXT)
 @click.version_option(__version__, "-V", "--version", prog_name="asimov-hooks")
 def cli() -> None:
     """Keep AI-agent context files small, mergeable and honest."""
