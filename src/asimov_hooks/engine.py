@@ -9,44 +9,44 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import Any
+
+    RuleResult = Iterable[tuple[tuple | None, str]]  # (instance path, message)
+    RuleFunc = Callable[["Context", dict[str, Any]], RuleResult]
 
 from .config import Config, ConfigError, load_schema
 from .fileio import FileProblem, TextFile, check_regular_file, read_text
 from .findings import FileResult, Finding
-from .sizes import count_lines, offset_of_line
+from .markers import find_conflict_marker
+from .sizes import count_lines
 
 SIZE_RULES = frozenset({"max-lines-soft", "max-lines-hard", "max-tokens", "max-bytes-soft", "max-bytes-hard"})
 # Problems that stop a file from being read at all are reported whatever is selected.
 ESSENTIAL_RULES = frozenset({"io-error", "encoding", "max-bytes-hard"})
 # Rules that need no parse; anything else selected makes the file be parsed.
 TEXT_RULES = SIZE_RULES | ESSENTIAL_RULES | {"conflict-markers", "not-protocol-file"}
-_TOP_KEY = re.compile(r"""^(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#&*!|>'"%@`{}\[\],?:-][^:\n]*?|-[^\s:][^:\n]*?))[ \t]*:(?:[ \t]|$)""", re.M)
 
 
-@dataclass
+_TOP_KEY = r"""^(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#&*!|>'"%@`{}\[\],?:-][^:\n]*?|-[^\s:][^:\n]*?))[ \t]*:(?:[ \t]|$)"""
+
+
 class Context:
     """Everything a rule may look at for one file."""
 
-    path: str
-    rel: str
-    kind: str
-    spec: dict[str, Any]
-    config: Config
-    text: TextFile
-    data: Any = None
-    document: Any = None
+    def __init__(self, path: str, rel: str, kind: str, spec: dict[str, Any], config: Config,
+                 text: TextFile) -> None:
+        self.path, self.rel, self.kind, self.spec = path, rel, kind, spec
+        self.config, self.text = config, text
+        self.data: Any = None
+        self.document: Any = None
 
     def locate(self, path: tuple, on_key: bool = False) -> tuple[int, int]:
         if self.document is None or not path and not on_key:
             return (1, 1)
         return self.document.locate(path, on_key)
-
-
-RuleResult = Iterable[tuple[tuple, str]]  # (instance path, message)
-RuleFunc = Callable[[Context, dict[str, Any]], RuleResult]
 
 
 def _structure_rules() -> dict[str, RuleFunc]:
@@ -57,7 +57,9 @@ def _structure_rules() -> dict[str, RuleFunc]:
 
 def top_level_keys(text: str) -> list[str]:
     """Keys at column 0 of a block-mapping YAML document, without parsing it."""
-    return [a or b or c for a, b, c in _TOP_KEY.findall(text)]
+    # compiled on first use: most hook runs never need it
+    pattern = re.compile(_TOP_KEY, re.M)
+    return [a or b or c for a, b, c in pattern.findall(text)]
 
 
 def foreign_reason(keys: Iterable[str], spec: dict[str, Any]) -> str | None:
@@ -124,7 +126,7 @@ class Checker:
         ctx = Context(path, rel, kind, spec, self.config, text)
         fmt = spec.get("format", "text")
 
-        marker = find_conflict_marker_line(text.text) if fmt != "text" else None
+        marker = find_conflict_marker(text.text) if fmt != "text" else None
         if marker is not None:
             emit("conflict-markers", "unresolved merge conflict markers", marker, 1)
             if "conflict-markers" in rules:
@@ -169,8 +171,7 @@ class Checker:
         if "schema" in rules and spec.get("schema"):
             for err_path, message, on_key in schema_errors(ctx.data, spec["schema"]):
                 line, col = ctx.locate(err_path, on_key)
-                where = _dotted(err_path)
-                emit("schema", f"{where}: {message}", line, col)
+                emit("schema", f"{_dotted(err_path)}: {message}" if err_path else message, line, col)
         for rid, func in self._funcs().items():
             if rid in rules:
                 for err_path, message in func(ctx, rules[rid]):
@@ -187,19 +188,15 @@ class Checker:
     def _size_rules(self, ctx: Context, rules: dict[str, dict[str, Any]],
                     emit: Callable[..., None]) -> bool:
         text = ctx.text.text
-        before = len(rules)  # only used to decide whether anything was reported
         reported = False
         lines = count_lines(text)
         hard = rules.get("max-lines-hard", {}).get("max")
         soft = rules.get("max-lines-soft", {}).get("max")
-        limits = f"soft limit {soft}" if soft is not None else ""
-        if hard is not None:
-            limits += (", " if limits else "") + f"hard limit {hard}"
         if hard is not None and lines > hard:
-            emit("max-lines-hard", f"{lines} lines, over the hard limit of {hard} ({limits})", hard + 1, 1)
+            emit("max-lines-hard", f"{lines} lines, over the hard limit of {hard}" + (f" (soft limit {soft})" if soft is not None else ""), hard + 1, 1)
             reported = True
         elif soft is not None and lines > soft:
-            emit("max-lines-soft", f"{lines} lines, over the soft limit of {soft} ({limits})", soft + 1, 1)
+            emit("max-lines-soft", f"{lines} lines, over the soft limit of {soft}" + (f" (hard limit {hard})" if hard is not None else ""), soft + 1, 1)
             reported = True
         if "max-tokens" in rules:
             cap = rules["max-tokens"]["max"]
@@ -219,14 +216,7 @@ class Checker:
                 line = ctx.text.raw.count(b"\n", 0, cap) + 1
                 emit("max-bytes-soft", f"{size:,} bytes, over the {cap:,}-byte guideline", line, 1)
                 reported = True
-        del before
         return reported
-
-
-def find_conflict_marker_line(text: str) -> int | None:
-    from .loaders import find_conflict_marker
-
-    return find_conflict_marker(text) if ("<<<<<<<" in text or ">>>>>>>" in text) else None
 
 
 def _dotted(path: tuple) -> str:
