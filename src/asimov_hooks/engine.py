@@ -157,6 +157,9 @@ class Checker:
             else:
                 ctx.document = load_json(text.text)
         except YAMLProblem as problem:
+            if problem.rule == "multi-document":  # protocol files are always one mapping
+                result.skipped = f"not an {spec.get('description', kind)}: {problem.message}"
+                return result
             emit(problem.rule, problem.message, problem.line, problem.col)
             if problem.rule not in rules:
                 result.skipped = f"not checked: {problem.message}"

@@ -16,8 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .markers import find_conflict_marker
+
+__all__ = ["Document", "YAMLProblem", "find_conflict_marker", "load_json", "load_yaml"]
+
 Path_ = tuple[str | int, ...]
-_CONFLICT = re.compile(r"^(?:<{7}(?: |$)|={7}$|>{7}(?: |$)|\|{7}(?: |$))", re.M)
 
 
 class YAMLProblem(Exception):
@@ -32,14 +35,6 @@ class Document:
 
     data: Any
     locate: Callable[[Path_, bool], tuple[int, int]] = field(repr=False)
-
-
-def find_conflict_marker(text: str) -> int | None:
-    """1-based line of the first git conflict marker, if any."""
-    match = _CONFLICT.search(text)
-    if match is None:
-        return None
-    return text.count("\n", 0, match.start()) + 1
 
 
 # ---------------------------------------------------------------- YAML
@@ -78,7 +73,7 @@ def _load(text: str, typ: str) -> Any:
         except RecursionError:
             raise YAMLProblem("syntax", "invalid YAML: nesting too deep") from None
     if len(docs) > 1:
-        raise YAMLProblem("syntax", f"expected one YAML document, found {len(docs)}")
+        raise YAMLProblem("multi-document", f"a stream of {len(docs)} YAML documents")
     return docs[0] if docs else None
 
 
