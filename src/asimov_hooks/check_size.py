@@ -7,10 +7,13 @@ arguments by hand and never imports click, ruamel.yaml or jsonschema.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 
 from .engine import SIZE_RULES
 from .report import FORMATS, default_format
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Sequence
 
 USAGE = "usage: asimov-check-size [--config FILE] [--strict] [--quiet] [--format text|json|github] FILE..."
 
@@ -49,8 +52,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from .run import validate
 
-    return validate(files or ["."], config_path=config, strict=strict, fmt=fmt, quiet=quiet,
-                    select=set(SIZE_RULES), prog="asimov-check-size")
+    return validate(
+        files or ["."],
+        config_path=config,
+        strict=strict,
+        fmt=fmt,
+        quiet=quiet,
+        select=set(SIZE_RULES),
+        prog="asimov-check-size",
+    )
 
 
 if __name__ == "__main__":

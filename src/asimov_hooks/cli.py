@@ -28,15 +28,32 @@ def _validate_options(func):  # type: ignore[no-untyped-def]
         click.argument("paths", nargs=-1, type=click.Path()),
         click.option("--fix", is_flag=True, help="Apply safe fixes (checkpoint trimming) first."),
         click.option("--strict", is_flag=True, help="Fail on warnings too."),
-        click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
-                     help="Output format [default: text; github when GITHUB_ACTIONS=true]."),
-        click.option("--config", "config_path", type=click.Path(dir_okay=False),
-                     help="Config file (default: nearest .asimov-hooks.yaml or pyproject.toml "
-                          "with [tool.asimov-hooks]; $ASIMOV_HOOKS_CONFIG)."),
-        click.option("--select", multiple=True, metavar="RULE[,RULE]",
-                     help="Only run these rules (repeatable)."),
-        click.option("--ignore", multiple=True, metavar="RULE[,RULE]",
-                     help="Do not run these rules (repeatable)."),
+        click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(FORMATS),
+            default=None,
+            help="Output format [default: text; github when GITHUB_ACTIONS=true].",
+        ),
+        click.option(
+            "--config",
+            "config_path",
+            type=click.Path(dir_okay=False),
+            help="Config file (default: nearest .asimov-hooks.yaml or pyproject.toml "
+            "with [tool.asimov-hooks]; $ASIMOV_HOOKS_CONFIG).",
+        ),
+        click.option(
+            "--select",
+            multiple=True,
+            metavar="RULE[,RULE]",
+            help="Only run these rules (repeatable).",
+        ),
+        click.option(
+            "--ignore",
+            multiple=True,
+            metavar="RULE[,RULE]",
+            help="Do not run these rules (repeatable).",
+        ),
         click.option("-q", "--quiet", is_flag=True, help="Only print problems and the summary."),
     ]
     for option in reversed(options):
@@ -48,8 +65,14 @@ def _run_validate(paths, fix, strict, fmt, config_path, select, ignore, quiet) -
     from .run import validate
 
     return validate(
-        list(paths) or ["."], config_path=config_path, strict=strict, fmt=fmt or default_format(),
-        quiet=quiet, select=_ids(select), ignore=_ids(ignore) or set(), fix=fix,
+        list(paths) or ["."],
+        config_path=config_path,
+        strict=strict,
+        fmt=fmt or default_format(),
+        quiet=quiet,
+        select=_ids(select),
+        ignore=_ids(ignore) or set(),
+        fix=fix,
     )
 
 
@@ -108,8 +131,9 @@ def validate_standalone(**kwargs) -> None:  # type: ignore[no-untyped-def]
 def _guarded(command: click.Command, argv: Sequence[str] | None, prog: str) -> int:
     """Run a click command; turn any unexpected exception into one line and exit 2."""
     try:
-        command.main(args=list(argv) if argv is not None else None, prog_name=prog,
-                     standalone_mode=False)
+        command.main(
+            args=list(argv) if argv is not None else None, prog_name=prog, standalone_mode=False
+        )
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     except click.exceptions.Abort:
@@ -123,8 +147,10 @@ def _guarded(command: click.Command, argv: Sequence[str] | None, prog: str) -> i
     except Exception as exc:  # a bug or an environment failure: one line, no traceback
         if os.environ.get("ASIMOV_HOOKS_DEBUG"):
             raise
-        sys.stderr.write(f"{prog}: internal error: {type(exc).__name__}: {exc} "
-                         "(set ASIMOV_HOOKS_DEBUG=1 for a traceback)\n")
+        sys.stderr.write(
+            f"{prog}: internal error: {type(exc).__name__}: {exc} "
+            "(set ASIMOV_HOOKS_DEBUG=1 for a traceback)\n"
+        )
         return 2
     return 0
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import os
 from functools import lru_cache
-from pathlib import Path
-from typing import Any
 
 from .globs import match_any
 from .sizes import TokenEstimator
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from typing import Any
 
 PACKS = ("kinds.json", "trim.json", "merge.json")
 CONFIG_NAMES = (".asimov-hooks.yaml", ".asimov-hooks.yml")
@@ -27,18 +29,19 @@ class ConfigError(Exception):
 
 
 @lru_cache(maxsize=1)
-def rules_dir() -> Path:
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "rules", here.parent.parent / "rules"):
-        if (candidate / "kinds.json").is_file():
-            return candidate
+def rules_dir() -> str:
+    """rules/ inside the installed package (wheel) or at the top of a source checkout."""
+    here = os.path.dirname(os.path.realpath(__file__))
+    for candidate in (os.path.join(here, "rules"), os.path.join(here, "..", "..", "rules")):
+        if os.path.isfile(os.path.join(candidate, "kinds.json")):
+            return os.path.normpath(candidate)
     raise ConfigError(f"rule packs not found next to {here} (broken installation)")
 
 
 @lru_cache(maxsize=32)
 def load_rule_file(name: str) -> Any:
     """A JSON document from rules/ (rule packs and schemas)."""
-    path = rules_dir() / name
+    path = os.path.join(rules_dir(), name)
     try:
         with open(path, encoding="utf-8") as fh:
             return json.load(fh)
@@ -73,39 +76,44 @@ def normalize_rule(value: Any) -> dict[str, Any]:
 def default_data() -> dict[str, Any]:
     data: dict[str, Any] = {}
     for pack in PACKS:
-        if (rules_dir() / pack).is_file():
-            data = deep_merge(data, {k: v for k, v in load_rule_file(pack).items() if k != "$comment"})
+        if os.path.isfile(os.path.join(rules_dir(), pack)):
+            data = deep_merge(
+                data, {k: v for k, v in load_rule_file(pack).items() if k != "$comment"}
+            )
     return data
 
 
-def find_config(start: Path) -> Path | None:
+def find_config(start: str) -> str | None:
     """The nearest config file from `start` upwards, stopping at the repository root."""
-    directory = start.resolve()
+    directory = os.path.realpath(start)
     while True:
         for name in CONFIG_NAMES:
-            candidate = directory / name
-            if candidate.is_file():
+            candidate = os.path.join(directory, name)
+            if os.path.isfile(candidate):
                 return candidate
-        pyproject = directory / "pyproject.toml"
-        if pyproject.is_file():
+        pyproject = os.path.join(directory, "pyproject.toml")
+        if os.path.isfile(pyproject):
             try:
-                if "[tool.asimov-hooks" in pyproject.read_text(encoding="utf-8", errors="replace"):
-                    return pyproject
+                with open(pyproject, encoding="utf-8", errors="replace") as fh:
+                    if "[tool.asimov-hooks" in fh.read():
+                        return pyproject
             except OSError:
                 pass
-        if (directory / ".git").exists() or directory.parent == directory:
+        parent = os.path.dirname(directory)
+        if os.path.exists(os.path.join(directory, ".git")) or parent == directory:
             return None
-        directory = directory.parent
+        directory = parent
 
 
-def _read_config_file(path: Path) -> dict[str, Any]:
+def _read_config_file(path: str) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        with open(path, encoding="utf-8-sig") as fh:
+            text = fh.read()
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config: {exc}") from None
-    if path.suffix == ".toml":
+    if path.endswith(".toml"):
         try:
             import tomllib
         except ModuleNotFoundError:  # Python 3.10
@@ -131,12 +139,13 @@ def _read_config_file(path: Path) -> dict[str, Any]:
     return data
 
 
-def _validate_config(path: Path, data: dict[str, Any]) -> None:
+def _validate_config(path: str, data: dict[str, Any]) -> None:
     from .minischema import Evaluator
 
     errors = Evaluator(load_schema("config.schema.json")).errors(data)
     for section in ("trim", "merge"):
-        if section in data and (rules_dir() / f"schemas/config-{section}.schema.json").is_file():
+        schema_file = os.path.join(rules_dir(), "schemas", f"config-{section}.schema.json")
+        if section in data and os.path.isfile(schema_file):
             sub = Evaluator(load_schema(f"config-{section}.schema.json")).errors(data[section])
             errors += [type(e)((section, *e.path), e.message, e.keyword, e.on_key) for e in sub]
     if errors:
@@ -149,8 +158,8 @@ def _validate_config(path: Path, data: dict[str, Any]) -> None:
             raise ConfigError(f"{path}: kinds.{kind}: a new kind needs 'files' and 'format'")
 
 
-def _load_chain(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
-    path = path.resolve()
+def _load_chain(path: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    path = os.path.realpath(path)
     if path in seen:
         raise ConfigError(f"{path}: 'extends' loops back to this file")
     data = _read_config_file(path)
@@ -158,16 +167,14 @@ def _load_chain(path: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
     parent = data.pop("extends", "default")
     if parent == "default":
         return deep_merge(default_data(), data)
-    parent_path = Path(parent)
-    if not parent_path.is_absolute():
-        parent_path = path.parent / parent_path
+    parent_path = os.path.join(os.path.dirname(path), os.path.expanduser(parent))
     return deep_merge(_load_chain(parent_path, (*seen, path)), data)
 
 
 class Config:
     """The merged configuration, answering which kind a path is and which rules apply."""
 
-    def __init__(self, data: dict[str, Any], source: Path | None, base_dir: Path) -> None:
+    def __init__(self, data: dict[str, Any], source: str | None, base_dir: str) -> None:
         self.data = data
         self.source = source
         self.base_dir = base_dir
@@ -184,13 +191,11 @@ class Config:
 
     def relpath(self, path: str | os.PathLike[str]) -> str:
         """`path` relative to the config's base directory, in POSIX form, for matching."""
-        absolute = Path(os.path.abspath(path))
-        for base in (self.base_dir, Path.cwd()):
-            try:
-                return absolute.relative_to(base).as_posix()
-            except ValueError:
-                continue
-        return absolute.as_posix().lstrip("/")
+        absolute = os.path.abspath(path)
+        for base in (self.base_dir, os.getcwd()):
+            if absolute == base or absolute.startswith(base.rstrip(os.sep) + os.sep):
+                return os.path.relpath(absolute, base).replace(os.sep, "/")
+        return absolute.replace(os.sep, "/").lstrip("/")
 
     def excluded(self, rel: str) -> bool:
         return bool(self.exclude) and match_any(rel, self.exclude)
@@ -224,25 +229,28 @@ class Config:
         }
 
 
-def load_config(explicit: str | os.PathLike[str] | None = None, start: Path | None = None) -> Config:
+def load_config(
+    explicit: str | os.PathLike[str] | None = None, start: str | os.PathLike[str] | None = None
+) -> Config:
     """Find and load the configuration; `explicit` (or $ASIMOV_HOOKS_CONFIG) wins."""
-    start = start or Path.cwd()
-    chosen = explicit or os.environ.get(ENV_CONFIG) or None
-    source = Path(chosen) if chosen else find_config(start)
+    start = os.fspath(start) if start is not None else os.getcwd()
+    chosen = os.fspath(explicit) if explicit else os.environ.get(ENV_CONFIG) or None
+    source = chosen or find_config(start)
     if source is None:
         base = _repo_root(start) or start
-        return Config(default_data(), None, base.resolve())
-    if chosen and not source.is_file():
+        return Config(default_data(), None, os.path.realpath(base))
+    if chosen and not os.path.isfile(source):
         raise ConfigError(f"{source}: config file not found")
     data = _load_chain(source)
-    return Config(data, source, source.resolve().parent)
+    return Config(data, source, os.path.dirname(os.path.realpath(source)))
 
 
-def _repo_root(start: Path) -> Path | None:
-    directory = start.resolve()
+def _repo_root(start: str) -> str | None:
+    directory = os.path.realpath(start)
     while True:
-        if (directory / ".git").exists():
+        if os.path.exists(os.path.join(directory, ".git")):
             return directory
-        if directory.parent == directory:
+        parent = os.path.dirname(directory)
+        if parent == directory:
             return None
-        directory = directory.parent
+        directory = parent

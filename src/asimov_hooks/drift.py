@@ -21,7 +21,9 @@ _PR_REF = re.compile(r"(?:PR\s*#?|pull/|#)(\d+)\b", re.I)
 
 def _git(cwd: str, *args: str) -> subprocess.CompletedProcess[str] | None:
     try:
-        return subprocess.run(["git", "-C", cwd, *args], capture_output=True, text=True, check=False)
+        return subprocess.run(
+            ["git", "-C", cwd, *args], capture_output=True, text=True, check=False
+        )
     except OSError:
         return None
 
@@ -42,7 +44,10 @@ def must_be_ignored(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple,
         return
     proc = _git(directory, "check-ignore", "-q", os.path.basename(ctx.path))
     if proc is not None and proc.returncode == 1:
-        yield None, "is not git-ignored (or is tracked): session files are local state and must never be committed"
+        yield (
+            None,
+            "is not git-ignored (or is tracked): session files are local state and must never be committed",
+        )
 
 
 def checkpoints_tracked(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
@@ -51,7 +56,10 @@ def checkpoints_tracked(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tu
         return
     proc = _git(directory, "check-ignore", "-q", "--no-index", os.path.basename(ctx.path))
     if proc is not None and proc.returncode == 0:
-        yield None, "is git-ignored: .checkpoints/ must be tracked so checkpoints survive across machines"
+        yield (
+            None,
+            "is git-ignored: .checkpoints/ must be tracked so checkpoints survive across machines",
+        )
 
 
 def _project_root(ctx: Context) -> str:
@@ -66,8 +74,16 @@ def generated_files_exist(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[
         return
     root = _project_root(ctx)
     for i, name in enumerate(files):
-        if isinstance(name, str) and name and not os.path.isabs(name) and not os.path.exists(os.path.join(root, name)):
-            yield ("context_primer", "generated_files", i), f"generated file {name!r} does not exist"
+        if (
+            isinstance(name, str)
+            and name
+            and not os.path.isabs(name)
+            and not os.path.exists(os.path.join(root, name))
+        ):
+            yield (
+                ("context_primer", "generated_files", i),
+                f"generated file {name!r} does not exist",
+            )
 
 
 def _parse_time(value: Any) -> datetime.datetime | None:
@@ -94,7 +110,10 @@ def stale_checkpoint(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple
     days = opts.get("days", 7)
     age = datetime.datetime.now(datetime.timezone.utc) - stamp
     if age > datetime.timedelta(days=days):
-        yield ("updated_at",), f"in_progress but last updated {age.days} days ago (stale after {days})"
+        yield (
+            ("updated_at",),
+            f"in_progress but last updated {age.days} days ago (stale after {days})",
+        )
 
 
 @lru_cache(maxsize=8)
@@ -125,7 +144,10 @@ def next_action_merged(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tup
             continue
         for number in _PR_REF.findall(text):
             if number in merged:
-                yield ("next_actions", i), f"points at #{number}, which git log shows as merged already"
+                yield (
+                    ("next_actions", i),
+                    f"points at #{number}, which git log shows as merged already",
+                )
                 break
 
 

@@ -9,6 +9,13 @@ from __future__ import annotations
 
 import os
 import re
+
+from .config import Config, ConfigError, load_schema
+from .fileio import FileProblem, TextFile, check_regular_file, read_text
+from .findings import FileResult, Finding
+from .markers import find_conflict_marker
+from .sizes import count_lines
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Callable, Iterable, Iterator
@@ -17,13 +24,9 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
     RuleResult = Iterable[tuple[tuple | None, str]]  # (instance path, message)
     RuleFunc = Callable[["Context", dict[str, Any]], RuleResult]
 
-from .config import Config, ConfigError, load_schema
-from .fileio import FileProblem, TextFile, check_regular_file, read_text
-from .findings import FileResult, Finding
-from .markers import find_conflict_marker
-from .sizes import count_lines
-
-SIZE_RULES = frozenset({"max-lines-soft", "max-lines-hard", "max-tokens", "max-bytes-soft", "max-bytes-hard"})
+SIZE_RULES = frozenset(
+    {"max-lines-soft", "max-lines-hard", "max-tokens", "max-bytes-soft", "max-bytes-hard"}
+)
 # Problems that stop a file from being read at all are reported whatever is selected.
 ESSENTIAL_RULES = frozenset({"io-error", "encoding", "max-bytes-hard"})
 # Rules that need no parse; anything else selected makes the file be parsed.
@@ -36,15 +39,16 @@ _TOP_KEY = r"""^(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#&*!|>'"%@`{}\[\],?:-][^:\n]*?|-
 class Context:
     """Everything a rule may look at for one file."""
 
-    def __init__(self, path: str, rel: str, kind: str, spec: dict[str, Any], config: Config,
-                 text: TextFile) -> None:
+    def __init__(
+        self, path: str, rel: str, kind: str, spec: dict[str, Any], config: Config, text: TextFile
+    ) -> None:
         self.path, self.rel, self.kind, self.spec = path, rel, kind, spec
         self.config, self.text = config, text
         self.data: Any = None
         self.document: Any = None
 
     def locate(self, path: tuple, on_key: bool = False) -> tuple[int, int]:
-        if self.document is None or not path and not on_key:
+        if self.document is None or (not path and not on_key):
             return (1, 1)
         return self.document.locate(path, on_key)
 
@@ -80,8 +84,12 @@ def foreign_reason(keys: Iterable[str], spec: dict[str, Any]) -> str | None:
 
 
 class Checker:
-    def __init__(self, config: Config, extra_select: set[str] | None = None,
-                 extra_ignore: set[str] | None = None) -> None:
+    def __init__(
+        self,
+        config: Config,
+        extra_select: set[str] | None = None,
+        extra_ignore: set[str] | None = None,
+    ) -> None:
         self.config = config
         self.extra_select = extra_select
         self.extra_ignore = extra_ignore or set()
@@ -112,7 +120,15 @@ class Checker:
             if opts is None:
                 return
             result.findings.append(
-                Finding(path, line, col, opts.get("level", "error"), rule, message, opts.get("suggestion"))
+                Finding(
+                    path,
+                    line,
+                    col,
+                    opts.get("level", "error"),
+                    rule,
+                    message,
+                    opts.get("suggestion"),
+                )
             )
 
         limit = rules.get("max-bytes-hard", {}).get("max")
@@ -174,7 +190,9 @@ class Checker:
         if "schema" in rules and spec.get("schema"):
             for err_path, message, on_key in schema_errors(ctx.data, spec["schema"]):
                 line, col = ctx.locate(err_path, on_key)
-                emit("schema", f"{_dotted(err_path)}: {message}" if err_path else message, line, col)
+                emit(
+                    "schema", f"{_dotted(err_path)}: {message}" if err_path else message, line, col
+                )
         for rid, func in self._funcs().items():
             if rid in rules:
                 for err_path, message in func(ctx, rules[rid]):
@@ -188,18 +206,31 @@ class Checker:
             self._rule_funcs = _structure_rules()
         return self._rule_funcs
 
-    def _size_rules(self, ctx: Context, rules: dict[str, dict[str, Any]],
-                    emit: Callable[..., None]) -> bool:
+    def _size_rules(
+        self, ctx: Context, rules: dict[str, dict[str, Any]], emit: Callable[..., None]
+    ) -> bool:
         text = ctx.text.text
         reported = False
         lines = count_lines(text)
         hard = rules.get("max-lines-hard", {}).get("max")
         soft = rules.get("max-lines-soft", {}).get("max")
         if hard is not None and lines > hard:
-            emit("max-lines-hard", f"{lines} lines, over the hard limit of {hard}" + (f" (soft limit {soft})" if soft is not None else ""), hard + 1, 1)
+            emit(
+                "max-lines-hard",
+                f"{lines} lines, over the hard limit of {hard}"
+                + (f" (soft limit {soft})" if soft is not None else ""),
+                hard + 1,
+                1,
+            )
             reported = True
         elif soft is not None and lines > soft:
-            emit("max-lines-soft", f"{lines} lines, over the soft limit of {soft}" + (f" (hard limit {hard})" if hard is not None else ""), soft + 1, 1)
+            emit(
+                "max-lines-soft",
+                f"{lines} lines, over the soft limit of {soft}"
+                + (f" (hard limit {hard})" if hard is not None else ""),
+                soft + 1,
+                1,
+            )
             reported = True
         if "max-tokens" in rules:
             cap = rules["max-tokens"]["max"]
@@ -209,8 +240,13 @@ class Checker:
                 line = 1
                 if est.method == "chars":
                     line = text.count("\n", 0, int(cap * est.divisor)) + 1
-                emit("max-tokens", f"~{tokens:,} tokens, over the cap of {cap:,} "
-                     f"(estimated as {est.name}, rounded up)", line, 1)
+                emit(
+                    "max-tokens",
+                    f"~{tokens:,} tokens, over the cap of {cap:,} "
+                    f"(estimated as {est.name}, rounded up)",
+                    line,
+                    1,
+                )
                 reported = True
         if "max-bytes-soft" in rules:
             cap = rules["max-bytes-soft"]["max"]
@@ -265,7 +301,9 @@ class _JsonschemaAdapter:
         out = []
         for err in self.validator.iter_errors(to_plain(data)):
             on_key = err.validator == "additionalProperties"
-            out.append(SchemaError(tuple(err.absolute_path), err.message, str(err.validator), on_key))
+            out.append(
+                SchemaError(tuple(err.absolute_path), err.message, str(err.validator), on_key)
+            )
         return out
 
 
@@ -306,12 +344,28 @@ def _git_ls_files(directory: str) -> list[str] | None:
 
     try:
         proc = subprocess.run(
-            ["git", "-C", directory, "ls-files", "-z", "--cached", "--others",
-             "--exclude-standard", "--full-name", "--", "."],
-            capture_output=True, check=False,
+            [
+                "git",
+                "-C",
+                directory,
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+                "--full-name",
+                "--",
+                ".",
+            ],
+            capture_output=True,
+            check=False,
         )
-        top = subprocess.run(["git", "-C", directory, "rev-parse", "--show-toplevel"],
-                             capture_output=True, text=True, check=False)
+        top = subprocess.run(
+            ["git", "-C", directory, "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
     except OSError:
         return None
     if proc.returncode != 0 or top.returncode != 0:

@@ -7,10 +7,9 @@ of a traceback, and every write is all-or-nothing.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
-import tempfile
-from dataclasses import dataclass
 
 BOM = b"\xef\xbb\xbf"
 
@@ -26,13 +25,11 @@ class FileProblem(Exception):
         self.col = col
 
 
-@dataclass
 class TextFile:
-    path: str
-    raw: bytes
-    text: str
-    bom: bool
-    newline: str
+    __slots__ = ("bom", "newline", "path", "raw", "text")
+
+    def __init__(self, path: str, raw: bytes, text: str, bom: bool, newline: str) -> None:
+        self.path, self.raw, self.text, self.bom, self.newline = path, raw, text, bom, newline
 
     @property
     def ends_with_newline(self) -> bool:
@@ -63,7 +60,7 @@ def decode(path: str, raw: bytes) -> TextFile:
         line = raw.count(b"\n", 0, nul) + 1
         raise FileProblem("encoding", f"binary content (NUL byte at offset {nul})", line, 1)
     bom = raw.startswith(BOM)
-    body = raw[len(BOM):] if bom else raw
+    body = raw[len(BOM) :] if bom else raw
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -105,6 +102,8 @@ def atomic_write(path: str, data: bytes) -> None:
     The temporary file lives beside the real target so the rename never crosses a
     file system, and it takes the target's permission bits before it becomes visible.
     """
+    import tempfile
+
     target = os.path.realpath(path)
     directory = os.path.dirname(target) or "."
     try:
@@ -124,8 +123,6 @@ def atomic_write(path: str, data: bytes) -> None:
         os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise

@@ -2,20 +2,29 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 LEVEL_ORDER = {"info": 0, "warning": 1, "error": 2}
 
 
-@dataclass(frozen=True)
 class Finding:
-    path: str
-    line: int
-    col: int
-    level: str
-    rule: str
-    message: str
-    suggestion: str | None = None
+    __slots__ = ("col", "level", "line", "message", "path", "rule", "suggestion")
+
+    def __init__(
+        self,
+        path: str,
+        line: int,
+        col: int,
+        level: str,
+        rule: str,
+        message: str,
+        suggestion: str | None = None,
+    ) -> None:
+        self.path, self.line, self.col, self.level = path, line, col, level
+        self.rule, self.message, self.suggestion = rule, message, suggestion
+
+    def __repr__(self) -> str:
+        return (
+            f"Finding({self.path}:{self.line}:{self.col} {self.level} {self.rule} {self.message})"
+        )
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -29,13 +38,13 @@ class Finding:
         }
 
 
-@dataclass
 class FileResult:
-    path: str
-    kind: str | None
-    findings: list[Finding] = field(default_factory=list)
-    skipped: str | None = None  # why the file was not checked as a protocol file
-    fixed: list[str] = field(default_factory=list)  # what a fixer changed
+    def __init__(self, path: str, kind: str | None, skipped: str | None = None) -> None:
+        self.path = path
+        self.kind = kind
+        self.findings: list[Finding] = []
+        self.skipped = skipped  # why the file was not checked as a protocol file
+        self.fixed: list[str] = []  # what a fixer changed
 
     @property
     def status(self) -> str:

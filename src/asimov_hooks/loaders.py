@@ -9,6 +9,7 @@ recovered by a second, cheap scan only when there is something to report.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import json
 import re
 import warnings
@@ -152,7 +153,7 @@ def to_plain(node: Any, max_nodes: int = 100_000) -> Any:
 
     def conv(value: Any, depth: int = 0) -> Any:
         if isinstance(value, dict):
-            return {str(k) if not isinstance(k, str) else str(k): conv(v) for k, v in value.items()}
+            return {str(k): conv(v) for k, v in value.items()}
         if isinstance(value, list):
             return [conv(v) for v in value]
         if isinstance(value, (datetime.datetime, datetime.date)):
@@ -236,6 +237,7 @@ def json_positions(text: str, allow_duplicates: bool = False) -> dict[tuple, tup
     pos = _WS.match(text, 0).end()
     if text.startswith("\ufeff"):
         pos = _WS.match(text, 1).end()
+
     # explicit stack: (container kind, path, seen keys, index)
     def parse(pos: int, path: Path_) -> int:
         table[("value", path)] = where(pos)
@@ -276,8 +278,6 @@ def json_positions(text: str, allow_duplicates: bool = False) -> dict[tuple, tup
         match = _SCALAR.match(text, pos)
         return match.end() if match else pos + 1
 
-    try:
+    with contextlib.suppress(IndexError, ValueError, RecursionError):
         parse(pos, ())
-    except (IndexError, ValueError, RecursionError):
-        pass
     return table

@@ -19,10 +19,36 @@ from typing import Any
 
 SUPPORTED = frozenset(
     {
-        "$schema", "$id", "$ref", "$defs", "$comment", "title", "description", "examples",
-        "default", "type", "properties", "required", "additionalProperties", "items",
-        "minItems", "maxItems", "enum", "const", "minimum", "maximum", "minLength",
-        "maxLength", "pattern", "anyOf", "oneOf", "allOf", "if", "then", "else", "not",
+        "$schema",
+        "$id",
+        "$ref",
+        "$defs",
+        "$comment",
+        "title",
+        "description",
+        "examples",
+        "default",
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "minItems",
+        "maxItems",
+        "enum",
+        "const",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "if",
+        "then",
+        "else",
+        "not",
         "deprecated",
     }
 )
@@ -105,7 +131,7 @@ def _equal(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=False))
     return a == b
 
 
@@ -135,7 +161,7 @@ class Evaluator:
     def valid(self, instance: Any, schema: Any) -> bool:
         return next(iter(self._check(instance, schema, ())), None) is None
 
-    def _check(self, value: Any, schema: Any, path: tuple) -> Iterator[SchemaError]:  # noqa: C901
+    def _check(self, value: Any, schema: Any, path: tuple) -> Iterator[SchemaError]:
         if schema is True:
             return
         if schema is False:
@@ -147,7 +173,11 @@ class Evaluator:
             types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
             if not any(_type_ok(value, t) for t in types):
                 expected = " or ".join(types)
-                yield SchemaError(path, f"{_show(value)} is not of type {expected} (got {_type_name(value)})", "type")
+                yield SchemaError(
+                    path,
+                    f"{_show(value)} is not of type {expected} (got {_type_name(value)})",
+                    "type",
+                )
                 return
         if "const" in schema and not _equal(value, schema["const"]):
             yield SchemaError(path, f"{_show(value)} should be {_show(schema['const'])}", "const")
@@ -157,21 +187,37 @@ class Evaluator:
         if isinstance(value, (str, datetime.date)) and not isinstance(value, bool):
             text = value if isinstance(value, str) else value.isoformat()
             if "minLength" in schema and len(text) < schema["minLength"]:
-                yield SchemaError(path, f"{_show(text)} is shorter than {schema['minLength']} characters", "minLength")
+                yield SchemaError(
+                    path,
+                    f"{_show(text)} is shorter than {schema['minLength']} characters",
+                    "minLength",
+                )
             if "maxLength" in schema and len(text) > schema["maxLength"]:
-                yield SchemaError(path, f"is {len(text)} characters, more than {schema['maxLength']}", "maxLength")
+                yield SchemaError(
+                    path, f"is {len(text)} characters, more than {schema['maxLength']}", "maxLength"
+                )
             if "pattern" in schema and not _regex(schema["pattern"]).search(text):
-                yield SchemaError(path, f"{_show(text)} does not match {schema['pattern']!r}", "pattern")
+                yield SchemaError(
+                    path, f"{_show(text)} does not match {schema['pattern']!r}", "pattern"
+                )
         if _type_ok(value, "number"):
             if "minimum" in schema and value < schema["minimum"]:
-                yield SchemaError(path, f"{value} is less than the minimum of {schema['minimum']}", "minimum")
+                yield SchemaError(
+                    path, f"{value} is less than the minimum of {schema['minimum']}", "minimum"
+                )
             if "maximum" in schema and value > schema["maximum"]:
-                yield SchemaError(path, f"{value} is more than the maximum of {schema['maximum']}", "maximum")
+                yield SchemaError(
+                    path, f"{value} is more than the maximum of {schema['maximum']}", "maximum"
+                )
         if isinstance(value, list):
             if "minItems" in schema and len(value) < schema["minItems"]:
-                yield SchemaError(path, f"has {len(value)} items, fewer than {schema['minItems']}", "minItems")
+                yield SchemaError(
+                    path, f"has {len(value)} items, fewer than {schema['minItems']}", "minItems"
+                )
             if "maxItems" in schema and len(value) > schema["maxItems"]:
-                yield SchemaError(path, f"has {len(value)} items, more than {schema['maxItems']}", "maxItems")
+                yield SchemaError(
+                    path, f"has {len(value)} items, more than {schema['maxItems']}", "maxItems"
+                )
             if "items" in schema:
                 for i, item in enumerate(value):
                     yield from self._check(item, schema["items"], (*path, i))
@@ -186,7 +232,12 @@ class Evaluator:
                 elif "additionalProperties" in schema:
                     extra = schema["additionalProperties"]
                     if extra is False:
-                        yield SchemaError((*path, key), f"unexpected property {key!r}", "additionalProperties", True)
+                        yield SchemaError(
+                            (*path, key),
+                            f"unexpected property {key!r}",
+                            "additionalProperties",
+                            True,
+                        )
                     else:
                         yield from self._check(item, extra, (*path, key))
         for sub in schema.get("allOf", ()):

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
-from typing import TextIO
 
 from .findings import FileResult
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Sequence
+    from typing import TextIO
 
 FORMATS = ("text", "json", "github")
 
@@ -21,8 +24,16 @@ def _plural(n: int, word: str) -> str:
 
 
 def summary(results: Sequence[FileResult]) -> dict[str, int]:
-    counts = {"files": len(results), "valid": 0, "warning": 0, "error": 0, "skipped": 0,
-              "errors": 0, "warnings": 0, "fixed": 0}
+    counts = {
+        "files": len(results),
+        "valid": 0,
+        "warning": 0,
+        "error": 0,
+        "skipped": 0,
+        "errors": 0,
+        "warnings": 0,
+        "fixed": 0,
+    }
     for res in results:
         counts[res.status] += 1
         counts["errors"] += sum(f.level == "error" for f in res.findings)
@@ -33,9 +44,11 @@ def summary(results: Sequence[FileResult]) -> dict[str, int]:
 
 def summary_line(results: Sequence[FileResult]) -> str:
     c = summary(results)
-    line = (f"{_plural(c['files'], 'file')} checked: {c['valid']} valid, "
-            f"{c['warning']} with warnings, {c['error']} with errors, {c['skipped']} skipped "
-            f"({_plural(c['errors'], 'error')}, {_plural(c['warnings'], 'warning')})")
+    line = (
+        f"{_plural(c['files'], 'file')} checked: {c['valid']} valid, "
+        f"{c['warning']} with warnings, {c['error']} with errors, {c['skipped']} skipped "
+        f"({_plural(c['errors'], 'error')}, {_plural(c['warnings'], 'warning')})"
+    )
     if c["fixed"]:
         line += f"; {_plural(c['fixed'], 'file')} fixed"
     return line
@@ -49,7 +62,11 @@ def _status_text(res: FileResult) -> str:
         return f"{res.path}: valid"
     errors = sum(f.level == "error" for f in res.findings)
     warnings = sum(f.level == "warning" for f in res.findings)
-    parts = [p for p in (errors and _plural(errors, "error"), warnings and _plural(warnings, "warning")) if p]
+    parts = [
+        p
+        for p in (errors and _plural(errors, "error"), warnings and _plural(warnings, "warning"))
+        if p
+    ]
     return f"{res.path}: {status} ({', '.join(parts)})"
 
 
@@ -70,8 +87,14 @@ def write_json(results: Sequence[FileResult], out: TextIO) -> None:
     doc = {
         "tool": "asimov-hooks",
         "files": [
-            {"path": r.path, "kind": r.kind, "status": r.status, "skipped": r.skipped,
-             "fixed": r.fixed, "findings": [f.as_dict() for f in r.findings]}
+            {
+                "path": r.path,
+                "kind": r.kind,
+                "status": r.status,
+                "skipped": r.skipped,
+                "fixed": r.fixed,
+                "findings": [f.as_dict() for f in r.findings],
+            }
             for r in results
         ],
         "summary": summary(results),
@@ -92,10 +115,14 @@ def write_github(results: Sequence[FileResult], out: TextIO) -> None:
     for res in results:
         for f in res.findings:
             message = f.message + (f" (suggestion: {f.suggestion})" if f.suggestion else "")
-            out.write(f"::{kinds[f.level]} file={_escape(f.path, True)},line={f.line},col={f.col},"
-                      f"title={_escape(f.rule, True)}::{_escape(message)}\n")
+            out.write(
+                f"::{kinds[f.level]} file={_escape(f.path, True)},line={f.line},col={f.col},"
+                f"title={_escape(f.rule, True)}::{_escape(message)}\n"
+            )
         if res.status == "skipped":
-            out.write(f"::notice file={_escape(res.path, True)},title=skipped::{_escape(res.skipped or '')}\n")
+            out.write(
+                f"::notice file={_escape(res.path, True)},title=skipped::{_escape(res.skipped or '')}\n"
+            )
     out.write(summary_line(results) + "\n")
 
 

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 
 from .config import ConfigError, load_config
 from .engine import Checker, ensure_exists, iter_files
 from .fileio import FileProblem
 from .findings import FileResult
 from .report import write
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Sequence
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 

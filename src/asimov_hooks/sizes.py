@@ -8,7 +8,6 @@ estimate; the estimator is data so a team can match it to the model it uses.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 ESTIMATOR_METHODS = ("chars", "bytes", "words")
 _METHOD_NAMES = {"chars": "characters", "bytes": "UTF-8 bytes", "words": "words"}
@@ -23,21 +22,11 @@ def count_lines(text: str) -> int:
     return lines
 
 
-def offset_of_line(text: str, line: int) -> int:
-    """Offset of the start of 1-based `line` (len(text) when past the end)."""
-    pos = 0
-    for _ in range(line - 1):
-        nxt = text.find("\n", pos)
-        if nxt == -1:
-            return len(text)
-        pos = nxt + 1
-    return pos
-
-
-@dataclass(frozen=True)
 class TokenEstimator:
-    method: str = "chars"
-    divisor: float = 4
+    __slots__ = ("divisor", "method")
+
+    def __init__(self, method: str = "chars", divisor: float = 4) -> None:
+        self.method, self.divisor = method, divisor
 
     @property
     def name(self) -> str:

@@ -56,8 +56,9 @@ def session_id_matches_name(ctx: Context, opts: dict[str, Any]) -> Iterator[tupl
     stem = os.path.basename(ctx.path)
     stem = stem[: -len(".json")] if stem.endswith(".json") else stem
     if ctx.data["session_id"] != stem:
-        yield ("session_id",), (
-            f"session_id {ctx.data['session_id']!r} does not match the file name {stem!r}"
+        yield (
+            ("session_id",),
+            (f"session_id {ctx.data['session_id']!r} does not match the file name {stem!r}"),
         )
 
 
