@@ -13,14 +13,9 @@ from collections.abc import Sequence
 import click
 
 from . import __version__
-from .report import FORMATS, default_format
+from .report import FORMATS
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def _ids(values: Sequence[str]) -> set[str] | None:
-    ids = {part.strip() for value in values for part in value.split(",") if part.strip()}
-    return ids or None
 
 
 def _validate_options(func):  # type: ignore[no-untyped-def]
@@ -61,19 +56,10 @@ def _validate_options(func):  # type: ignore[no-untyped-def]
     return func
 
 
-def _run_validate(paths, fix, strict, fmt, config_path, select, ignore, quiet) -> int:  # type: ignore[no-untyped-def]
-    from .run import validate
+def _run_validate(**opts) -> int:  # type: ignore[no-untyped-def]
+    from .run import run_options
 
-    return validate(
-        list(paths) or ["."],
-        config_path=config_path,
-        strict=strict,
-        fmt=fmt or default_format(),
-        quiet=quiet,
-        select=_ids(select),
-        ignore=_ids(ignore) or set(),
-        fix=fix,
-    )
+    return run_options(**opts)
 
 
 # Subcommands live in their own modules and are imported only when invoked, so a
@@ -128,6 +114,31 @@ def validate_standalone(**kwargs) -> None:  # type: ignore[no-untyped-def]
     sys.exit(_run_validate(**kwargs))
 
 
+@click.command("asimov-check-size", context_settings=CONTEXT)
+@click.version_option(__version__, "-V", "--version", prog_name="asimov-check-size")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--strict", is_flag=True, help="Fail on warnings too.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="Output format.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Config file.")
+@click.option("-q", "--quiet", is_flag=True, help="Only print problems and the summary.")
+def check_size_command(paths, strict, fmt, config_path, quiet) -> None:  # type: ignore[no-untyped-def]
+    """ADR-007 size limits only (lines, estimated tokens, bytes); no YAML parsing."""
+    from .engine import SIZE_RULES
+
+    sys.exit(
+        _run_validate(
+            paths=paths,
+            fix=False,
+            strict=strict,
+            fmt=fmt,
+            config_path=config_path,
+            select=[",".join(sorted(SIZE_RULES))],
+            ignore=[],
+            quiet=quiet,
+        )
+    )
+
+
 def _guarded(command: click.Command, argv: Sequence[str] | None, prog: str) -> int:
     """Run a click command; turn any unexpected exception into one line and exit 2."""
     try:
@@ -144,6 +155,10 @@ def _guarded(command: click.Command, argv: Sequence[str] | None, prog: str) -> i
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        from .entrypoints import broken_pipe
+
+        return broken_pipe()
     except Exception as exc:  # a bug or an environment failure: one line, no traceback
         if os.environ.get("ASIMOV_HOOKS_DEBUG"):
             raise
@@ -160,4 +175,5 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def validate_main(argv: Sequence[str] | None = None) -> int:
+    """`asimov-validate` through click (help, version and usage errors)."""
     return _guarded(validate_standalone, argv, "asimov-validate")

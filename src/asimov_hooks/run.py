@@ -58,6 +58,36 @@ def validate(
     return EXIT_FAIL if any(r.fails(strict) for r in results) else EXIT_OK
 
 
+def _ids(values: Sequence[str]) -> set[str] | None:
+    ids = {part.strip() for value in values for part in value.split(",") if part.strip()}
+    return ids or None
+
+
+def run_options(
+    paths: Sequence[str],
+    fix: bool,
+    strict: bool,
+    fmt: str | None,
+    config_path: str | None,
+    select: Sequence[str],
+    ignore: Sequence[str],
+    quiet: bool,
+) -> int:
+    """Run validate from parsed command-line options (click's or fastargs')."""
+    from .report import default_format
+
+    return validate(
+        list(paths) or ["."],
+        config_path=config_path,
+        strict=strict,
+        fmt=fmt or default_format(),
+        quiet=quiet,
+        select=_ids(select),
+        ignore=_ids(ignore) or set(),
+        fix=fix,
+    )
+
+
 def _fix(path: str, config: object, checker: Checker) -> list[str]:
     """Apply the safe fixers that apply to this file; returns what changed."""
     rel = checker.config.relpath(path)
