@@ -214,24 +214,17 @@ class Checker:
         lines = count_lines(text)
         hard = rules.get("max-lines-hard", {}).get("max")
         soft = rules.get("max-lines-soft", {}).get("max")
-        if hard is not None and lines > hard:
-            emit(
-                "max-lines-hard",
-                f"{lines} lines, over the hard limit of {hard}"
-                + (f" (soft limit {soft})" if soft is not None else ""),
-                hard + 1,
-                1,
-            )
-            reported = True
-        elif soft is not None and lines > soft:
-            emit(
-                "max-lines-soft",
-                f"{lines} lines, over the soft limit of {soft}"
-                + (f" (hard limit {hard})" if hard is not None else ""),
-                soft + 1,
-                1,
-            )
-            reported = True
+        # only the most severe line limit is reported: hard first, then soft
+        for rid, limit, other, other_name in (
+            ("max-lines-hard", hard, soft, "soft"),
+            ("max-lines-soft", soft, hard, "hard"),
+        ):
+            if limit is not None and lines > limit:
+                kind_name = rid.rsplit("-", 1)[1]
+                also = f" ({other_name} limit {other})" if other is not None else ""
+                emit(rid, f"{lines} lines, over the {kind_name} limit of {limit}{also}", limit + 1, 1)
+                reported = True
+                break
         if "max-tokens" in rules:
             cap = rules["max-tokens"]["max"]
             est = self.config.estimator
