@@ -1,0 +1,204 @@
+"""Shared fixtures and helpers for the asimov-hooks test suite.
+
+Tests call the real entry points on real files in tmp_path; git repositories are
+real (`git init`), nothing is mocked.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPTS = os.path.dirname(sys.executable)  # where this interpreter's console scripts live
+
+GOOD_CHECKPOINT = """\
+# Session checkpoint (ADR-007): current state only.
+timestamp: "2026-11-20T10:30:00Z"
+tool_calls: 45
+milestone: "Add feature X"
+status: in_progress
+completed:
+  - "Task 6: wire the parser"
+  - "Task 7: add tests"
+in_progress: "Task 9: benchmark the hot path"
+next_steps:
+  - "Task 10: release notes"
+on_confusion: "cat warmup.yaml"
+"""
+
+GOOD_WARMUP = """\
+identity:
+  project: "demo-service"
+  tagline: "A small service"
+mission:
+  problem: "Agents lose their place"
+  solution: "Small files"
+"""
+
+GOOD_CLAUDE_MD = "# CLAUDE.md\n\nRead warmup.yaml first.\n"
+
+
+def oc_checkpoint(**changes: object) -> dict:
+    """A valid OC checkpoint (protocol 1.0, in_progress, recent) with `changes` applied.
+
+    A value of None removes the key.
+    """
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    doc: dict = {
+        "protocol_version": "1.0",
+        "skill": "oc-app-architect",
+        "project": "gtrack",
+        "project_dir": "/home/claude/gtrack",
+        "created_at": (now - datetime.timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "updated_at": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "phase": "build-loop",
+        "step": "sprint-2",
+        "status": "in_progress",
+        "progress_summary": "Sprint 1 passed. Sprint 2 is being built.",
+        "progress_table": [
+            {"id": "sprint-1", "label": "Sprint 1", "status": "complete"},
+            {"id": "sprint-2", "label": "Sprint 2", "status": "in_progress"},
+            {"id": "sprint-3", "label": "Sprint 3", "status": "not_started"},
+        ],
+        "context_primer": {"key_decisions": ["Stack: Hono"], "generated_files": []},
+        "next_actions": ["Read the evaluator report", {"text": "Re-run", "done_when": "true"}],
+    }
+    doc = copy.deepcopy(doc)
+    for key, value in changes.items():
+        if value is None:
+            doc.pop(key, None)
+        else:
+            doc[key] = value
+    return doc
+
+
+def write(base: os.PathLike | str, rel: str, content: str | bytes | dict) -> str:
+    """Write `content` to base/rel (dicts as indented JSON); returns the path."""
+    path = os.path.join(os.fspath(base), rel)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    if isinstance(content, dict):
+        content = json.dumps(content, indent=2) + "\n"
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    with open(path, "wb") as fh:
+        fh.write(data)
+    return path
+
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.com",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def git(cwd: os.PathLike | str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["git", *args],
+        cwd=os.fspath(cwd),
+        capture_output=True,
+        text=True,
+        check=check,
+        env={**os.environ, **GIT_ENV},
+    )
+
+
+def git_init(path: os.PathLike | str) -> str:
+    path = os.fspath(path)
+    os.makedirs(path, exist_ok=True)
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "commit.gpgsign", "false")
+    git(path, "config", "core.hooksPath", ".git/hooks")
+    return path
+
+
+def commit_all(repo: os.PathLike | str, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--allow-empty", "--no-verify", "-m", message)
+
+
+def script_env(**extra: str) -> dict[str, str]:
+    """Environment for whole-process runs: our console scripts first on PATH."""
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "ASIMOV_HOOKS_CONFIG")}
+    env.update(GIT_ENV)
+    env["PATH"] = SCRIPTS + os.pathsep + env.get("PATH", "")
+    env.update(extra)
+    return env
+
+
+def run_script(name: str, *args: str, cwd: os.PathLike | str, **extra: str):
+    exe = shutil.which(name, path=SCRIPTS) or name
+    return subprocess.run(
+        [exe, *args],
+        cwd=os.fspath(cwd),
+        capture_output=True,
+        text=True,
+        env=script_env(**extra),
+        timeout=120,
+    )
+
+
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Neither the CI nor the developer's environment may change what a test sees."""
+    for name in ("GITHUB_ACTIONS", "ASIMOV_HOOKS_CONFIG", "ASIMOV_HOOKS_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in GIT_ENV.items():
+        monkeypatch.setenv(name, value)
+
+
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch: pytest.MonkeyPatch):
+    """Run from tmp_path, so config discovery starts there."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+class Run:
+    """The result of one in-process CLI call: exit code, stdout and stderr."""
+
+    def __init__(self, code: int, out: str, err: str) -> None:
+        self.code, self.out, self.err = code, out, err
+
+    def __repr__(self) -> str:
+        return f"Run(code={self.code}, out={self.out!r}, err={self.err!r})"
+
+
+@pytest.fixture
+def cli(capsys):
+    """cli(*argv) runs `asimov-validate argv` in process; never a traceback."""
+    from asimov_hooks.cli import validate_main
+
+    def run(*argv: str) -> Run:
+        capsys.readouterr()
+        code = validate_main(list(argv))
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err and "Traceback" not in out
+        assert "internal error" not in err, err
+        return Run(code, out, err)
+
+    return run
+
+
+@pytest.fixture
+def size_cli(capsys):
+    """size_cli(*argv) runs `asimov-check-size argv` in process."""
+    from asimov_hooks.check_size import main
+
+    def run(*argv: str) -> Run:
+        capsys.readouterr()
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err and "Traceback" not in out
+        return Run(code, out, err)
+
+    return run
