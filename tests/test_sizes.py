@@ -202,7 +202,9 @@ def test_warmup_token_cap_is_a_warning(tmp_path, cli) -> None:
     path = write(tmp_path, "warmup.yaml", text)
     run = cli(path)
     assert run.code == 0, run
-    assert f"warning max-tokens ~{math.ceil(len(text) / 4):,} tokens, over the cap of 5,000" in run.out
+    assert (
+        f"warning max-tokens ~{math.ceil(len(text) / 4):,} tokens, over the cap of 5,000" in run.out
+    )
 
 
 # ------------------------------------------------------------------ estimator config
