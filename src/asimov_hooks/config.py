@@ -158,12 +158,31 @@ def _validate_config(path: str, data: dict[str, Any]) -> None:
             raise ConfigError(f"{path}: kinds.{kind}: a new kind needs 'files' and 'format'")
 
 
+def _expand_rule_shorthands(data: dict[str, Any]) -> dict[str, Any]:
+    """Rule values as option mappings, so `max-tokens: warning` merged over the
+    defaults changes the level and keeps the default `max` and `suggestion`."""
+
+    def table(rules: Any) -> Any:
+        return {rid: normalize_rule(v) for rid, v in rules.items()} if rules else rules
+
+    data = dict(data)
+    if "rules" in data:
+        data["rules"] = table(data["rules"])
+    if "kinds" in data:
+        data["kinds"] = {
+            name: {**spec, "rules": table(spec["rules"])} if "rules" in spec else spec
+            for name, spec in data["kinds"].items()
+        }
+    return data
+
+
 def _load_chain(path: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     path = os.path.realpath(path)
     if path in seen:
         raise ConfigError(f"{path}: 'extends' loops back to this file")
     data = _read_config_file(path)
     _validate_config(path, data)
+    data = _expand_rule_shorthands(data)
     parent = data.pop("extends", "default")
     if parent == "default":
         return deep_merge(default_data(), data)
