@@ -98,6 +98,12 @@ class Checker:
     # ------------------------------------------------------------- selection
     def rules(self, kind: str, rel: str) -> dict[str, dict[str, Any]]:
         rules = self.config.rules_for(kind, rel)
+        for rid in SIZE_RULES.intersection(rules):
+            if not isinstance(rules[rid].get("max"), int):
+                raise ConfigError(
+                    f"{self.config.source or 'rules/kinds.json'}: rule {rid!r} is on for "
+                    f"kind {kind!r} ({rel}) but has no integer 'max'"
+                )
         return {
             rid: opts
             for rid, opts in rules.items()
