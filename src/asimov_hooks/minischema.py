@@ -263,8 +263,11 @@ class Evaluator:
         for option in options:
             errs = list(self._check(value, option, path))
             type_miss = any(e.keyword == "type" and e.path == path for e in errs)
-            candidates.append((type_miss, len(errs), errs))
-        type_miss, _, errs = min(candidates, key=lambda c: (c[0], c[1]))
+            # an alternative whose errors sit deeper got further: a mapping of options
+            # with one bad value beats "is not one of: error, warning, ..."
+            depth = max((len(e.path) for e in errs), default=0)
+            candidates.append((type_miss, -depth, len(errs), errs))
+        type_miss, _, _, errs = min(candidates, key=lambda c: c[:3])
         if type_miss:
             yield SchemaError(path, f"{_show(value)} is not any of the allowed shapes", keyword)
         else:
