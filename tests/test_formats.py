@@ -1,0 +1,373 @@
+"""Output formats, options and exit codes of asimov-validate / asimov-check-size."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import GOOD_CHECKPOINT, ROOT, run_script, script_env, write
+
+import asimov_hooks
+from asimov_hooks import entrypoints
+
+pytestmark = pytest.mark.usefixtures("in_tmp")
+
+BAD_CHECKPOINT = 'milestone: "m"\nstatus: finished\ntool_calls: -1\n'
+KUBE = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: warmup\n"
+
+
+@pytest.fixture
+def mixed(tmp_path):
+    """One valid, one warning, one error and one skipped file."""
+    return {
+        "valid": write(tmp_path, "good/.claude_checkpoint.yaml", GOOD_CHECKPOINT),
+        "warning": write(tmp_path, "warn/CLAUDE.md", "line\n" * 11),
+        "error": write(tmp_path, "bad/.claude_checkpoint.yaml", BAD_CHECKPOINT),
+        "skipped": write(tmp_path, "k8s/warmup.yaml", KUBE),
+    }
+
+
+def test_text_output(mixed, cli) -> None:
+    run = cli(*mixed.values())
+    assert run.code == 1
+    lines = run.out.splitlines()
+    good, warn, bad, kube = mixed.values()
+    assert f"{good}: valid" in lines
+    assert f"{warn}: warning (1 warning)" in lines
+    assert f"{bad}: error (2 errors)" in lines
+    assert lines[lines.index(f"{bad}: error (2 errors)") + 1] == (
+        f"{bad}:2:9: error schema status: 'finished' is not one of: planned, in_progress, blocked, done"
+    )
+    assert f"{bad}:3:13: error schema tool_calls: -1 is less than the minimum of 0" in lines
+    assert (
+        f"{warn}:11:1: warning max-lines-soft 11 lines, over the soft limit of 10 (hard limit 15)"
+        in lines
+    )
+    suggestion = lines[
+        lines.index(f"{bad}:3:13: error schema tool_calls: -1 is less than the minimum of 0") + 1
+    ]
+    assert suggestion.startswith("    suggestion: see rules/schemas/asimov-checkpoint.schema.json")
+    assert any(
+        line.startswith(f"{kube}: skipped (not an Asimov Protocol warmup file") for line in lines
+    )
+    assert "Kubernetes manifest" in run.out
+    assert lines[-1] == (
+        "4 files checked: 1 valid, 1 with warnings, 1 with errors, 1 skipped (2 errors, 1 warning)"
+    )
+    assert run.err == ""
+
+
+def test_exit_codes(mixed, cli) -> None:
+    assert cli(mixed["valid"]).code == 0
+    assert cli(mixed["warning"]).code == 0
+    assert cli("--strict", mixed["warning"]).code == 1
+    assert cli(mixed["error"]).code == 1
+    assert cli(mixed["skipped"]).code == 0
+    assert cli("--strict", mixed["skipped"], mixed["valid"]).code == 0
+
+
+def test_unknown_name_is_skipped(tmp_path, cli) -> None:
+    path = write(tmp_path, "README.md", "hello\n")
+    run = cli(path)
+    assert run.code == 0
+    assert f"{path}: skipped (no asimov-hooks file kind matches this name)" in run.out
+
+
+def test_json_output(mixed, cli) -> None:
+    run = cli("--format", "json", *mixed.values())
+    assert run.code == 1
+    doc = json.loads(run.out)
+    assert doc["tool"] == "asimov-hooks"
+    files = {f["path"]: f for f in doc["files"]}
+    assert files[mixed["valid"]]["status"] == "valid"
+    assert files[mixed["valid"]]["kind"] == "asimov-checkpoint"
+    assert files[mixed["skipped"]]["status"] == "skipped"
+    assert "Kubernetes" in files[mixed["skipped"]]["skipped"]
+    bad = files[mixed["error"]]
+    assert bad["status"] == "error"
+    finding = bad["findings"][0]
+    assert finding == {
+        "path": mixed["error"],
+        "line": 2,
+        "col": 9,
+        "level": "error",
+        "rule": "schema",
+        "message": "status: 'finished' is not one of: planned, in_progress, blocked, done",
+        "suggestion": finding["suggestion"],
+    }
+    assert doc["summary"] == {
+        "files": 4,
+        "valid": 1,
+        "warning": 1,
+        "error": 1,
+        "skipped": 1,
+        "errors": 2,
+        "warnings": 1,
+        "fixed": 0,
+    }
+
+
+def test_json_output_quiet_is_still_json(mixed, cli) -> None:
+    run = cli("--format=json", "--quiet", mixed["valid"])
+    assert json.loads(run.out)["summary"]["valid"] == 1
+
+
+def test_github_output(mixed, cli) -> None:
+    run = cli("--format", "github", *mixed.values())
+    assert run.code == 1
+    lines = run.out.splitlines()
+    bad = mixed["error"]
+    assert (
+        f"::error file={bad},line=2,col=9,title=schema::status: 'finished' is not one of: "
+        "planned, in_progress, blocked, done (suggestion: see rules/schemas/"
+        "asimov-checkpoint.schema.json; `asimov-hooks trim` caps completed/next_steps at 5)"
+    ) in lines
+    assert any(
+        line.startswith(f"::warning file={mixed['warning']},line=11,col=1,title=max-lines-soft::")
+        for line in lines
+    )
+    assert any(
+        line.startswith(f"::notice file={mixed['skipped']},title=skipped::") for line in lines
+    )
+    assert lines[-1].startswith("4 files checked:")
+    assert not any(line.endswith(": valid") for line in lines)
+
+
+def test_github_escapes_properties(tmp_path, cli) -> None:
+    path = write(tmp_path, "a,b:c/CLAUDE.md", "line\n" * 16)
+    run = cli("--format", "github", path)
+    escaped = path.replace(":", "%3A").replace(",", "%2C")
+    assert f"::error file={escaped},line=16,col=1,title=max-lines-hard::" in run.out
+
+
+def test_github_is_the_default_on_actions(mixed, cli, monkeypatch) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    run = cli(mixed["error"])
+    assert run.out.startswith("::error file=")
+    run = cli("--format", "text", mixed["error"])
+    assert run.out.startswith(f"{mixed['error']}: error")
+    monkeypatch.setenv("GITHUB_ACTIONS", "false")
+    assert cli(mixed["error"]).out.startswith(f"{mixed['error']}: error")
+
+
+def test_quiet(mixed, cli) -> None:
+    run = cli("--quiet", *mixed.values())
+    assert run.code == 1
+    assert f"{mixed['valid']}: valid" not in run.out
+    assert f"{mixed['skipped']}: skipped" not in run.out
+    assert "suggestion:" not in run.out
+    assert f"{mixed['error']}: error (2 errors)" in run.out
+    assert f"{mixed['error']}:2:9: error schema status" in run.out
+    assert run.out.splitlines()[-1].startswith("4 files checked:")
+    assert cli("-q", mixed["valid"]).out.splitlines() == [
+        "1 file checked: 1 valid, 0 with warnings, 0 with errors, 0 skipped (0 errors, 0 warnings)"
+    ]
+
+
+def test_select_and_ignore(tmp_path, cli) -> None:
+    path = write(tmp_path, ".claude_checkpoint.yaml", BAD_CHECKPOINT + "# c\n" * 30)
+    everything = cli(path)
+    assert "max-lines-hard" in everything.out and "schema" in everything.out
+    only_size = cli("--select", "max-lines-hard,max-lines-soft", path)
+    assert "max-lines-hard" in only_size.out and "error schema" not in only_size.out
+    repeated = cli("--select", "max-lines-hard", "--select", "schema", path)
+    assert "max-lines-hard" in repeated.out and "error schema" in repeated.out
+    ignored = cli("--ignore", "schema", path)
+    assert "max-lines-hard" in ignored.out and "error schema" not in ignored.out
+    both = cli("--ignore", "schema", "--ignore=max-lines-hard", path)
+    assert both.code == 0, both
+    assert cli("--ignore", "schema,max-lines-hard", path).code == 0
+
+
+def test_select_keeps_problems_that_stop_reading(tmp_path, cli) -> None:
+    path = write(tmp_path, ".claude_checkpoint.yaml", b"milestone: \xff\n")
+    run = cli("--select", "schema", path)
+    assert run.code == 1 and "error encoding" in run.out
+
+
+def test_version(cli, capsys) -> None:
+    run = cli("--version")
+    assert run.code == 0 and asimov_hooks.__version__ in run.out
+    from asimov_hooks.cli import main
+
+    assert main(["--version"]) == 0
+    assert asimov_hooks.__version__ in capsys.readouterr().out
+    assert entrypoints.validate_main(["-V"]) == 0
+    assert asimov_hooks.__version__ in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--bogus"], ["--format", "xml", "."], ["--format"], ["--config"], ["--select"]],
+)
+def test_usage_errors_exit_2(cli, capsys, argv) -> None:
+    run = cli(*argv)
+    assert run.code == 2, run
+    assert run.err.strip(), run
+    assert entrypoints.validate_main(argv) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and err.strip()
+
+
+def test_help(cli) -> None:
+    run = cli("--help")
+    assert run.code == 0
+    for option in ("--strict", "--format", "--select", "--ignore", "--config", "--quiet", "--fix"):
+        assert option in run.out
+
+
+def test_subcommand_and_shortcut_agree(mixed, capsys) -> None:
+    from asimov_hooks.cli import main, validate_main
+
+    argv = ["--format", "json", *mixed.values()]
+    assert validate_main(argv) == 1
+    shortcut = json.loads(capsys.readouterr().out)
+    assert main(["validate", *argv]) == 1
+    group = json.loads(capsys.readouterr().out)
+    assert entrypoints.validate_main(argv) == 1
+    fast = json.loads(capsys.readouterr().out)
+    assert shortcut == group == fast
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--strict"],
+        ["--quiet"],
+        ["--format", "json"],
+        ["--format=github"],
+        ["--select", "schema,max-lines-soft"],
+        ["--ignore=schema", "--ignore", "max-lines-soft"],
+        ["--strict", "-q", "--"],
+    ],
+)
+def test_fast_entry_point_matches_click(mixed, capsys, argv) -> None:
+    """The click-free hook entry point gives the same result as the click command."""
+    from asimov_hooks.cli import validate_main
+
+    paths = list(mixed.values())
+    code = validate_main([*argv, *paths])
+    slow = capsys.readouterr()
+    assert entrypoints.validate_main([*argv, *paths]) == code
+    fast = capsys.readouterr()
+    assert (fast.out, fast.err) == (slow.out, slow.err)
+
+
+def test_default_path_is_the_current_directory(tmp_path, cli) -> None:
+    write(tmp_path, "CLAUDE.md", "line\n" * 16)
+    run = cli()
+    assert run.code == 1 and "CLAUDE.md:16:1: error max-lines-hard" in run.out
+
+
+# ------------------------------------------------------------------ whole process
+def test_console_scripts(tmp_path, mixed) -> None:
+    paths = [os.path.relpath(p, tmp_path) for p in mixed.values()]
+    for cmd in (["asimov-validate"], ["asimov-hooks", "validate"]):
+        proc = run_script(cmd[0], *cmd[1:], *paths, cwd=tmp_path)
+        assert proc.returncode == 1, proc
+        assert "bad/.claude_checkpoint.yaml:2:9: error schema status" in proc.stdout
+        assert "Traceback" not in proc.stderr
+        proc = run_script(cmd[0], *cmd[1:], paths[0], cwd=tmp_path)
+        assert proc.returncode == 0, proc
+    proc = run_script("asimov-check-size", *paths, cwd=tmp_path)
+    assert proc.returncode == 0, proc  # sizes only: the bad schema is not its business
+    assert "max-lines-soft" in proc.stdout
+    proc = run_script("asimov-check-size", "--strict", *paths, cwd=tmp_path)
+    assert proc.returncode == 1
+    proc = run_script("asimov-validate", "missing.yaml", cwd=tmp_path)
+    assert proc.returncode == 2 and "missing.yaml" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    proc = run_script("asimov-validate", paths[2], cwd=tmp_path, GITHUB_ACTIONS="true")
+    assert proc.stdout.startswith("::error file=bad/.claude_checkpoint.yaml,line=2,col=9")
+
+
+def test_python_dash_m(tmp_path, mixed) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "asimov_hooks", "validate", mixed["error"]],
+        capture_output=True,
+        text=True,
+        env=script_env(),
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 1 and "error schema status" in proc.stdout
+
+
+def test_output_to_a_closed_pipe(tmp_path) -> None:
+    """`asimov-validate . | head -1` ends quietly."""
+    for i in range(200):
+        write(tmp_path, f"d{i}/CLAUDE.md", "line\n" * 16)
+    proc = subprocess.run(
+        f"'{os.path.join(os.path.dirname(sys.executable), 'asimov-validate')}' . | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=script_env(),
+    )
+    assert len(proc.stdout.splitlines()) == 1
+    assert "Traceback" not in proc.stderr and "Exception" not in proc.stderr, proc.stderr
+
+
+SIZE_ONLY_PROBE = """
+import sys
+from asimov_hooks.check_size import main
+code = main(sys.argv[1:])
+heavy = sorted(m for m in ("jsonschema", "ruamel", "ruamel.yaml", "click") if m in sys.modules)
+print("HEAVY:", ",".join(heavy))
+sys.exit(code)
+"""
+
+
+def test_size_only_check_imports_no_parser(tmp_path) -> None:
+    files = [
+        write(tmp_path, ".claude_checkpoint.yaml", BAD_CHECKPOINT + "# c\n" * 40),
+        write(tmp_path, "CLAUDE.md", "x" * 2000 + "\n"),
+        write(tmp_path, "warmup.yaml", "identity: {project: x}\n" + "# c\n" * 600),
+        write(tmp_path, "k8s/warmup.yaml", KUBE + "# c\n" * 600),
+        write(tmp_path, ".checkpoints/a.checkpoint.json", '{"x": "' + "y" * 40000 + '"}'),
+        write(
+            tmp_path, ".asimov/project.yaml", "identity: {name: x, type: rust}\n" + "# c\n" * 120
+        ),
+    ]
+    for args in (files, ["--format", "json", *files], ["."]):
+        proc = subprocess.run(
+            [sys.executable, "-c", SIZE_ONLY_PROBE, *args],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=script_env(),
+        )
+        assert proc.returncode == 1, proc
+        assert "HEAVY: \n" in proc.stdout, proc.stdout[-300:]
+        assert "Traceback" not in proc.stderr
+
+
+def test_size_console_script_imports_no_parser(tmp_path) -> None:
+    write(tmp_path, "CLAUDE.md", "line\n" * 16)
+    probe = (
+        "import runpy, sys\n"
+        "sys.argv = ['asimov-check-size', 'CLAUDE.md']\n"
+        "from asimov_hooks.entrypoints import check_size_main\n"
+        "code = check_size_main()\n"
+        "print('HEAVY:', [m for m in ('jsonschema', 'ruamel.yaml', 'click') if m in sys.modules])\n"
+        "sys.exit(code)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=script_env(),
+    )
+    assert proc.returncode == 1 and "HEAVY: []" in proc.stdout, proc
+
+
+def test_source_checkout_rules_are_used() -> None:
+    from asimov_hooks.config import rules_dir
+
+    assert os.path.isfile(os.path.join(rules_dir(), "kinds.json"))
+    assert os.path.isdir(ROOT)
