@@ -73,9 +73,44 @@ def _load(text: str, typ: str) -> Any:
             raise _yaml_error(exc) from None
         except RecursionError:
             raise YAMLProblem("syntax", "invalid YAML: nesting too deep") from None
+        except (ValueError, KeyError, TypeError, OverflowError) as exc:
+            # ruamel's constructors raise these for scalars that scan but do not convert:
+            # `2026-13-45`, `!!int foo`, `!!bool maybe`, an integer of 5,000 digits
+            detail = f"unknown value {exc.args[0]!r}" if isinstance(exc, KeyError) else exc
+            line, col = _unreadable_scalar(text, typ)
+            message = f"invalid YAML: a value cannot be read ({detail})"
+            raise YAMLProblem("syntax", message, line, col) from None
     if len(docs) > 1:
         raise YAMLProblem("multi-document", f"a stream of {len(docs)} YAML documents")
     return docs[0] if docs else None
+
+
+def _unreadable_scalar(text: str, typ: str) -> tuple[int, int]:
+    """Where the first scalar that fails to construct sits (error path only)."""
+    from ruamel.yaml.nodes import ScalarNode
+
+    try:
+        yaml = _yaml(typ)
+        todo = [yaml.compose(text)]
+        seen: set[int] = set()
+        while todo:
+            node = todo.pop()
+            if node is None or id(node) in seen:  # aliases share nodes: visit each once
+                continue
+            seen.add(id(node))
+            if isinstance(node, ScalarNode):
+                try:
+                    yaml.constructor.construct_object(node, deep=True)
+                except Exception:
+                    return node.start_mark.line + 1, node.start_mark.column + 1
+                continue
+            children = []
+            for item in node.value:
+                children.extend(item if isinstance(item, tuple) else (item,))
+            todo.extend(reversed(children))
+    except Exception:
+        pass
+    return 1, 1
 
 
 def load_yaml_plain(text: str) -> Any:
