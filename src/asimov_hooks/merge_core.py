@@ -1,0 +1,444 @@
+"""Three-way merge of parsed checkpoint trees, field by field, under policies from rules/.
+
+The merge is format-free: it sees mappings, lists and scalars (plain Python or ruamel
+round-trip objects, which subclass them) and returns a tree built from the sides' own
+objects, with `Conflict` nodes where no policy gives an obviously right answer. Every
+decision is symmetric in ours/theirs, because a rebase swaps the two and must not get a
+different answer.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from collections.abc import Iterable
+    from typing import Any
+
+
+class _Missing:
+    """A key or item that is absent on one side (distinct from a null value)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+POLICIES = frozenset({"conflict", "latest", "earliest", "max", "min", "union", "by-key"})
+
+
+@dataclass(frozen=True)
+class Item:
+    """A list element in a path; `label` names it for people (`id=sprint-2` or an index)."""
+
+    label: str
+
+    def __str__(self) -> str:
+        return f"[{self.label}]"
+
+
+PathT = tuple  # of str keys and Item
+
+
+def show_path(path: PathT) -> str:
+    out = ""
+    for part in path:
+        out += str(part) if isinstance(part, Item) else (f".{part}" if out else str(part))
+    return out or "(whole file)"
+
+
+@dataclass
+class Conflict:
+    """Both sides changed one node and the policy cannot choose; `why` is for people."""
+
+    path: PathT
+    base: Any
+    ours: Any
+    theirs: Any
+    why: str
+
+
+# ------------------------------------------------------------------ equality
+def canon(value: Any) -> tuple:
+    """A hashable, totally ordered key: equal keys means the same data.
+
+    Types are kept apart (1, 1.0, True and "1" differ) so a merge never treats two
+    different values as one; ruamel's styled subclasses compare as their base type.
+    """
+    if value is MISSING:
+        return ("~",)
+    if isinstance(value, dict):
+        return ("d", tuple(sorted((canon(k), canon(v)) for k, v in value.items())))
+    if isinstance(value, list):
+        return ("l", tuple(canon(v) for v in value))
+    if value is None:
+        return ("n",)
+    if isinstance(value, bool):
+        return ("b", bool(value))
+    if isinstance(value, int):
+        return ("i", int(value))
+    if isinstance(value, float):
+        return ("f", repr(float(value)))
+    if isinstance(value, str):
+        return ("s", str(value))
+    if isinstance(value, datetime.datetime):
+        return ("t", value.isoformat())
+    if isinstance(value, datetime.date):
+        return ("D", value.isoformat())
+    return ("o", type(value).__name__, repr(value))
+
+
+def same(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    if a is MISSING or b is MISSING:
+        return False
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return canon(a) == canon(b)
+
+
+# ------------------------------------------------------------------ policies
+@lru_cache(maxsize=256)
+def _compile(pattern: str) -> tuple[str, ...]:
+    """'progress_table[].status' -> ('progress_table', '[]', 'status')."""
+    out: list[str] = []
+    for seg in pattern.split("."):
+        items = 0
+        while seg.endswith("[]"):
+            seg, items = seg[:-2], items + 1
+        if seg:
+            out.append(seg)
+        out.extend(["[]"] * items)
+    return tuple(out)
+
+
+def _matches(pat: tuple[str, ...], path: PathT) -> bool:
+    if not pat:
+        return not path
+    head, rest = pat[0], pat[1:]
+    if head == "**":
+        return any(_matches(rest, path[i:]) for i in range(len(path) + 1))
+    if not path:
+        return False
+    part = path[0]
+    if head == "[]":
+        ok = isinstance(part, Item)
+    elif head == "*":
+        ok = not isinstance(part, Item)
+    else:
+        ok = not isinstance(part, Item) and str(part) == head
+    return ok and _matches(rest, path[1:])
+
+
+class Policies:
+    """Field policies of one kind: dotted patterns (`*`, `**`, `[]`) to a policy."""
+
+    def __init__(self, fields: dict[str, Any], default: str = "conflict") -> None:
+        self.default = default
+        ranked = []
+        for order, (pattern, spec) in enumerate(fields.items()):
+            pat = _compile(pattern)
+            literal = sum(1 for p in pat if p not in ("*", "**"))
+            ranked.append(((-literal, pat.count("**"), pat.count("*"), order), pat, spec))
+        self._table = [(pat, spec) for _, pat, spec in sorted(ranked, key=lambda r: r[0])]
+        self._cache: dict[tuple, dict[str, Any]] = {}
+
+    def for_path(self, path: PathT) -> dict[str, Any]:
+        key = tuple("[]" if isinstance(p, Item) else p for p in path)
+        hit = self._cache.get(key)
+        if hit is None:
+            spec: Any = self.default
+            for pat, candidate in self._table:
+                if _matches(pat, path):
+                    spec = candidate
+                    break
+            hit = {"policy": spec} if isinstance(spec, str) else dict(spec)
+            self._cache[key] = hit
+        return hit
+
+
+# ------------------------------------------------------------------ timestamps
+_TS = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
+    r"[ \t]*(Z|z|[+-]\d{2}(?::?\d{2})?)?"
+)
+
+
+def parse_timestamp(value: Any) -> datetime.datetime | None:
+    """An ISO 8601 time (string or YAML timestamp) as a datetime, or None."""
+    if isinstance(value, datetime.datetime):
+        return value
+    if isinstance(value, datetime.date):
+        return datetime.datetime(value.year, value.month, value.day)
+    if not isinstance(value, str):
+        return None
+    m = _TS.fullmatch(value.strip())
+    if not m:
+        return None
+    y, mo, d, h, mi, s, frac, tz = m.groups()
+    micro = int((frac or "0")[:6].ljust(6, "0"))
+    tzinfo = None
+    if tz:
+        if tz in "Zz":
+            tzinfo = datetime.timezone.utc
+        else:
+            digits = tz[1:].replace(":", "")
+            offset = datetime.timedelta(hours=int(digits[:2]), minutes=int(digits[2:] or 0))
+            tzinfo = datetime.timezone(-offset if tz[0] == "-" else offset)
+    try:
+        return datetime.datetime(
+            int(y), int(mo), int(d), int(h or 0), int(mi or 0), int(s or 0), micro, tzinfo
+        )
+    except ValueError:
+        return None
+
+
+# ------------------------------------------------------------------ the merge
+class Merger:
+    """merge(base, ours, theirs) for one kind; records every conflict it leaves."""
+
+    def __init__(self, policies: Policies) -> None:
+        self.policies = policies
+        self.conflicts: list[Conflict] = []
+
+    def conflict(self, path: PathT, b: Any, o: Any, t: Any, why: str) -> Conflict:
+        found = Conflict(path, b, o, t, why)
+        self.conflicts.append(found)
+        return found
+
+    def merge(self, b: Any, o: Any, t: Any, path: PathT = ()) -> Any:
+        if same(o, t):
+            return o
+        if same(b, o):  # MISSING is the same as MISSING: an addition by one side
+            return t
+        if same(b, t):
+            return o
+        if o is MISSING or t is MISSING:
+            return self.conflict(path, b, o, t, "deleted on one side, changed on the other")
+        if isinstance(o, dict) and isinstance(t, dict) and (b is MISSING or isinstance(b, dict)):
+            return self._merge_map({} if b is MISSING else b, o, t, path)
+        spec = self.policies.for_path(path)
+        policy = spec.get("policy", "conflict")
+        if policy in ("latest", "earliest"):
+            return self._pick_time(b, o, t, path, latest=policy == "latest")
+        if policy in ("max", "min"):
+            return self._pick_number(b, o, t, path, highest=policy == "max")
+        if policy == "union":
+            return self._union(b, o, t, path)
+        if policy == "by-key":
+            return self._by_key(b, o, t, path, spec.get("key", "id"))
+        why = "changed on both sides"
+        return self.conflict(path, b, o, t, why + ("" if path else " (not a mapping)"))
+
+    # -------------------------------------------------------------- mappings
+    def _merge_map(self, b: dict, o: dict, t: dict, path: PathT) -> dict:
+        merged: dict[Any, Any] = {}
+        for key in _key_union(b, o, t):
+            value = self.merge(
+                b.get(key, MISSING), o.get(key, MISSING), t.get(key, MISSING), (*path, key)
+            )
+            if value is not MISSING:
+                merged[key] = value
+        order = [k for k in o if k in merged]
+        placed = set(order)
+        for source in (t, b):
+            keys = list(source)
+            for i, key in enumerate(keys):
+                if key in merged and key not in placed:
+                    before = next((k for k in reversed(keys[:i]) if k in placed), None)
+                    order.insert(0 if before is None else order.index(before) + 1, key)
+                    placed.add(key)
+        return {k: merged[k] for k in order}
+
+    # -------------------------------------------------------------- scalars
+    def _pick_time(self, b: Any, o: Any, t: Any, path: PathT, latest: bool) -> Any:
+        to, tt = parse_timestamp(o), parse_timestamp(t)
+        if to is None or tt is None:
+            bad = o if to is None else t
+            return self.conflict(path, b, o, t, f"not a timestamp: {str(bad)[:40]!r}")
+        if (to.tzinfo is None) != (tt.tzinfo is None):
+            return self.conflict(path, b, o, t, "one timestamp has a time zone, one has not")
+        if to == tt:
+            return min((o, t), key=canon)
+        return (max if latest else min)((o, t), key=lambda v: parse_timestamp(v))
+
+    def _pick_number(self, b: Any, o: Any, t: Any, path: PathT, highest: bool) -> Any:
+        def number(v: Any) -> bool:
+            return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+        if not (number(o) and number(t)):
+            return self.conflict(path, b, o, t, "changed on both sides (not numbers)")
+        if o == t:
+            return min((o, t), key=canon)
+        return (max if highest else min)((o, t))
+
+    # -------------------------------------------------------------- lists
+    def _union(self, b: Any, o: Any, t: Any, path: PathT) -> Any:
+        if not (isinstance(o, list) and isinstance(t, list)):
+            return self.conflict(path, b, o, t, "changed on both sides (not lists)")
+        base = b if isinstance(b, list) else []
+        kb, ko, kt = [canon(x) for x in base], [canon(x) for x in o], [canon(x) for x in t]
+        count_o, count_t, seen = Counter(ko), Counter(kt), Counter()
+        result = []
+        for item, key in zip(base, kb, strict=True):
+            seen[key] += 1
+            if seen[key] <= min(count_o[key], count_t[key]):
+                result.append(item)
+        in_base = set(kb)
+        adds = [
+            _dedupe([(k, x) for k, x in zip(keys, side, strict=True) if k not in in_base])
+            for keys, side in ((ko, o), (kt, t))
+        ]
+        first, second = sorted(adds, key=lambda pairs: [k for k, _ in pairs])
+        taken = {k for k, _ in first}
+        result += [x for _, x in first] + [x for k, x in second if k not in taken]
+        return result
+
+    def _by_key(self, b: Any, o: Any, t: Any, path: PathT, key: str) -> Any:
+        if not (isinstance(o, list) and isinstance(t, list)):
+            return self.conflict(path, b, o, t, "changed on both sides (not lists)")
+        base = b if isinstance(b, list) else []
+        ib, io, it = _index(base, key), _index(o, key), _index(t, key)
+        if ib is None or io is None or it is None:
+            return self.conflict(
+                path, b, o, t, f"changed on both sides (items without a unique {key!r})"
+            )
+        merged: dict[tuple, Any] = {}
+        for ident in _key_union(ib, io, it):
+            label = f"{key}={_label(ident)}"
+            value = self.merge(
+                ib.get(ident, MISSING),
+                io.get(ident, MISSING),
+                it.get(ident, MISSING),
+                (*path, Item(label)),
+            )
+            if value is not MISSING:
+                merged[ident] = value
+        order = _keyed_order(list(ib), list(io), list(it), merged)
+        if order is None:
+            for found in [c for c in self.conflicts if c.path[: len(path)] == path]:
+                self.conflicts.remove(found)
+            return self.conflict(path, b, o, t, "items reordered differently on both sides")
+        return [merged[ident] for ident in order]
+
+
+def _key_union(*maps: Iterable) -> list:
+    out: dict = {}
+    for m in maps:
+        for k in m:
+            out.setdefault(k, None)
+    return list(out)
+
+
+def _dedupe(pairs: list[tuple[tuple, Any]]) -> list[tuple[tuple, Any]]:
+    seen: set[tuple] = set()
+    out = []
+    for key, item in pairs:
+        if key not in seen:
+            seen.add(key)
+            out.append((key, item))
+    return out
+
+
+def _label(ident: tuple) -> str:
+    return str(ident[1]) if len(ident) == 2 else repr(ident)
+
+
+def _index(items: list, key: str) -> dict[tuple, Any] | None:
+    """Items by canonical id, or None when some item has no id or an id repeats."""
+    out: dict[tuple, Any] = {}
+    for item in items:
+        if not isinstance(item, dict) or key not in item:
+            return None
+        ident = canon(item[key])
+        if ident in out:
+            return None
+        out[ident] = item
+    return out
+
+
+def _keyed_order(b: list, o: list, t: list, merged: dict) -> list | None:
+    """Order of the merged ids: the base order as changed by whichever side reordered,
+    then each side's new items after the item they follow on that side."""
+    common = [i for i in b if i in merged and i in o and i in t]
+    rel = {name: [i for i in seq if i in set(common)] for name, seq in (("o", o), ("t", t))}
+    if rel["o"] == common:
+        order = list(rel["t"])
+    elif rel["t"] == common or rel["o"] == rel["t"]:
+        order = list(rel["o"])
+    else:
+        return None
+    for i, ident in enumerate(b):  # kept from base but not on both sides (conflicts)
+        if ident in merged and ident not in order:
+            before = next((x for x in reversed(b[:i]) if x in order), None)
+            order.insert(0 if before is None else order.index(before) + 1, ident)
+    placed = set(order)
+    groups: dict[Any, list[list]] = {}
+    for seq in (o, t):
+        current: Any = None
+        run: dict[Any, list] = {}
+        for ident in seq:
+            if ident in placed:
+                current = ident
+            elif ident in merged:
+                run.setdefault(current, []).append(ident)
+        for anchor, ids in run.items():
+            groups.setdefault(anchor, []).append(ids)
+    out: list = []
+
+    def emit(anchor: Any) -> None:
+        for ids in sorted(groups.get(anchor, []), key=lambda g: g):
+            out.extend(i for i in ids if i not in out)
+
+    emit(None)
+    for ident in order:
+        out.append(ident)
+        emit(ident)
+    return out
+
+
+# ------------------------------------------------------------------ resolving
+def resolve(tree: Any, side: str) -> Any:
+    """The merged tree with every conflict decided for `side` ('ours' or 'theirs')."""
+    if isinstance(tree, Conflict):
+        return resolve(getattr(tree, side), side)
+    if isinstance(tree, dict):
+        out = {}
+        for k, v in tree.items():
+            r = resolve(v, side)
+            if r is not MISSING:
+                out[k] = r
+        return out
+    if isinstance(tree, list):
+        return [r for r in (resolve(v, side) for v in tree) if r is not MISSING]
+    return tree
+
+
+def has_conflicts(tree: Any) -> bool:
+    if isinstance(tree, Conflict):
+        return True
+    if isinstance(tree, dict):
+        return any(has_conflicts(v) for v in tree.values())
+    if isinstance(tree, list):
+        return any(has_conflicts(v) for v in tree)
+    return False
+
+
+def merge_trees(
+    base: Any, ours: Any, theirs: Any, policies: Policies
+) -> tuple[Any, list[Conflict]]:
+    """The merged tree (with Conflict nodes) and the conflicts, in document order."""
+    merger = Merger(policies)
+    tree = merger.merge(base, ours, theirs)
+    return tree, merger.conflicts

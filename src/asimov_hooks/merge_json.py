@@ -1,0 +1,306 @@
+"""JSON side of the merge driver: a renderer that splices the merged data into ours' text.
+
+Checkpoint writers use different layouts (JSON.stringify with 2 spaces, hand-written
+one-line progress rows, 4-space Python dumps). Rather than re-dump the whole file,
+every subtree whose data did not change is copied byte for byte from ours (or, for a
+one-line subtree that only theirs has, from theirs); only changed containers are
+re-assembled, using the indentation, separators and one-line/multi-line layout that
+ours already uses at that place.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from json.decoder import scanstring
+
+from .merge_core import MISSING, Item, same
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from collections.abc import Callable
+    from typing import Any
+
+    KeyedFn = Callable[[tuple], "str | None"]
+
+
+class ParseError(Exception):
+    """A side is not a JSON object (or has duplicate keys)."""
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
+def load(body: str) -> Any:
+    try:
+        data = json.loads(body, object_pairs_hook=_pairs)
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"invalid JSON: {exc.msg} (line {exc.lineno})") from None
+    except _Duplicate as dup:
+        raise ParseError(f"duplicate key {dup.args[0]!r}") from None
+    except RecursionError:
+        raise ParseError("invalid JSON: nesting too deep") from None
+    if not isinstance(data, dict):
+        raise ParseError("the document is not a JSON object")
+    return data
+
+
+# ---------------------------------------------------------------- spans
+class Node:
+    """Where one value sits in the text; members/items for containers."""
+
+    __slots__ = ("end", "items", "kind", "members", "start")
+
+    def __init__(self, kind: str, start: int) -> None:
+        self.kind, self.start, self.end = kind, start, start
+        self.members: dict[str, tuple[int, int, Node]] = {}  # key -> (key start, key end, node)
+        self.items: list[Node] = []
+
+
+_WS = re.compile(r"[ \t\r\n]*")
+_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
+
+
+def spans(text: str) -> Node:
+    """The span tree of valid JSON `text` (validity is checked by `load` first)."""
+
+    def ws(pos: int) -> int:
+        return _WS.match(text, pos).end()  # type: ignore[union-attr]
+
+    def parse(pos: int) -> Node:
+        ch = text[pos]
+        if ch == "{":
+            node = Node("o", pos)
+            pos = ws(pos + 1)
+            while text[pos] != "}":
+                key_start = pos
+                key, pos = scanstring(text, pos + 1)
+                key_end = pos
+                pos = ws(ws(pos) + 1)
+                child = parse(pos)
+                node.members[key] = (key_start, key_end, child)
+                pos = ws(child.end)
+                if text[pos] == ",":
+                    pos = ws(pos + 1)
+            node.end = pos + 1
+            return node
+        if ch == "[":
+            node = Node("a", pos)
+            pos = ws(pos + 1)
+            while text[pos] != "]":
+                child = parse(pos)
+                node.items.append(child)
+                pos = ws(child.end)
+                if text[pos] == ",":
+                    pos = ws(pos + 1)
+            node.end = pos + 1
+            return node
+        node = Node("s", pos)
+        if ch == '"':
+            node.end = scanstring(text, pos + 1)[1]
+        else:
+            node.end = _SCALAR.match(text, pos).end()  # type: ignore[union-attr]
+        return node
+
+    return parse(ws(0))
+
+
+# ---------------------------------------------------------------- rendering
+class _Source:
+    """One side's text and data, walked in parallel with the merged tree."""
+
+    __slots__ = ("node", "text", "value")
+
+    def __init__(self, text: str, node: Node, value: Any) -> None:
+        self.text, self.node, self.value = text, node, value
+
+    def span(self) -> str:
+        return self.text[self.node.start : self.node.end]
+
+    def line_indent(self, offset: int) -> str:
+        start = self.text.rfind("\n", 0, offset) + 1
+        line = self.text[start:offset]
+        return line[: len(line) - len(line.lstrip(" \t"))]
+
+    def member(self, key: str) -> _Source | None:
+        if self.node.kind != "o" or key not in self.node.members:
+            return None
+        return _Source(self.text, self.node.members[key][2], self.value[key])
+
+
+class Renderer:
+    def __init__(self, ours_text: str, keyed: KeyedFn, theirs_text: str | None = None) -> None:
+        self.keyed = keyed
+        self.ours = _Source(ours_text, spans(ours_text), json.loads(ours_text))
+        self.theirs = (
+            _Source(theirs_text, spans(theirs_text), json.loads(theirs_text))
+            if theirs_text is not None
+            else None
+        )
+        root = self.ours.node
+        first = next(iter(root.members.values()), None) if root.kind == "o" else None
+        self.unit = self.ours.line_indent(first[0]) if first else "  "
+        if not self.unit or "\n" not in ours_text[root.start : root.end]:
+            self.unit = "  "
+        self.ascii = ours_text.isascii() and "\\u" in ours_text
+
+    def render(self, merged: Any) -> str:
+        text, node = self.ours.text, self.ours.node
+        theirs = [self.theirs] if self.theirs is not None else []
+        body = self._value(merged, [self.ours, *theirs], (), "", False)
+        return text[: node.start] + body + text[node.end :]
+
+    # -------------------------------------------------------------- values
+    def _value(
+        self,
+        value: Any,
+        sources: list,
+        path: tuple,
+        indent: str,
+        inline: bool,
+        hint: _Source | None = None,
+    ) -> str:
+        for src in sources:
+            if src is not None and same(src.value, value):
+                if src is sources[0] or "\n" not in src.span():
+                    return src.span()
+        home = sources[0] if sources else None
+        if home is None and hint is not None:
+            home = hint  # a new item laid out like its siblings
+            sources = [None, *sources[1:]]
+        if isinstance(value, dict):
+            return self._object(value, home, sources, path, indent, inline)
+        if isinstance(value, list):
+            return self._array(value, home, sources, path, indent, inline)
+        return json.dumps(value, ensure_ascii=self.ascii)
+
+    def _layout(self, home: _Source | None, kind: str, indent: str, inline: bool) -> dict:
+        """Separators for a container: ours' own where ours has one at this place."""
+        if home is not None and home.node.kind == kind:
+            text, node = home.text, home.node
+            span = home.span()
+            children = (
+                [(m[0], m[2]) for m in node.members.values()]
+                if kind == "o"
+                else [(c.start, c) for c in node.items]
+            )
+            if "\n" in span:
+                inner = home.line_indent(children[0][0]) if children else indent + self.unit
+                close = home.line_indent(node.end - 1)
+                return {"multi": True, "inner": inner, "close": close, "colon": self._colon(home)}
+            pad = " " if len(span) > 2 and span[1] == " " else ""
+            sep = ", "
+            if len(children) > 1:
+                between = text[children[0][1].end : children[1][0]]
+                sep = "," + between.split(",", 1)[1] if "," in between else ", "
+            return {"multi": False, "pad": pad, "sep": sep, "colon": self._colon(home)}
+        if inline:
+            return {"multi": False, "pad": "", "sep": ", ", "colon": ": "}
+        return {"multi": True, "inner": indent + self.unit, "close": indent, "colon": ": "}
+
+    def _colon(self, home: _Source) -> str:
+        node = home.node
+        if node.kind == "o" and node.members:
+            key_start, key_end, child = next(iter(node.members.values()))
+            return home.text[key_end : child.start]
+        return ": "
+
+    def _wrap(self, parts: list[str], layout: dict, open_: str, close: str) -> str:
+        if not parts:
+            return open_ + close
+        if layout["multi"]:
+            inner, end = layout["inner"], layout["close"]
+            return f"{open_}\n{inner}" + f",\n{inner}".join(parts) + f"\n{end}{close}"
+        pad = layout["pad"]
+        return open_ + pad + layout["sep"].join(parts) + pad + close
+
+    def _object(
+        self,
+        value: dict,
+        home: _Source | None,
+        sources: list,
+        path: tuple,
+        indent: str,
+        inline: bool,
+    ) -> str:
+        layout = self._layout(home, "o", indent, inline)
+        child_indent = layout["inner"] if layout["multi"] else indent
+        parts = []
+        for key, child in value.items():
+            subs = [s.member(key) if s is not None else None for s in sources]
+            own = home.member(key) if home is not None else None
+            if own is not None:
+                key_start, key_end, _ = home.node.members[key]  # type: ignore[union-attr]
+                key_text = home.text[key_start:key_end]
+            else:
+                key_text = json.dumps(key, ensure_ascii=self.ascii)
+            rendered = self._value(
+                child,
+                subs if own is not None else [None, *subs[1:]],
+                (*path, key),
+                child_indent,
+                not layout["multi"],
+            )
+            parts.append(key_text + layout["colon"] + rendered)
+        return self._wrap(parts, layout, "{", "}")
+
+    def _array(
+        self,
+        value: list,
+        home: _Source | None,
+        sources: list,
+        path: tuple,
+        indent: str,
+        inline: bool,
+    ) -> str:
+        layout = self._layout(home, "a", indent, inline)
+        child_indent = layout["inner"] if layout["multi"] else indent
+        key = self.keyed((*path, Item("")))
+        pools = [self._items(s) for s in sources]
+        first = pools[0] if pools else []
+        hints = {n.node.kind: n for n in reversed(first) if n.node.kind in "oa"}
+        child_inline = not layout["multi"] or any("\n" not in h.span() for h in hints.values())
+        parts = []
+        for child in value:
+            subs = []
+            for pool in pools:
+                match = next((s for s in pool if same(s.value, child)), None)
+                if match is None and key and isinstance(child, dict) and key in child:
+                    match = next(
+                        (
+                            s
+                            for s in pool
+                            if isinstance(s.value, dict)
+                            and same(s.value.get(key, MISSING), child[key])
+                        ),
+                        None,
+                    )
+                if match is not None:
+                    pool.remove(match)
+                subs.append(match)
+            kind = "o" if isinstance(child, dict) else "a" if isinstance(child, list) else ""
+            parts.append(
+                self._value(
+                    child, subs, (*path, Item("")), child_indent, child_inline, hints.get(kind)
+                )
+            )
+        return self._wrap(parts, layout, "[", "]")
+
+    def _items(self, src: _Source | None) -> list[_Source]:
+        if src is None or src.node.kind != "a":
+            return []
+        return [_Source(src.text, n, v) for n, v in zip(src.node.items, src.value, strict=True)]
+
+
+def render(ours_body: str, merged: Any, keyed: KeyedFn, theirs_body: str | None = None) -> str:
+    return Renderer(ours_body, keyed, theirs_body).render(merged)

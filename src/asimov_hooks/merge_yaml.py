@@ -1,0 +1,290 @@
+"""YAML side of the merge driver: parse with ruamel round-trip, write merged data back
+into the ours document so its comments, key order and quoting survive.
+
+The merged tree is applied to a fresh round-trip load of ours: unchanged nodes are
+left alone, lists are rebuilt from ours' own item objects where the items are equal
+(so their comments stay attached), and only what changed is replaced. ruamel's
+emitter normalises some layout (one sequence indentation per file), so the dump is
+then laid over ours' original text with a line merge: lines the merge did not touch
+keep ours' exact bytes.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import re
+import warnings
+
+from .merge_core import MISSING, Item, same
+from .merge_text import merge3
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from collections.abc import Callable
+    from typing import Any
+
+    KeyedFn = Callable[[tuple], "str | None"]
+
+
+class ParseError(Exception):
+    """A side is not a single YAML mapping."""
+
+
+def _yaml(indent: tuple[int, int, int] | None = None, explicit_start: bool = False) -> Any:
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt", pure=True)
+    yaml.preserve_quotes = True
+    yaml.allow_duplicate_keys = False
+    yaml.width = 1 << 16  # never fold a long line the author kept on one line
+    if indent is not None:
+        yaml.indent(mapping=indent[0], sequence=indent[1], offset=indent[2])
+    yaml.explicit_start = explicit_start
+    return yaml
+
+
+def load(body: str) -> Any:
+    """The document's root (a mapping), or ParseError; empty documents are None."""
+    from ruamel.yaml.error import YAMLError
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            docs = list(_yaml().load_all(body))
+        except (YAMLError, RecursionError, ValueError) as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise ParseError(f"invalid YAML: {first}") from None
+    if len(docs) > 1:
+        raise ParseError(f"a stream of {len(docs)} YAML documents")
+    root = docs[0] if docs else None
+    if root is not None and not isinstance(root, dict):
+        raise ParseError("the document is not a mapping")
+    return root
+
+
+_LINE = re.compile(r"^( *)(- +)?(?:[^#\s-][^:#]*|\"[^\"]*\"|'[^']*'):[ \t]*(?:#.*)?$")
+
+
+def guess_indent(body: str) -> tuple[int, int, int]:
+    """(mapping indent, sequence indent, dash offset) as ruamel's YAML.indent wants them."""
+    mapping: int | None = None
+    seq: tuple[int, int] | None = None
+    lines = [ln for ln in body.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
+    for here, nxt in zip(lines, lines[1:], strict=False):
+        m = _LINE.match(here)
+        if not m:
+            continue
+        col = len(m.group(1)) + (len(m.group(2)) if m.group(2) else 0)
+        inner = len(nxt) - len(nxt.lstrip(" "))
+        if inner <= col:
+            continue
+        rest = nxt[inner:]
+        if rest.startswith("- ") or rest == "-":
+            if seq is None:
+                after = len(rest) - len(rest[1:].lstrip(" ")) if rest != "-" else 2
+                seq = (inner - col, max(after, 2))
+        elif mapping is None:
+            mapping = inner - col
+        if mapping is not None and seq is not None:
+            break
+    offset, dash = seq if seq is not None else (0, 2)
+    return (mapping or 2, offset + dash, offset)
+
+
+def _dump(doc: Any, body: str) -> str:
+    starts = next(
+        (ln for ln in body.split("\n") if ln.strip() and not ln.startswith("#")), ""
+    ).startswith("---")
+    out = io.StringIO()
+    _yaml(guess_indent(body), starts).dump(doc, out)
+    return out.getvalue()
+
+
+def render(ours_body: str, merged: Any, keyed: KeyedFn) -> str:
+    """Text for `merged`, written into ours' document and laid over ours' bytes."""
+    if merged is None or (isinstance(merged, dict) and not merged and not ours_body.strip()):
+        return ours_body
+    pristine = _dump(load(ours_body), ours_body)
+    doc = load(ours_body)
+    if doc is None:
+        doc = _clean(merged)
+    else:
+        _apply_map(doc, merged, (), keyed)
+    dumped = _dump(doc, ours_body)
+    if pristine == ours_body:
+        return dumped
+    overlaid = merge3(pristine, ours_body, dumped)
+    return dumped if overlaid is None else overlaid
+
+
+# ---------------------------------------------------------------- applying
+def _apply_value(current: Any, value: Any, path: tuple, keyed: KeyedFn) -> Any:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if same(current, value):
+        return current
+    if isinstance(current, CommentedMap) and isinstance(value, dict):
+        _apply_map(current, value, path, keyed)
+        return current
+    if isinstance(current, CommentedSeq) and isinstance(value, list):
+        _apply_seq(current, value, path, keyed)
+        return current
+    return _adopt(value, current)
+
+
+def _apply_map(cm: Any, merged: dict, path: tuple, keyed: KeyedFn) -> None:
+    for key in [k for k in cm if k not in merged]:
+        _delete_key(cm, key)
+    for index, (key, value) in enumerate(merged.items()):
+        if key in cm:
+            current = cm[key]
+            new = _apply_value(current, value, (*path, key), keyed)
+            if new is not current:
+                trailing = _take_trailing(cm, key)
+                cm[key] = new
+                _put_trailing(cm, key, trailing)
+        else:
+            cm.insert(min(index, len(cm)), key, _clean(value))
+
+
+def _apply_seq(seq: Any, merged: list, path: tuple, keyed: KeyedFn) -> None:
+    old = list(seq)
+    key = keyed((*path, Item("")))
+    used: set[int] = set()
+    items: list[Any] = []
+    origin: list[int | None] = []
+    like = next((x for x in old if isinstance(x, str)), None)
+    for value in merged:
+        j = next((j for j, o in enumerate(old) if j not in used and same(o, value)), None)
+        if j is None and key and isinstance(value, dict) and key in value:
+            j = next(
+                (
+                    j
+                    for j, o in enumerate(old)
+                    if j not in used
+                    and isinstance(o, dict)
+                    and same(o.get(key, MISSING), value[key])
+                ),
+                None,
+            )
+            if j is not None:
+                old[j] = _apply_value(old[j], value, (*path, Item("")), keyed)
+        if j is None:
+            items.append(_adopt(value, like))
+            origin.append(None)
+        else:
+            used.add(j)
+            items.append(old[j])
+            origin.append(j)
+    last_old = len(old) - 1
+    trailing = _take_trailing(seq, last_old) if old and origin[-1:] != [last_old] else None
+    comments = dict(seq.ca.items)
+    seq.ca.items.clear()
+    list.__delitem__(seq, slice(None))
+    list.extend(seq, items)
+    for i, j in enumerate(origin):
+        if j is not None and j in comments:
+            seq.ca.items[i] = comments[j]
+    if items and trailing is not None:
+        _put_trailing(seq, len(items) - 1, trailing)
+
+
+# ---------------------------------------------------------------- comments
+def _slot(container: Any) -> int:
+    from ruamel.yaml.comments import CommentedMap
+
+    return 2 if isinstance(container, CommentedMap) else 0
+
+
+def _last_key(container: Any) -> Any:
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(container, CommentedMap) and container and not container.fa.flow_style():
+        return next(reversed(container))
+    if isinstance(container, CommentedSeq) and container and not container.fa.flow_style():
+        return len(container) - 1
+    return MISSING
+
+
+def _take_trailing(container: Any, key: Any) -> Any:
+    """Remove and return the comment/blank lines that follow an entry (not its own
+    end-of-line comment), wherever ruamel attached them."""
+    value = container[key]
+    inner = _last_key(value) if isinstance(value, (dict, list)) else MISSING
+    if inner is not MISSING:
+        return _take_trailing(value, inner)
+    entry = container.ca.items.get(key)
+    slot = _slot(container)
+    if not entry or len(entry) <= slot or entry[slot] is None:
+        return None
+    token = entry[slot]
+    text = token.value
+    if text.startswith("#"):  # keep the entry's own end-of-line comment where it is
+        eol, _, rest = text.partition("\n")
+        if not rest:
+            return None
+        kept = copy.copy(token)
+        kept.value = eol + "\n"
+        entry[slot] = kept
+        moved = copy.copy(token)
+        moved.value = "\n" + rest
+        return moved
+    entry[slot] = None
+    return token
+
+
+def _put_trailing(container: Any, key: Any, token: Any) -> None:
+    if token is None:
+        return
+    value = container[key]
+    inner = _last_key(value) if isinstance(value, (dict, list)) else MISSING
+    if inner is not MISSING:
+        _put_trailing(value, inner, token)
+        return
+    slot = _slot(container)
+    entry = container.ca.items.setdefault(key, [None, None, None, None])
+    while len(entry) <= slot:
+        entry.append(None)
+    if entry[slot] is None:
+        entry[slot] = token
+    else:
+        joined = copy.copy(entry[slot])
+        joined.value = re.sub(r"\n{3,}", "\n\n", entry[slot].value + token.value.lstrip("\n"))
+        entry[slot] = joined
+
+
+def _delete_key(cm: Any, key: Any) -> None:
+    keys = list(cm)
+    trailing = _take_trailing(cm, key)
+    del cm[key]
+    position = keys.index(key)
+    if trailing is not None and position > 0:
+        _put_trailing(cm, keys[position - 1], trailing)
+
+
+# ---------------------------------------------------------------- foreign nodes
+def _clean(value: Any) -> Any:
+    """A copy of a node from another document, without that document's comments."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(value, dict):
+        out = CommentedMap()
+        for k, v in value.items():
+            out[k] = _clean(v)
+        if isinstance(value, CommentedMap) and value.fa.flow_style():
+            out.fa.set_flow_style()
+        return out
+    if isinstance(value, list):
+        seq = CommentedSeq(_clean(v) for v in value)
+        if isinstance(value, CommentedSeq) and value.fa.flow_style():
+            seq.fa.set_flow_style()
+        return seq
+    return value
+
+
+def _adopt(value: Any, like: Any) -> Any:
+    """`value` for a place where ours had `like`: a plain string takes ours' quoting."""
+    if type(value) is str and isinstance(like, str) and type(like) is not str:
+        return type(like)(value)
+    return _clean(value)
