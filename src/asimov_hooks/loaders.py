@@ -221,11 +221,41 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+class _Constant(Exception):
+    pass
+
+
+def _no_constant(name: str) -> Any:
+    raise _Constant(name)
+
+
+# a JSON string, or a token Python's json module reads but JSON does not allow
+_STRING_OR = r'"(?:[^"\\]|\\.)*"|'
+
+
+def _token_position(text: str, token: str) -> tuple[int, int]:
+    """Line and column of the first `token` (a regex) outside JSON strings."""
+    for match in re.finditer(_STRING_OR + token, text):
+        if not match.group().startswith('"'):
+            line = text.count("\n", 0, match.start()) + 1
+            return line, match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+    return 1, 1
+
+
 def load_json(text: str) -> Document:
     try:
-        data = json.loads(text, object_pairs_hook=_pairs)
+        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise YAMLProblem("syntax", f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
+    except _Constant as exc:  # Python reads NaN and Infinity; JSON parsers elsewhere fail
+        line, col = _token_position(text, r"NaN|-?Infinity")
+        raise YAMLProblem(
+            "syntax", f"invalid JSON: {exc.args[0]} is not a JSON value", line, col
+        ) from None
+    except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
+        line, col = _token_position(text, r"-?\d{100,}")
+        detail = str(exc).split(";")[0]  # drop Python's advice on sys.set_int_max_str_digits
+        raise YAMLProblem("syntax", f"invalid JSON: {detail}", line, col) from None
     except _Duplicate as dup:
         positions = json_positions(text, allow_duplicates=True)
         line, col = positions.get(("dup", dup.key), (1, 1))
