@@ -127,9 +127,17 @@ def write_github(results: Sequence[FileResult], out: TextIO) -> None:
 
 
 def write(results: Sequence[FileResult], fmt: str, out: TextIO, quiet: bool = False) -> None:
-    if fmt == "json":
+    if fmt == "json":  # json.dump escapes what the stream could not encode
         write_json(results, out)
-    elif fmt == "github":
-        write_github(results, out)
+        return
+    import io
+
+    buf = io.StringIO()
+    if fmt == "github":
+        write_github(results, buf)
     else:
-        write_text(results, out, quiet)
+        write_text(results, buf, quiet)
+    # Keys, values and file names can hold lone surrogates (JSON "\ud800", a file
+    # name that is not UTF-8); print them escaped instead of failing on the stream.
+    encoding = getattr(out, "encoding", None) or "utf-8"
+    out.write(buf.getvalue().encode(encoding, "backslashreplace").decode(encoding))
