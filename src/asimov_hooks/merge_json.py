@@ -171,9 +171,12 @@ class Renderer:
         hint: _Source | None = None,
     ) -> str:
         for src in sources:
-            if src is not None and same(src.value, value):
-                if src is sources[0] or "\n" not in src.span():
-                    return src.span()
+            if (
+                src is not None
+                and same(src.value, value)
+                and (src is sources[0] or "\n" not in src.span())
+            ):
+                return src.span()
         home = sources[0] if sources else None
         if home is None and hint is not None:
             home = hint  # a new item laid out like its siblings
@@ -211,7 +214,7 @@ class Renderer:
     def _colon(self, home: _Source) -> str:
         node = home.node
         if node.kind == "o" and node.members:
-            key_start, key_end, child = next(iter(node.members.values()))
+            _, key_end, child = next(iter(node.members.values()))
             return home.text[key_end : child.start]
         return ": "
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
 import re
 import warnings
 
@@ -71,7 +72,7 @@ def guess_indent(body: str) -> tuple[int, int, int]:
     mapping: int | None = None
     seq: tuple[int, int] | None = None
     lines = [ln for ln in body.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
-    for here, nxt in zip(lines, lines[1:], strict=False):
+    for here, nxt in itertools.pairwise(lines):
         m = _LINE.match(here)
         if not m:
             continue

@@ -1,0 +1,195 @@
+"""Git plumbing shared by `install`, `uninstall` and `doctor`.
+
+Everything goes through the real `git` binary (never by editing .git/config), so
+scopes, includes and worktrees behave exactly as git itself sees them.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
+BLOCK_START = "# >>> asimov-hooks merge driver (managed by `asimov-hooks install`)"
+BLOCK_END = "# <<< asimov-hooks merge driver"
+DRIVER_ARGS = "merge-driver %O %A %B %L %P"
+
+
+class GitError(Exception):
+    """git is missing or refused; reported as one line, exit code 2."""
+
+
+def git(*args: str, cwd: str | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    except OSError as exc:
+        raise GitError(f"cannot run git: {exc.strerror or exc}") from None
+    if check and done.returncode != 0:
+        message = (done.stderr or done.stdout).strip().splitlines()
+        raise GitError(f"git {args[0]} failed: {message[0] if message else done.returncode}")
+    return done
+
+
+def toplevel(cwd: str | None = None) -> str | None:
+    done = git("rev-parse", "--show-toplevel", cwd=cwd, check=False)
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def git_path(name: str, cwd: str | None = None) -> str:
+    """A path inside the repository's git directory (worktree- and hooksPath-aware)."""
+    out = git("rev-parse", "--git-path", name, cwd=cwd).stdout.strip()
+    return os.path.abspath(os.path.join(cwd or os.getcwd(), out))
+
+
+def scope_args(global_: bool) -> list[str]:
+    return ["--global"] if global_ else ["--local"]
+
+
+def config_get(key: str, scope: list[str] | None = None, cwd: str | None = None) -> str | None:
+    done = git("config", *(scope or []), "--get", key, cwd=cwd, check=False)
+    return done.stdout.rstrip("\n") if done.returncode == 0 else None
+
+
+def config_scope_of(key: str, cwd: str | None = None) -> tuple[str, str] | None:
+    """(scope, value) of the value git will use for `key`, or None."""
+    done = git("config", "--show-scope", "--get", key, cwd=cwd, check=False)
+    if done.returncode != 0:
+        return None
+    scope, _, value = done.stdout.rstrip("\n").partition("\t")
+    return scope, value
+
+
+def global_attributes_file() -> str:
+    configured = config_get("core.attributesFile", ["--global"])
+    if configured:
+        return os.path.expanduser(configured)
+    xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(xdg, "git", "attributes")
+
+
+# ---------------------------------------------------------------- the driver command
+def driver_command(python: str | None = None, package_dir: str | None = None) -> str:
+    """The shell command git runs: this interpreter, guarded so that a deleted
+    environment (pre-commit rebuilds its own) degrades to git's line merge with a
+    conflict instead of leaving %A untouched behind a bare failure status."""
+    python = python or sys.executable
+    if package_dir is None:
+        package_dir = os.path.dirname(os.path.realpath(__file__))
+    py, main = shlex.quote(python), shlex.quote(os.path.join(package_dir, "__main__.py"))
+    missing = (
+        "echo 'asimov-hooks merge driver not found (run asimov-hooks install); "
+        "falling back to a line merge' >&2"
+    )
+    return (
+        f"if [ -x {py} ] && [ -f {main} ]; then {py} -m asimov_hooks {DRIVER_ARGS}; "
+        f"else {missing}; git merge-file --marker-size=%L -L ours -L base -L theirs %A %O %B "
+        "|| exit 1; fi"
+    )
+
+
+def command_paths(command: str) -> tuple[str, str] | None:
+    """(python, __main__.py) named by a command `driver_command` wrote, else None."""
+    try:
+        words = shlex.split(command.replace(";", " ; "))
+    except ValueError:
+        return None
+    checks = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-x", "-f")]
+    if len(checks) >= 2 and words[:2] == ["if", "["]:
+        return checks[0], checks[1]
+    return None
+
+
+# ---------------------------------------------------------------- attributes file
+def read_lines(path: str) -> tuple[list[str], str]:
+    """The file's lines (without endings) and its line ending; missing file is empty."""
+    try:
+        with open(path, "rb") as fh:
+            text = fh.read().decode("utf-8", "surrogateescape")
+    except FileNotFoundError:
+        return [], "\n"
+    newline = "\r\n" if "\r\n" in text else "\n"
+    return text.replace("\r\n", "\n").split("\n")[:-1] if text else [], newline
+
+
+def split_block(lines: list[str]) -> tuple[list[str], list[str], int | None]:
+    """(lines outside our block, lines inside it, index where the block started)."""
+    outside, inside, start = [], [], None
+    in_block = False
+    for i, line in enumerate(lines):
+        if line.strip() == BLOCK_START:
+            in_block, start = True, i
+        elif in_block and line.strip() == BLOCK_END:
+            in_block = False
+        elif in_block:
+            inside.append(line)
+        else:
+            outside.append(line)
+    return outside, inside, start
+
+
+def routed_patterns(lines: list[str], driver: str) -> set[str]:
+    """Patterns that these attribute lines already send to `driver`."""
+    found = set()
+    for line in lines:
+        words = line.split()
+        if words and not words[0].startswith("#") and f"merge={driver}" in words[1:]:
+            found.add(words[0])
+    return found
+
+
+def write_block(path: str, wanted: list[str]) -> tuple[list[str], list[str]]:
+    """Make our managed block hold exactly `wanted` lines (none: no block).
+
+    Returns (lines added, lines removed) compared with the block before.
+    """
+    from .fileio import atomic_write
+
+    lines, newline = read_lines(path)
+    outside, inside, start = split_block(lines)
+    if inside == wanted and (start is not None) == bool(wanted):
+        return [], []
+    if start is None:
+        new = list(outside)
+        if wanted:
+            if new and new[-1].strip():
+                new.append("")
+            new += [BLOCK_START, *wanted, BLOCK_END]
+    else:
+        before = [ln for ln in lines[:start]]
+        after_start = lines[start:]
+        end = next(
+            (i for i, ln in enumerate(after_start) if ln.strip() == BLOCK_END), len(after_start)
+        )
+        after = after_start[end + 1 :]
+        block = [BLOCK_START, *wanted, BLOCK_END] if wanted else []
+        if not wanted and before and not before[-1].strip() and (not after or not after[0].strip()):
+            before = before[:-1]  # the blank line install put in front of the block
+        new = before + block + after
+    if not new and not os.path.exists(path):
+        return [], []
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    data = (newline.join(new) + newline) if new else ""
+    atomic_write(path, data.encode("utf-8", "surrogateescape"))
+    added = [ln for ln in wanted if ln not in inside]
+    removed = [ln for ln in inside if ln not in wanted]
+    return added, removed
+
+
+def merge_settings(config: Any = None) -> dict[str, Any]:
+    """The merge section of the configuration (driver name, attribute patterns)."""
+    if config is None:
+        from .config import load_config
+
+        config = load_config(None)
+    section = config.section("merge")
+    return {
+        "name": section.get("driver-name", "asimov-checkpoint"),
+        "description": section.get("description", "asimov-hooks checkpoint merge driver"),
+        "patterns": list(section.get("gitattributes", [])),
+        "kinds": sorted(section.get("kinds", {})),
+    }
