@@ -1,0 +1,137 @@
+"""The append-only archive where the trimmer puts everything it removes.
+
+ADR-007 says trimmed tasks need no recovery; users disagree often enough that the
+fixer never deletes silently. The archive is a YAML list, one entry per trim, newest
+last. Appending rewrites the whole file atomically after checking that the result
+parses and ends with exactly the entry just added, so it is valid YAML after every
+write, and bytes already in it (comments a user added) are never touched.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import warnings
+from typing import Any
+
+from .config import ConfigError
+from .fileio import BOM, FileProblem, atomic_write, read_text
+
+HEADER = (
+    "# asimov-hooks trim archive: everything `asimov-hooks trim` removed from a checkpoint.\n"
+    "# Append-only, one entry per trim, newest last; this file is never trimmed.\n"
+)
+
+
+class ArchiveError(Exception):
+    """The archive cannot be appended to; the checkpoint is then left untouched too."""
+
+
+def archive_path_for(path: str, template: str) -> str:
+    """Where the archive of checkpoint `path` lives.
+
+    `template` may use {name} (the checkpoint's file name), {stem} (the name without
+    its extension) and {dir}; a relative result is relative to the checkpoint's own
+    directory (the link's directory for a symlinked checkpoint: where users look).
+    """
+    directory = os.path.dirname(os.path.abspath(path))
+    name = os.path.basename(path)
+    stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
+    try:
+        expanded = template.format(name=name, stem=stem, dir=directory)
+    except (KeyError, IndexError, ValueError):
+        raise ConfigError(
+            f"trim.archive.path: {template!r} uses an unknown placeholder "
+            "(use {name}, {stem} or {dir})"
+        ) from None
+    return os.path.normpath(os.path.join(directory, os.path.expanduser(expanded)))
+
+
+def _loader() -> Any:
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe")  # libyaml when available: archives only grow
+    yaml.allow_duplicate_keys = False
+    return yaml
+
+
+def _load(text: str) -> Any:
+    from ruamel.yaml.error import YAMLError
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return _loader().load(text)
+        except YAMLError as exc:
+            first = str(exc).strip().splitlines()
+            raise ArchiveError(f"invalid YAML ({first[0] if first else type(exc).__name__})") from None
+        except RecursionError:
+            raise ArchiveError("invalid YAML (nesting too deep)") from None
+
+
+def dump_entry(entry: dict[str, Any]) -> str:
+    """One archive entry as a top-level `- ` list item (LF line ends)."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.default_flow_style = False
+    yaml.allow_unicode = True
+    yaml.width = 4096
+    yaml.sort_base_mapping_type_on_output = False
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    buf = io.StringIO()
+    yaml.dump(entry, buf)
+    lines = buf.getvalue().splitlines(keepends=True)
+    return "".join(("- " if i == 0 else "  ") + line for i, line in enumerate(lines))
+
+
+def build(archive: str, entry: dict[str, Any], newline: str) -> tuple[bytes, str]:
+    """(new archive bytes, the entry's text); raises ArchiveError when unsafe."""
+    from .trim_layout import same
+
+    if os.path.lexists(archive):
+        try:
+            current = read_text(archive)
+        except FileProblem as problem:
+            raise ArchiveError(f"archive {archive}: {problem.message}") from None
+        old_text, bom, newline = current.text, current.bom, current.newline
+        try:
+            old = _load(old_text)
+        except ArchiveError as exc:
+            raise ArchiveError(f"archive {archive}: {exc}") from None
+        if old is not None and not isinstance(old, list):
+            raise ArchiveError(
+                f"archive {archive} is not a YAML list; move it away or fix it so that "
+                "nothing is lost"
+            )
+        old_count = len(old or [])
+    else:
+        old_text, bom, old_count = HEADER, False, 0
+        if newline != "\n":
+            old_text = old_text.replace("\n", newline)
+    entry_text = dump_entry(entry)
+    expected = _load(entry_text)[0]
+    if newline != "\n":
+        entry_text = entry_text.replace("\n", newline)
+    joiner = "" if not old_text or old_text.endswith("\n") else newline
+    new_text = old_text + joiner + entry_text
+    try:
+        parsed = _load(new_text)
+    except ArchiveError as exc:
+        raise ArchiveError(f"archive {archive}: appending would make it {exc}") from None
+    if not isinstance(parsed, list) or len(parsed) != old_count + 1 or not same(parsed[-1], expected):
+        raise ArchiveError(
+            f"archive {archive}: appending would not add exactly one entry "
+            "(does it end with a flow list or a `...` marker?)"
+        )
+    return (BOM if bom else b"") + new_text.encode("utf-8"), entry_text
+
+
+def write(archive: str, data: bytes) -> None:
+    directory = os.path.dirname(archive)
+    try:
+        if directory:
+            os.makedirs(directory, exist_ok=True)
+        atomic_write(archive, data)
+    except OSError as exc:
+        raise ArchiveError(f"cannot write archive {archive}: {exc.strerror or exc}") from None

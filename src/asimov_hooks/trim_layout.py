@@ -1,0 +1,415 @@
+"""Where each part of a checkpoint sits in its text, so the trimmer can cut by ranges.
+
+The trimmer never re-emits YAML. Re-dumping a round-trip tree is where ruamel.yaml
+loses or moves comments, so instead the original text is parsed only to learn where
+things are (node start/end marks), whole line ranges (or, inside a flow list, character
+ranges) are deleted, and the result is parsed again and compared with the data we
+expect. Every byte outside a deleted range therefore survives as it was.
+
+Which lines belong to what (docs/trim.md explains this to users):
+
+- A list item owns its dash line through its last content line, plus the blank and
+  comment lines between the previous item and it: a comment describes what follows it.
+- A list's header (lines between `key:` and the first item) and its trailer (comments
+  indented deeper than the top-level keys after the last item) belong to the list and
+  stay as long as the key stays.
+- A top-level field owns its key line through its value and trailer, plus the blank
+  lines and column-0 comments between the previous field and it.
+- The document header (before the first key) and trailer (after the last field's own
+  lines) are never removed.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+# Characters that YAML (or ruamel.yaml) may treat as line breaks while we count only
+# "\n": with them the two views of "line N" would disagree.
+_ODD_BREAKS = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
+_BLOCK_HEADER = re.compile(r"(?:[!&][^\s]*[ \t]+)*[|>]([0-9+-]*)")
+
+
+class Refused(Exception):
+    """The file cannot be trimmed safely; it is left untouched. One line, no traceback."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line  # 1-based, when it helps to point at one
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line else self.message
+
+
+class Lines:
+    """Line starts of a text, splitting on "\\n" only, as git and sizes.count_lines do."""
+
+    __slots__ = ("count", "starts", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        starts = [0]
+        find = text.find
+        pos = find("\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find("\n", pos + 1)
+        if len(starts) > 1 and starts[-1] == len(text):
+            starts.pop()  # a final newline does not open another line
+        self.starts = starts
+        self.count = len(starts) if text else 0
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset) - 1
+
+    def start(self, line: int) -> int:
+        return self.starts[line] if line < self.count else len(self.text)
+
+    def get(self, line: int) -> str:
+        """The line without its terminator."""
+        return self.text[self.start(line) : self.start(line + 1)].rstrip("\r\n")
+
+    def is_blank(self, line: int) -> bool:
+        return not self.get(line).strip()
+
+    def is_comment(self, line: int) -> bool:
+        return self.get(line).lstrip().startswith("#")
+
+    def indent(self, line: int) -> int:
+        text = self.get(line)
+        return len(text) - len(text.lstrip(" \t"))
+
+
+@dataclass
+class Item:
+    """One string in a top-level list."""
+
+    value: Any
+    node: Any
+    first: int  # block: dash line
+    last: int  # block: last content line
+    gap: int  # block: first of the blank/comment lines above it that it owns (== first if none)
+
+
+@dataclass
+class Field:
+    """One top-level key with its value."""
+
+    key: Any
+    value: Any
+    key_node: Any
+    node: Any
+    key_line: int
+    last: int  # last line of the value's content
+    lead: int = -1  # first line it owns above the key (== key_line if none)
+    trail: int = -1  # last line it owns below the value (== last if none)
+    style: str = "other"  # "block-seq", "flow-seq" or "other"
+    items: list[Item] = field(default_factory=list)
+
+    @property
+    def line_count(self) -> int:
+        return self.trail - self.lead + 1
+
+
+class Layout:
+    """A parsed checkpoint: its data and where every top-level part sits."""
+
+    def __init__(self, text: str, data: Any, root: Any) -> None:
+        self.text = text
+        self.lines = Lines(text)
+        self.data = data
+        self.root = root
+        self.fields: dict[Any, Field] = {}
+        self.root_col = 0
+
+
+# ------------------------------------------------------------------ parsing
+def parse(text: str, max_nodes: int = 100_000) -> tuple[Any, Any]:
+    """(composed node, constructed data) of a one-document YAML text."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    from .loaders import YAMLProblem, count_nodes
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.allow_duplicate_keys = False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            node = yaml.compose(text)
+            # constructing flattens merge keys into the nodes, moving their marks
+            _refuse_merge_keys(node)
+            data = yaml.constructor.construct_document(node) if node is not None else None
+        except YAMLError as exc:
+            raise _problem(exc) from None
+        except RecursionError:
+            raise Refused("invalid YAML: nesting too deep") from None
+    try:
+        count_nodes(data, max_nodes)
+    except YAMLProblem as exc:
+        raise Refused(exc.message) from None
+    return node, data
+
+
+def _refuse_merge_keys(root: Any) -> None:
+    seen: set[int] = set()
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        kind = _node_kind(node)
+        if kind == "MappingNode":
+            for key, value in node.value:
+                if key.tag.endswith(":merge"):
+                    raise Refused(
+                        "uses a YAML merge key (<<: *anchor); cannot trim safely",
+                        key.start_mark.line + 1,
+                    )
+                stack.extend((key, value))
+        elif kind == "SequenceNode":
+            stack.extend(node.value)
+
+
+def _problem(exc: Exception) -> Refused:
+    from ruamel.yaml.constructor import DuplicateKeyError
+
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    if isinstance(exc, DuplicateKeyError):
+        found = re.search(r'found duplicate key "(.*?)"', str(exc))
+        return Refused(f"duplicate key {found.group(1) if found else '?'!r}", line)
+    problem = getattr(exc, "problem", None) or str(exc).strip().splitlines()[0]
+    if "single document" in f"{getattr(exc, 'context', '')} {problem}":
+        return Refused("more than one YAML document in the file")
+    return Refused(f"invalid YAML: {problem}", line)
+
+
+def _node_kind(node: Any) -> str:
+    return type(node).__name__  # ScalarNode, SequenceNode, MappingNode
+
+
+def _block_keeps_trailing(text: str, node: Any) -> bool:
+    """A `|+` / `>+` block scalar: its trailing blank lines are content."""
+    match = _BLOCK_HEADER.match(text, node.start_mark.index)
+    return bool(match) and "+" in match.group(1)
+
+
+def last_line(layout: Layout, node: Any, floor: int) -> int:
+    """Last line holding `node`'s content (never before `floor`).
+
+    End marks of block collections and block scalars point at the next token, past
+    trailing comments and blank lines, so collections recurse into their last child
+    and block scalars step back over blank lines unless those are content (`|+`).
+    """
+    lines = layout.lines
+    start, end = node.start_mark.index, node.end_mark.index
+    kind = _node_kind(node)
+    if kind == "ScalarNode":
+        if end <= start:
+            return floor
+        line = lines.line_of(end - 1)
+        if node.style in ("|", ">"):
+            first = lines.line_of(start)
+            if not _block_keeps_trailing(layout.text, node):
+                while line > first and lines.is_blank(line):
+                    line -= 1
+        return max(floor, line)
+    if node.flow_style:
+        return max(floor, lines.line_of(end - 1))
+    if kind == "SequenceNode":
+        if not node.value:
+            return max(floor, lines.line_of(end - 1))
+        child = node.value[-1]
+        return last_line(layout, child, max(floor, lines.line_of(child.start_mark.index)))
+    if kind == "MappingNode":
+        if not node.value:
+            return max(floor, lines.line_of(end - 1))
+        key, value = node.value[-1]
+        key_last = last_line(layout, key, max(floor, lines.line_of(key.start_mark.index)))
+        return last_line(layout, value, key_last)
+    return max(floor, lines.line_of(max(start, end - 1)))
+
+
+def iter_scalars(node: Any, seen: set[int] | None = None) -> list[tuple[int, int]]:
+    """(start, end) offsets of every scalar under `node` (each anchored node once)."""
+    seen = set() if seen is None else seen
+    out: list[tuple[int, int]] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        kind = _node_kind(current)
+        if kind == "ScalarNode":
+            out.append((current.start_mark.index, current.end_mark.index))
+        elif kind == "SequenceNode":
+            stack.extend(current.value)
+        elif kind == "MappingNode":
+            for key, value in current.value:
+                stack.extend((key, value))
+    return out
+
+
+def comments_in(text: str, start: int, end: int, scalars: list[tuple[int, int]]) -> list[str]:
+    """Comments in text[start:end] that are not inside any of the scalar spans."""
+    spans = sorted((s, e) for s, e in scalars if e > start and s < end)
+    out: list[str] = []
+    pos = start
+    index = 0
+    while True:
+        hash_at = text.find("#", pos, end)
+        if hash_at == -1:
+            return out
+        while index < len(spans) and spans[index][1] <= hash_at:
+            index += 1
+        if index < len(spans) and spans[index][0] <= hash_at:
+            pos = spans[index][1]
+            continue
+        if hash_at == 0 or text[hash_at - 1] in " \t\r\n":
+            line_end = text.find("\n", hash_at, end)
+            line_end = end if line_end == -1 else line_end
+            out.append(text[hash_at:line_end].rstrip())
+            pos = line_end
+        else:
+            pos = hash_at + 1
+
+
+# ------------------------------------------------------------------ analysis
+def analyze(text: str, list_fields: frozenset[str] | set[str], max_nodes: int = 100_000) -> Layout:
+    """Parse `text` and locate every top-level field and the items of `list_fields`.
+
+    Raises Refused for anything the range-cutting approach cannot handle safely.
+    """
+    odd = _ODD_BREAKS.search(text)
+    if odd:
+        line = text.count("\n", 0, odd.start()) + 1
+        raise Refused("contains a line break other than LF or CRLF (lone CR, NEL, LS or PS)", line)
+    root, data = parse(text, max_nodes)
+    layout = Layout(text, data, root)
+    if root is None:
+        return layout
+    if _node_kind(root) != "MappingNode" or not isinstance(data, dict):
+        raise Refused(f"the document is a {_shape(data)}, not a mapping of checkpoint fields")
+    if root.flow_style:
+        raise Refused("the top-level mapping is in flow style ({...}); only block style is trimmed")
+    lines = layout.lines
+    pairs = root.value
+    if not pairs:
+        return layout
+    keys = list(data.keys())
+    if len(keys) != len(pairs):
+        raise Refused("the top-level keys do not match the parsed mapping; cannot trim safely")
+    layout.root_col = pairs[0][0].start_mark.column
+    previous_last = -1
+    fields: list[Field] = []
+    for key, (key_node, value_node) in zip(keys, pairs, strict=True):
+        if _node_kind(key_node) != "ScalarNode":
+            raise Refused("uses a complex key; cannot trim safely", key_node.start_mark.line + 1)
+        key_line = lines.line_of(key_node.start_mark.index)
+        if key_line <= previous_last or lines.get(key_line).lstrip().startswith("?"):
+            raise Refused(
+                f"key {key!r} is not on a line of its own (explicit `?` key or a value sharing "
+                "its line); cannot trim safely",
+                key_line + 1,
+            )
+        key_end = lines.line_of(max(key_node.start_mark.index, key_node.end_mark.index - 1))
+        if value_node.start_mark.index < key_node.end_mark.index:
+            raise Refused(f"{key} is an alias (*name) of another node; cannot trim safely", key_line + 1)
+        value_last = last_line(layout, value_node, key_end)
+        item = Field(key, data[key], key_node, value_node, key_line, value_last)
+        item.lead, item.trail = key_line, value_last
+        if key in list_fields and _node_kind(value_node) == "SequenceNode":
+            _locate_items(layout, item, key_end)
+        fields.append(item)
+        previous_last = value_last
+    _assign_between(layout, fields)
+    layout.fields = {f.key: f for f in fields}
+    return layout
+
+
+def _shape(value: Any) -> str:
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, str):
+        return "string"
+    return type(value).__name__ if value is not None else "null"
+
+
+def _locate_items(layout: Layout, fld: Field, key_end: int) -> None:
+    lines = layout.lines
+    text = layout.text
+    seq = fld.node
+    values = fld.value
+    fld.style = "flow-seq" if seq.flow_style else "block-seq"
+    previous_end = seq.start_mark.index
+    after = key_end  # block: last line owned so far
+    for index, (node, value) in enumerate(zip(seq.value, values, strict=True)):
+        if node.start_mark.index < previous_end:
+            raise Refused(
+                f"{fld.key}[{index}] is an alias (*name); cannot trim safely",
+                node.start_mark.line + 1,
+            )
+        previous_end = node.end_mark.index
+        if seq.flow_style:
+            fld.items.append(Item(value, node, -1, -1, -1))
+            continue
+        if index == 0 and text.startswith("-", seq.start_mark.index):
+            dash = lines.line_of(seq.start_mark.index)
+        else:
+            dash = after + 1
+            while dash < lines.count and (lines.is_blank(dash) or lines.is_comment(dash)):
+                dash += 1
+        if dash >= lines.count or not lines.get(dash).lstrip().startswith("-") or dash > lines.line_of(node.start_mark.index):
+            raise Refused(f"cannot find the dash of {fld.key}[{index}]; cannot trim safely", dash + 1)
+        last = last_line(layout, node, max(dash, lines.line_of(node.start_mark.index)))
+        gap = after + 1 if index else dash
+        fld.items.append(Item(value, node, dash, last, gap))
+        after = last
+
+
+def _assign_between(layout: Layout, fields: list[Field]) -> None:
+    """Split the lines between fields: indented comments trail the field above, the rest leads the next."""
+    lines = layout.lines
+    for index, fld in enumerate(fields):
+        stop = fields[index + 1].key_line if index + 1 < len(fields) else lines.count
+        trail = fld.last
+        line = fld.last + 1
+        while line < stop:
+            if lines.is_blank(line):
+                line += 1
+                continue
+            if lines.is_comment(line) and lines.indent(line) > layout.root_col:
+                trail = line
+                line += 1
+                continue
+            break
+        fld.trail = trail
+        if index + 1 < len(fields):
+            nxt = fields[index + 1]
+            for between in range(trail + 1, stop):
+                if not (lines.is_blank(between) or lines.is_comment(between)):
+                    raise Refused(
+                        f"unexpected content between {fld.key} and {nxt.key}; cannot trim safely",
+                        between + 1,
+                    )
+            nxt.lead = trail + 1
+
+
+def same(a: Any, b: Any) -> bool:
+    """Structural equality that also checks key order, types and NaN."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float):
+        return a == b or (a != a and b != b)
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
