@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import pairwise
 from json.decoder import scanstring
 
 from .merge_core import MISSING, Item, same
@@ -119,10 +120,10 @@ def spans(text: str) -> Node:
 class _Source:
     """One side's text and data, walked in parallel with the merged tree."""
 
-    __slots__ = ("node", "text", "value")
+    __slots__ = ("index", "node", "text", "value")
 
-    def __init__(self, text: str, node: Node, value: Any) -> None:
-        self.text, self.node, self.value = text, node, value
+    def __init__(self, text: str, node: Node, value: Any, index: int | None = None) -> None:
+        self.text, self.node, self.value, self.index = text, node, value, index
 
     def span(self) -> str:
         return self.text[self.node.start : self.node.end]
@@ -188,28 +189,38 @@ class Renderer:
         return json.dumps(value, ensure_ascii=self.ascii)
 
     def _layout(self, home: _Source | None, kind: str, indent: str, inline: bool) -> dict:
-        """Separators for a container: ours' own where ours has one at this place."""
+        """Separators for a container: ours' own where ours has one at this place.
+
+        `between` maps a child (member key or item index) to the exact text ours has
+        after it, reused whenever the next child is also ours' next child.
+        """
         if home is not None and home.node.kind == kind:
             text, node = home.text, home.node
             span = home.span()
-            children = (
-                [(m[0], m[2]) for m in node.members.values()]
-                if kind == "o"
-                else [(c.start, c) for c in node.items]
-            )
-            if "\n" in span:
-                inner = home.line_indent(children[0][0]) if children else indent + self.unit
-                close = home.line_indent(node.end - 1)
-                return {"multi": True, "inner": inner, "close": close, "colon": self._colon(home)}
-            pad = " " if len(span) > 2 and span[1] == " " else ""
-            sep = ", "
-            if len(children) > 1:
-                between = text[children[0][1].end : children[1][0]]
-                sep = "," + between.split(",", 1)[1] if "," in between else ", "
-            return {"multi": False, "pad": pad, "sep": sep, "colon": self._colon(home)}
+            if kind == "o":
+                kids = [(k, m[0], m[2].end) for k, m in node.members.items()]
+            else:
+                kids = [(i, c.start, c.end) for i, c in enumerate(node.items)]
+            multi = "\n" in span
+            layout: dict[str, Any] = {"multi": multi, "colon": self._colon(home)}
+            if kids:
+                layout["lead"] = text[node.start + 1 : kids[0][1]]
+                layout["trail"] = text[kids[-1][2] : node.end - 1]
+                layout["between"] = {a[0]: text[a[2] : b[1]] for a, b in pairwise(kids)}
+                layout["next"] = {a[0]: b[0] for a, b in pairwise(kids)}
+            if multi:
+                inner = home.line_indent(kids[0][1]) if kids else indent + self.unit
+                layout.update(inner=inner, close=home.line_indent(node.end - 1))
+                layout["sep"] = ",\n" + inner
+            else:
+                pad = " " if len(span) > 2 and span[1] == " " else ""
+                seps = list(layout.get("between", {}).values())
+                layout.update(pad=pad, sep=seps[0] if seps else ", ")
+            return layout
         if inline:
             return {"multi": False, "pad": "", "sep": ", ", "colon": ": "}
-        return {"multi": True, "inner": indent + self.unit, "close": indent, "colon": ": "}
+        inner = indent + self.unit
+        return {"multi": True, "inner": inner, "close": indent, "colon": ": ", "sep": ",\n" + inner}
 
     def _colon(self, home: _Source) -> str:
         node = home.node
@@ -218,14 +229,23 @@ class Renderer:
             return home.text[key_end : child.start]
         return ": "
 
-    def _wrap(self, parts: list[str], layout: dict, open_: str, close: str) -> str:
+    def _wrap(self, parts: list[str], ids: list, layout: dict, open_: str, close: str) -> str:
         if not parts:
             return open_ + close
-        if layout["multi"]:
-            inner, end = layout["inner"], layout["close"]
-            return f"{open_}\n{inner}" + f",\n{inner}".join(parts) + f"\n{end}{close}"
-        pad = layout["pad"]
-        return open_ + pad + layout["sep"].join(parts) + pad + close
+        if "lead" in layout:
+            lead, trail = layout["lead"], layout["trail"]
+        elif layout["multi"]:
+            lead, trail = "\n" + layout["inner"], "\n" + layout["close"]
+        else:
+            lead = trail = layout["pad"]
+        out = [open_, lead, parts[0]]
+        nxt, between = layout.get("next", {}), layout.get("between", {})
+        for i in range(1, len(parts)):
+            prev = ids[i - 1]
+            adjacent = prev is not None and ids[i] is not None and nxt.get(prev) == ids[i]
+            out += [between[prev] if adjacent else layout["sep"], parts[i]]
+        out += [trail, close]
+        return "".join(out)
 
     def _object(
         self,
@@ -238,10 +258,11 @@ class Renderer:
     ) -> str:
         layout = self._layout(home, "o", indent, inline)
         child_indent = layout["inner"] if layout["multi"] else indent
-        parts = []
+        parts, ids = [], []
         for key, child in value.items():
             subs = [s.member(key) if s is not None else None for s in sources]
             own = home.member(key) if home is not None else None
+            ids.append(key if own is not None else None)
             if own is not None:
                 key_start, key_end, _ = home.node.members[key]  # type: ignore[union-attr]
                 key_text = home.text[key_start:key_end]
@@ -255,7 +276,7 @@ class Renderer:
                 not layout["multi"],
             )
             parts.append(key_text + layout["colon"] + rendered)
-        return self._wrap(parts, layout, "{", "}")
+        return self._wrap(parts, ids, layout, "{", "}")
 
     def _array(
         self,
@@ -273,7 +294,7 @@ class Renderer:
         first = pools[0] if pools else []
         hints = {n.node.kind: n for n in reversed(first) if n.node.kind in "oa"}
         child_inline = not layout["multi"] or any("\n" not in h.span() for h in hints.values())
-        parts = []
+        parts, ids = [], []
         for child in value:
             subs = []
             for pool in pools:
@@ -291,18 +312,22 @@ class Renderer:
                 if match is not None:
                     pool.remove(match)
                 subs.append(match)
+            ids.append(subs[0].index if subs and subs[0] is not None else None)
             kind = "o" if isinstance(child, dict) else "a" if isinstance(child, list) else ""
             parts.append(
                 self._value(
                     child, subs, (*path, Item("")), child_indent, child_inline, hints.get(kind)
                 )
             )
-        return self._wrap(parts, layout, "[", "]")
+        return self._wrap(parts, ids, layout, "[", "]")
 
     def _items(self, src: _Source | None) -> list[_Source]:
         if src is None or src.node.kind != "a":
             return []
-        return [_Source(src.text, n, v) for n, v in zip(src.node.items, src.value, strict=True)]
+        return [
+            _Source(src.text, n, v, i)
+            for i, (n, v) in enumerate(zip(src.node.items, src.value, strict=True))
+        ]
 
 
 def render(ours_body: str, merged: Any, keyed: KeyedFn, theirs_body: str | None = None) -> str:
