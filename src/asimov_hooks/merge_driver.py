@@ -356,8 +356,9 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
     if outcome.how == "conflict":
         count = len(outcome.conflicts)
         _say(
-            f"CONFLICT in {where}: {count} field{'s' if count != 1 else ''} "
-            "need a decision (everything else is merged):"
+            f"CONFLICT in {where}: "
+            + (f"{count} fields need" if count != 1 else "1 field needs")
+            + " a decision (everything else is merged):"
         )
         for line in outcome.conflicts:
             sys.stderr.write(f"  {line}\n")
