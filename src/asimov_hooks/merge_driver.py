@@ -133,7 +133,7 @@ def merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Settin
 
     def render(value: Any) -> str:
         if settings.fmt == "yaml":
-            return mod.render(o_text.body, value, keyed)
+            return mod.render(o_text.body, value, keyed, o_data)
         return mod.render(o_text.body, value, keyed, t_text.body)
 
     def parses_to(body: str, value: Any) -> Any:

@@ -16,6 +16,7 @@ import io
 import itertools
 import re
 import warnings
+from functools import lru_cache
 
 from .merge_core import MISSING, Item, same
 from .merge_text import merge3
@@ -32,7 +33,18 @@ class ParseError(Exception):
     """A side is not a single YAML mapping."""
 
 
+_INSTANCES: dict[tuple, Any] = {}
+
+
 def _yaml(indent: tuple[int, int, int] | None = None, explicit_start: bool = False) -> Any:
+    """A configured ruamel instance, reused: building one costs as much as a small load."""
+    key = (indent, explicit_start)
+    if key not in _INSTANCES:
+        _INSTANCES[key] = _new_yaml(indent, explicit_start)
+    return _INSTANCES[key]
+
+
+def _new_yaml(indent: tuple[int, int, int] | None, explicit_start: bool) -> Any:
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt", pure=True)
@@ -45,8 +57,13 @@ def _yaml(indent: tuple[int, int, int] | None = None, explicit_start: bool = Fal
     return yaml
 
 
+@lru_cache(maxsize=64)
 def load(body: str) -> Any:
-    """The document's root (a mapping), or ParseError; empty documents are None."""
+    """The document's root (a mapping), or ParseError; empty documents are None.
+
+    Cached by text: a round-trip load is the driver's main cost and the same text is
+    often loaded again (a result that equals ours). Callers never modify the tree.
+    """
     from ruamel.yaml.error import YAMLError
 
     with warnings.catch_warnings():
@@ -54,6 +71,7 @@ def load(body: str) -> Any:
         try:
             docs = list(_yaml().load_all(body))
         except (YAMLError, RecursionError, ValueError) as exc:
+            _INSTANCES.pop((None, False), None)  # do not reuse a parser stopped mid-stream
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise ParseError(f"invalid YAML: {first}") from None
     if len(docs) > 1:
@@ -102,21 +120,27 @@ def _dump(doc: Any, body: str) -> str:
     return out.getvalue()
 
 
-def render(ours_body: str, merged: Any, keyed: KeyedFn) -> str:
-    """Text for `merged`, written into ours' document and laid over ours' bytes."""
-    if merged is None or (isinstance(merged, dict) and not merged and not ours_body.strip()):
-        return ours_body
-    pristine = _dump(load(ours_body), ours_body)
-    doc = load(ours_body)
-    if doc is None:
-        doc = _clean(merged)
-    else:
-        _apply_map(doc, merged, (), keyed)
+def render(ours_body: str, merged: Any, keyed: KeyedFn, ours_doc: Any = None) -> str:
+    """Text for `merged`, written into ours' document and laid over ours' bytes.
+
+    `ours_doc` (ours already parsed) is never modified: a deep copy takes the edits.
+    """
+    if ours_doc is None:
+        ours_doc = load(ours_body)
+    pristine = _pristine(ours_body) if ours_doc is load(ours_body) else _dump(ours_doc, ours_body)
+    doc = copy.deepcopy(ours_doc)
+    _apply_map(doc, merged, (), keyed)
     dumped = _dump(doc, ours_body)
     if pristine == ours_body:
         return dumped
     overlaid = merge3(pristine, ours_body, dumped)
     return dumped if overlaid is None else overlaid
+
+
+@lru_cache(maxsize=16)
+def _pristine(body: str) -> str:
+    """How ruamel writes `body` back unchanged (to lay our edits over the original)."""
+    return _dump(load(body), body)
 
 
 # ---------------------------------------------------------------- applying
