@@ -156,7 +156,7 @@ def test_reinstall_from_another_environment_updates_the_command(tmp_path) -> Non
 
 def test_paths_with_spaces_and_quotes_are_quoted(tmp_path) -> None:
     command = driver_command(python="/a b/it's/python", package_dir="/p q/pkg")
-    assert command_paths(command) == ("/a b/it's/python", "/p q/pkg/__main__.py")
+    assert command_paths(command) == ("/a b/it's/python", "/p q/pkg/merge_driver.py")
 
 
 def test_works_in_a_worktree(tmp_path) -> None:

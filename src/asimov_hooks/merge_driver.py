@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
-
-import click
 
 from .markers import find_conflict_marker
 
@@ -29,27 +26,42 @@ PROG = "asimov-hooks merge-driver"
 DISABLE_VALUES = frozenset({"0", "false", "no", "off", "disable", "disabled"})
 
 
-@dataclass
 class Outcome:
     """What the driver decided; `data` None means: run git's line merge on the files."""
 
-    status: int
-    data: bytes | None = None
-    how: str = "clean"  # clean | conflict | line-merge
-    conflicts: list[str] = field(default_factory=list)
-    reason: str = ""
+    __slots__ = ("conflicts", "data", "how", "reason", "status")
+
+    def __init__(
+        self,
+        status: int,
+        data: bytes | None = None,
+        how: str = "clean",  # clean | conflict | line-merge
+        conflicts: list[str] | None = None,
+        reason: str = "",
+    ) -> None:
+        self.status, self.data, self.how, self.reason = status, data, how, reason
+        self.conflicts = conflicts or []
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.status}, {self.how}, {self.reason!r}, {self.conflicts})"
 
 
-@dataclass
 class Settings:
     """Everything one merge needs from the configuration."""
 
-    fmt: str
-    policies: Policies
-    schema: dict[str, Any] | None = None
-    marker_size: int = 7
-    labels: tuple[str, str] = ("ours", "theirs")
-    max_bytes: int | None = None
+    __slots__ = ("fmt", "labels", "marker_size", "max_bytes", "policies", "schema")
+
+    def __init__(
+        self,
+        fmt: str,
+        policies: Policies,
+        schema: dict[str, Any] | None = None,
+        marker_size: int = 7,
+        labels: tuple[str, str] = ("ours", "theirs"),
+        max_bytes: int | None = None,
+    ) -> None:
+        self.fmt, self.policies, self.schema = fmt, policies, schema
+        self.marker_size, self.labels, self.max_bytes = marker_size, labels, max_bytes
 
 
 # ---------------------------------------------------------------- in-process API
@@ -110,6 +122,13 @@ def _error_keys(settings: Settings, data: Any) -> set[tuple]:
 
 def merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Settings) -> Outcome:
     """The merge of three file contents; pure, so tests and benchmarks call it directly."""
+    from .merge_core import memoized
+
+    with memoized():
+        return _merge_bytes(base, ours, theirs, settings)
+
+
+def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Settings) -> Outcome:
     from .merge_core import MISSING, has_conflicts, merge_trees, resolve, same
     from .merge_text import merge3, with_markers
 
@@ -134,7 +153,7 @@ def merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Settin
     def render(value: Any) -> str:
         if settings.fmt == "yaml":
             return mod.render(o_text.body, value, keyed, o_data)
-        return mod.render(o_text.body, value, keyed, t_text.body)
+        return mod.render(o_text.body, value, keyed, t_text.body, o_data, t_data)
 
     def parses_to(body: str, value: Any) -> Any:
         if find_conflict_marker(body) is not None:
@@ -369,19 +388,66 @@ def _say(message: str) -> None:
     sys.stderr.write(f"{PROG}: {message}\n")
 
 
-@click.command("merge-driver", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("base", metavar="%O", type=click.Path(dir_okay=False))
-@click.argument("ours", metavar="%A", type=click.Path(dir_okay=False))
-@click.argument("theirs", metavar="%B", type=click.Path(dir_okay=False))
-@click.argument(
-    "marker_size", metavar="%L", type=click.IntRange(1, 1000), default=7, required=False
-)
-@click.argument("relpath", metavar="%P", default="", required=False)
-def command(base: str, ours: str, theirs: str, marker_size: int, relpath: str) -> None:
-    """Merge checkpoint files for git (merge.asimov-checkpoint.driver).
+USAGE = "usage: python -m asimov_hooks.merge_driver %O %A %B [%L [%P]]"
 
-    Writes the result into %A; exit 0 when clean, 1 on a conflict. Field policies
-    come from rules/merge.json and the repository's config. Set
-    ASIMOV_HOOKS_MERGE_DRIVER=0 to fall back to git's own line merge.
+
+def _build_command() -> Any:
+    import click
+
+    @click.command("merge-driver", context_settings={"help_option_names": ["-h", "--help"]})
+    @click.argument("base", metavar="%O", type=click.Path(dir_okay=False))
+    @click.argument("ours", metavar="%A", type=click.Path(dir_okay=False))
+    @click.argument("theirs", metavar="%B", type=click.Path(dir_okay=False))
+    @click.argument(
+        "marker_size", metavar="%L", type=click.IntRange(1, 1000), default=7, required=False
+    )
+    @click.argument("relpath", metavar="%P", default="", required=False)
+    def command(base: str, ours: str, theirs: str, marker_size: int, relpath: str) -> None:
+        """Merge checkpoint files for git (merge.asimov-checkpoint.driver).
+
+        Writes the result into %A; exit 0 when clean, 1 on a conflict. Field policies
+        come from rules/merge.json and the repository's config. Set
+        ASIMOV_HOOKS_MERGE_DRIVER=0 to fall back to git's own line merge.
+        """
+        sys.exit(run(base, ours, theirs, marker_size, relpath.replace(os.sep, "/")))
+
+    return command
+
+
+def __getattr__(name: str) -> Any:
+    """`command` is built on first use: git's fast path (`main`) never imports click."""
+    if name == "command":
+        built = _build_command()
+        globals()["command"] = built
+        return built
+    raise AttributeError(name)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m asimov_hooks.merge_driver %O %A %B %L %P`, the command install writes.
+
+    The same driver as `asimov-hooks merge-driver`, without loading the CLI framework
+    (most of a merge's start-up time).
     """
-    sys.exit(run(base, ours, theirs, marker_size, relpath.replace(os.sep, "/")))
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) < 3 or len(args) > 5 or any(a in ("-h", "--help") for a in args):
+        sys.stderr.write(USAGE + "\n")
+        return 2
+    size = 7
+    if len(args) > 3:
+        try:
+            size = int(args[3])
+        except ValueError:
+            size = 0
+        if not 1 <= size <= 1000:
+            sys.stderr.write(f"{PROG}: %L must be a number from 1 to 1000, not {args[3]!r}\n")
+            return 2
+    relpath = args[4] if len(args) > 4 else ""
+    try:
+        return run(args[0], args[1], args[2], size, relpath.replace(os.sep, "/"))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -17,7 +17,8 @@ if TYPE_CHECKING:  # annotations only
 
 BLOCK_START = "# >>> asimov-hooks merge driver (managed by `asimov-hooks install`)"
 BLOCK_END = "# <<< asimov-hooks merge driver"
-DRIVER_ARGS = "merge-driver %O %A %B %L %P"
+DRIVER_MODULE = "asimov_hooks.merge_driver"
+DRIVER_ARGS = "%O %A %B %L %P"
 
 
 class GitError(Exception):
@@ -76,24 +77,29 @@ def global_attributes_file() -> str:
 def driver_command(python: str | None = None, package_dir: str | None = None) -> str:
     """The shell command git runs: this interpreter, guarded so that a deleted
     environment (pre-commit rebuilds its own) degrades to git's line merge with a
-    conflict instead of leaving %A untouched behind a bare failure status."""
+    conflict instead of leaving %A untouched behind a bare failure status.
+
+    It runs `python -m asimov_hooks.merge_driver`, the same driver as `asimov-hooks
+    merge-driver` without loading the CLI framework, which is most of the start-up.
+    """
     python = python or sys.executable
     if package_dir is None:
         package_dir = os.path.dirname(os.path.realpath(__file__))
-    py, main = shlex.quote(python), shlex.quote(os.path.join(package_dir, "__main__.py"))
+    py = shlex.quote(python)
+    main = shlex.quote(os.path.join(package_dir, "merge_driver.py"))
     missing = (
         "echo 'asimov-hooks merge driver not found (run asimov-hooks install); "
         "falling back to a line merge' >&2"
     )
     return (
-        f"if [ -x {py} ] && [ -f {main} ]; then {py} -m asimov_hooks {DRIVER_ARGS}; "
+        f"if [ -x {py} ] && [ -f {main} ]; then {py} -m {DRIVER_MODULE} {DRIVER_ARGS}; "
         f"else {missing}; git merge-file --marker-size=%L -L ours -L base -L theirs %A %O %B "
         "|| exit 1; fi"
     )
 
 
 def command_paths(command: str) -> tuple[str, str] | None:
-    """(python, __main__.py) named by a command `driver_command` wrote, else None."""
+    """(python, merge_driver.py) named by a command `driver_command` wrote, else None."""
     try:
         words = shlex.split(command.replace(";", " ; "))
     except ValueError:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from itertools import pairwise
 from json.decoder import scanstring
 
-from .merge_core import MISSING, Item, same
+from .merge_core import MISSING, Item, canon, same
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -117,6 +118,25 @@ def spans(text: str) -> Node:
 
 
 # ---------------------------------------------------------------- rendering
+def _index(pool: list, key: Callable[[Any], Any]) -> dict[Any, list]:
+    """Items of `pool` by key (in order), so matching a long list stays linear."""
+    out: dict[Any, list] = {}
+    for src in pool:
+        k = key(src.value)
+        if k is not None:
+            out.setdefault(k, []).append(src)
+    return out
+
+
+def _take(candidates: list | None, used: set[int]) -> Any:
+    """The first candidate not matched yet (each source item is matched once)."""
+    for src in candidates or ():
+        if id(src) not in used:
+            used.add(id(src))
+            return src
+    return None
+
+
 class _Source:
     """One side's text and data, walked in parallel with the merged tree."""
 
@@ -139,15 +159,31 @@ class _Source:
         return _Source(self.text, self.node.members[key][2], self.value[key])
 
 
+@lru_cache(maxsize=8)
+def _spans(text: str) -> Node:
+    """Span trees are never modified, so a text parsed twice (two conflict renders) is
+    parsed once."""
+    return spans(text)
+
+
 class Renderer:
-    def __init__(self, ours_text: str, keyed: KeyedFn, theirs_text: str | None = None) -> None:
+    def __init__(
+        self,
+        ours_text: str,
+        keyed: KeyedFn,
+        theirs_text: str | None = None,
+        ours_value: Any = MISSING,
+        theirs_value: Any = MISSING,
+    ) -> None:
         self.keyed = keyed
-        self.ours = _Source(ours_text, spans(ours_text), json.loads(ours_text))
-        self.theirs = (
-            _Source(theirs_text, spans(theirs_text), json.loads(theirs_text))
-            if theirs_text is not None
-            else None
-        )
+        if ours_value is MISSING:
+            ours_value = json.loads(ours_text)
+        self.ours = _Source(ours_text, _spans(ours_text), ours_value)
+        self.theirs = None
+        if theirs_text is not None:
+            if theirs_value is MISSING:
+                theirs_value = json.loads(theirs_text)
+            self.theirs = _Source(theirs_text, _spans(theirs_text), theirs_value)
         root = self.ours.node
         first = next(iter(root.members.values()), None) if root.kind == "o" else None
         self.unit = self.ours.line_indent(first[0]) if first else "  "
@@ -294,23 +330,24 @@ class Renderer:
         first = pools[0] if pools else []
         hints = {n.node.kind: n for n in reversed(first) if n.node.kind in "oa"}
         child_inline = not layout["multi"] or any("\n" not in h.span() for h in hints.values())
+        by_value = [_index(pool, canon) for pool in pools]
+        by_key = (
+            [
+                _index(pool, lambda v: canon(v.get(key, MISSING)) if isinstance(v, dict) else None)
+                for pool in pools
+            ]
+            if key
+            else []
+        )
+        used: set[int] = set()
         parts, ids = [], []
         for child in value:
             subs = []
-            for pool in pools:
-                match = next((s for s in pool if same(s.value, child)), None)
-                if match is None and key and isinstance(child, dict) and key in child:
-                    match = next(
-                        (
-                            s
-                            for s in pool
-                            if isinstance(s.value, dict)
-                            and same(s.value.get(key, MISSING), child[key])
-                        ),
-                        None,
-                    )
-                if match is not None:
-                    pool.remove(match)
+            ident = canon(child)
+            for n, index in enumerate(by_value):
+                match = _take(index.get(ident), used)
+                if match is None and by_key and isinstance(child, dict) and key in child:
+                    match = _take(by_key[n].get(canon(child[key])), used)
                 subs.append(match)
             ids.append(subs[0].index if subs and subs[0] is not None else None)
             kind = "o" if isinstance(child, dict) else "a" if isinstance(child, list) else ""
@@ -330,5 +367,13 @@ class Renderer:
         ]
 
 
-def render(ours_body: str, merged: Any, keyed: KeyedFn, theirs_body: str | None = None) -> str:
-    return Renderer(ours_body, keyed, theirs_body).render(merged)
+def render(
+    ours_body: str,
+    merged: Any,
+    keyed: KeyedFn,
+    theirs_body: str | None = None,
+    ours_value: Any = MISSING,
+    theirs_value: Any = MISSING,
+) -> str:
+    """Text for `merged`: ours' bytes wherever the data did not change."""
+    return Renderer(ours_body, keyed, theirs_body, ours_value, theirs_value).render(merged)

@@ -35,7 +35,9 @@ class Text:
 
 
 def _changes(base: list[str], other: list[str]) -> list[tuple[int, int, int, int]]:
-    matcher = SequenceMatcher(None, base, other, autojunk=False)
+    # autojunk keeps big files with many repeated lines ("},") fast; a less minimal
+    # diff can only make the line merge give up, and its result is verified anyway
+    matcher = SequenceMatcher(None, base, other, autojunk=True)
     return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
 
 

@@ -18,7 +18,7 @@ import re
 import warnings
 from functools import lru_cache
 
-from .merge_core import MISSING, Item, same
+from .merge_core import MISSING, Item, same, unmemoized
 from .merge_text import merge3
 
 TYPE_CHECKING = False
@@ -125,6 +125,11 @@ def render(ours_body: str, merged: Any, keyed: KeyedFn, ours_doc: Any = None) ->
 
     `ours_doc` (ours already parsed) is never modified: a deep copy takes the edits.
     """
+    with unmemoized():  # the applier modifies the copy it compares
+        return _render(ours_body, merged, keyed, ours_doc)
+
+
+def _render(ours_body: str, merged: Any, keyed: KeyedFn, ours_doc: Any) -> str:
     if ours_doc is None:
         ours_doc = load(ours_body)
     pristine = _pristine(ours_body) if ours_doc is load(ours_body) else _dump(ours_doc, ours_body)

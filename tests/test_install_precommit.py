@@ -1,0 +1,75 @@
+"""The post-checkout / post-merge hook registers the driver in a clone, through the real
+pre-commit framework (a `repo: local` hook with the entry the manifest uses, so no
+network is needed to build an environment)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import commit_all, git, git_init, write
+
+PRE_COMMIT = shutil.which("pre-commit", path=os.path.dirname(sys.executable))
+
+CONFIG = """\
+repos:
+  - repo: local
+    hooks:
+      - id: asimov-merge-driver
+        name: asimov merge driver (register in this clone)
+        entry: {python} -m asimov_hooks install --quiet --attributes none
+        language: system
+        stages: [post-checkout, post-merge]
+        always_run: true
+        pass_filenames: false
+"""
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(home / ".cache" / "pre-commit"))
+
+
+@pytest.mark.skipif(PRE_COMMIT is None, reason="pre-commit is not installed")
+def test_checkout_and_merge_hooks_register_the_driver(tmp_path) -> None:
+    origin = git_init(tmp_path / "origin")
+    write(origin, ".pre-commit-config.yaml", CONFIG.format(python=sys.executable))
+    write(origin, ".gitattributes", ".claude_checkpoint.yaml merge=asimov-checkpoint\n")
+    write(origin, ".claude_checkpoint.yaml", 'milestone: "x"\n')
+    commit_all(origin, "init")
+    git(origin, "branch", "other")
+
+    clone = os.fspath(tmp_path / "clone")
+    git(tmp_path, "clone", "-q", origin, clone)
+    git(clone, "config", "--unset-all", "core.hooksPath", check=False)
+    done = subprocess.run(
+        [PRE_COMMIT, "install", "--hook-type", "post-checkout", "--hook-type", "post-merge"],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    key = "merge.asimov-checkpoint.driver"
+    assert git(clone, "config", "--local", "--get", key, check=False).stdout == ""
+
+    checkout = git(clone, "checkout", "-q", "other")
+    assert "asimov merge driver" in checkout.stdout + checkout.stderr
+    assert "asimov_hooks.merge_driver" in git(clone, "config", "--local", "--get", key).stdout
+    assert git(clone, "status", "--porcelain").stdout == ""  # nothing written to the tree
+
+    write(clone, ".claude_checkpoint.yaml", 'milestone: "y"\n')
+    commit_all(clone, "other: edit")
+    git(clone, "checkout", "-q", "main")
+    git(clone, "config", "--local", "--remove-section", "merge.asimov-checkpoint")
+    merged = git(clone, "merge", "-q", "--no-edit", "other")
+    assert merged.returncode == 0
+    assert "asimov_hooks.merge_driver" in git(clone, "config", "--local", "--get", key).stdout
