@@ -177,7 +177,8 @@ def checkpoint_paths(top: str, config: Any, patterns: list[str], kinds: list[str
 def _check_attributes(report: Report, name: str, top: str, config: Any, settings: dict) -> None:
     paths = checkpoint_paths(top, config, settings["patterns"], settings["kinds"])
     report.head("checkpoint paths (git check-attr merge):")
-    out = git("check-attr", "-z", "merge", "--", *paths, cwd=top).stdout.split("\0")
+    listed = "".join(f"{p}\0" for p in paths)  # --stdin: no argument-length limit
+    out = git("check-attr", "--stdin", "-z", "merge", cwd=top, stdin=listed).stdout.split("\0")
     values = {out[i]: out[i + 2] for i in range(0, len(out) - 2, 3)}
     for rel in paths:
         value = values.get(rel, "unspecified")

@@ -165,14 +165,18 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
         return parsed if same(parsed, value) else None
 
     if not conflicts:
-        candidates = []
-        if b_data is not None:
-            line_merged = merge3(b_text.body, o_text.body, t_text.body)
-            if line_merged is not None:
-                candidates.append(line_merged)
-        candidates.append(render(tree))
+
+        def candidates() -> Any:
+            """git-style line merge first (keeps both sides' comment edits), then ours'
+            text with the merged values written in; each is only built if needed."""
+            if b_data is not None:
+                line_merged = merge3(b_text.body, o_text.body, t_text.body)
+                if line_merged is not None:
+                    yield line_merged
+            yield render(tree)
+
         allowed = _error_keys(settings, o_data) | _error_keys(settings, t_data)
-        for body in candidates:
+        for body in candidates():
             parsed = parses_to(body, tree)
             if parsed is None:
                 continue

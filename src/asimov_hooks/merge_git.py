@@ -25,9 +25,13 @@ class GitError(Exception):
     """git is missing or refused; reported as one line, exit code 2."""
 
 
-def git(*args: str, cwd: str | None = None, check: bool = True) -> subprocess.CompletedProcess:
+def git(
+    *args: str, cwd: str | None = None, check: bool = True, stdin: str | None = None
+) -> subprocess.CompletedProcess:
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, input=stdin
+        )
     except OSError as exc:
         raise GitError(f"cannot run git: {exc.strerror or exc}") from None
     if check and done.returncode != 0:
@@ -38,7 +42,7 @@ def git(*args: str, cwd: str | None = None, check: bool = True) -> subprocess.Co
 
 def toplevel(cwd: str | None = None) -> str | None:
     done = git("rev-parse", "--show-toplevel", cwd=cwd, check=False)
-    return done.stdout.strip() or None if done.returncode == 0 else None
+    return (done.stdout.strip() or None) if done.returncode == 0 else None
 
 
 def git_path(name: str, cwd: str | None = None) -> str:
