@@ -167,3 +167,13 @@ def test_works_in_a_worktree(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     check = git(tmp_path / "wt", "check-attr", "merge", "--", ".claude_checkpoint.yaml").stdout
     assert check.strip().endswith("merge: asimov-checkpoint")
+
+
+def test_attributes_file_without_final_newline(tmp_path) -> None:
+    repo = git_init(tmp_path / "repo")
+    write(repo, ".gitattributes", "*.png binary")
+    assert tool(repo, "install", "-q").returncode == 0
+    text = read(os.path.join(repo, ".gitattributes"))
+    assert text.startswith("*.png binary\n\n" + BLOCK_START + "\n")
+    assert tool(repo, "uninstall", "-q").returncode == 0
+    assert read(os.path.join(repo, ".gitattributes")) == "*.png binary\n"

@@ -421,8 +421,10 @@ def _index(items: list, key: str) -> dict[tuple, Any] | None:
 def _keyed_order(b: list, o: list, t: list, merged: dict) -> list | None:
     """Order of the merged ids: the base order as changed by whichever side reordered,
     then each side's new items after the item they follow on that side."""
-    common = [i for i in b if i in merged and i in o and i in t]
-    rel = {name: [i for i in seq if i in set(common)] for name, seq in (("o", o), ("t", t))}
+    in_o, in_t = set(o), set(t)
+    common = [i for i in b if i in merged and i in in_o and i in in_t]
+    keep = set(common)
+    rel = {name: [i for i in seq if i in keep] for name, seq in (("o", o), ("t", t))}
     if rel["o"] == common:
         order = list(rel["t"])
     elif rel["t"] == common or rel["o"] == rel["t"]:

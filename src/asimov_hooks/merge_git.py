@@ -123,7 +123,10 @@ def read_lines(path: str) -> tuple[list[str], str]:
     except FileNotFoundError:
         return [], "\n"
     newline = "\r\n" if "\r\n" in text else "\n"
-    return text.replace("\r\n", "\n").split("\n")[:-1] if text else [], newline
+    lines = text.replace("\r\n", "\n").split("\n")
+    if lines and lines[-1] == "":  # the final newline does not start another line
+        lines.pop()
+    return lines, newline
 
 
 def split_block(lines: list[str]) -> tuple[list[str], list[str], int | None]:
