@@ -70,10 +70,13 @@ def test_most_specific_pattern_wins_whatever_the_order() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("2026-01-02T03:04:05Z", datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.UTC)),
+        (
+            "2026-01-02T03:04:05Z",
+            datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc),
+        ),
         (
             "2026-01-02T03:04:05.5+02:00",
-            datetime.datetime(2026, 1, 2, 1, 4, 5, 500000, tzinfo=datetime.UTC),
+            datetime.datetime(2026, 1, 2, 1, 4, 5, 500000, tzinfo=datetime.timezone.utc),
         ),
         ("2026-01-02 03:04", datetime.datetime(2026, 1, 2, 3, 4)),
         ("2026-01-02", datetime.datetime(2026, 1, 2)),
