@@ -101,7 +101,9 @@ def parse_settings(raw: Any) -> Settings:
         for name, size in raw_window.items():
             if size is None or name not in caps:
                 if size is not None and name not in raw_caps:
-                    raise _fail(f"window.{name}", "no trim.caps entry says which end of this list to keep")
+                    raise _fail(
+                        f"window.{name}", "no trim.caps entry says which end of this list to keep"
+                    )
                 continue
             window[name] = _count(size, f"window.{name}")
     elif raw_window is not None:
@@ -109,7 +111,9 @@ def parse_settings(raw: Any) -> Settings:
     keep, optional = _names(raw, "keep"), _names(raw, "optional")
     both = sorted(set(keep) & set(optional))
     if both:
-        raise _fail("optional", f"{', '.join(both)} also listed in trim.keep; a field cannot be both")
+        raise _fail(
+            "optional", f"{', '.join(both)} also listed in trim.keep; a field cannot be both"
+        )
     archive = raw.get("archive") or {}
     if not isinstance(archive, dict):
         raise _fail("archive", "must be a mapping {enabled, path}")
@@ -175,7 +179,9 @@ def plan_cut(layout: Any, windows: dict[str, tuple[str, int]], drop: list[str], 
                 opening = text.index("[", fld.node.start_mark.index)
                 cut.chars.append((opening + 1, fld.node.end_mark.index - 1, ""))
             elif keep == "last":
-                cut.chars.append((items[0].node.start_mark.index, kept[0].node.start_mark.index, ""))
+                cut.chars.append(
+                    (items[0].node.start_mark.index, kept[0].node.start_mark.index, "")
+                )
             else:
                 cut.chars.append((kept[-1].node.end_mark.index, items[-1].node.end_mark.index, ""))
         cut.removed[key] = [item.value for item in gone]
@@ -207,8 +213,13 @@ def _empty_marker(layout: Any, fld: Any) -> tuple[int, int, str]:
     return (colon + 1 + props, colon + 1 + props, " []")
 
 
-def render(layout: Any, cut: Cut) -> str:
-    """The original text with the cut's ranges deleted (and its insertions made)."""
+def render(layout: Any, cut: Cut, final_newline_as_before: bool = True) -> str:
+    """The original text with the cut's ranges deleted (and its insertions made).
+
+    When the last line goes and it had no newline, the new last line loses its
+    newline too, unless `final_newline_as_before` is off: a `|` block scalar that
+    becomes the last value would lose a character of its content.
+    """
     from .trim_layout import Refused
 
     text, lines = layout.text, layout.lines
@@ -219,8 +230,13 @@ def render(layout: Any, cut: Cut) -> str:
         else:
             merged.append([first, last])
     edits = [(lines.start(a), lines.start(b + 1), "") for a, b in merged]
-    if edits and edits[-1][1] == len(text) and not text.endswith("\n") and edits[-1][0] > 0:
-        # the last line goes and had no newline: the new last line must not get one either
+    if (
+        final_newline_as_before
+        and edits
+        and edits[-1][1] == len(text)
+        and not text.endswith("\n")
+        and edits[-1][0] > 0
+    ):
         start = edits[-1][0]
         edits[-1] = (start - (2 if text[start - 2 : start] == "\r\n" else 1), len(text), "")
     edits += cut.chars
@@ -298,7 +314,7 @@ def trim_text(
     max_nodes: int = 100_000,
 ) -> TrimResult:
     """Apply the algorithm to a checkpoint's text; raises Refused when it cannot."""
-    from .trim_layout import Refused, analyze, same
+    from .trim_layout import Refused, analyze
 
     layout = analyze(text, settings.list_fields(), max_nodes)
     before = count_lines(text)
@@ -337,14 +353,12 @@ def trim_text(
     result.messages += cut.messages
     result.step, result.after = step, after
     if cut.removed:
-        try:
-            checked = analyze(new_text, settings.list_fields(), max_nodes)
-        except Refused as exc:
-            raise Refused(
-                f"the trimmed text would not parse ({exc}); an anchor in a removed part? "
-                "file left untouched"
-            ) from None
-        if not same(checked.data, expected_data(layout, cut)):
+        expected = expected_data(layout, cut)
+        checked = _verified(new_text, expected, settings, max_nodes)
+        if checked is None and not text.endswith("\n"):
+            new_text = render(layout, cut, final_newline_as_before=False)
+            checked = _verified(new_text, expected, settings, max_nodes)
+        if checked is None:
             raise Refused(
                 "the trimmed text would not hold exactly the kept data (anchors, aliases or "
                 "unusual layout in a removed part?); file left untouched"
@@ -356,6 +370,20 @@ def trim_text(
     if hard is not None and after > hard:
         result.over_hard = _too_large(layout, after, hard)
     return result
+
+
+def _verified(text: str, expected: Any, settings: Settings, max_nodes: int) -> Any:
+    """The layout of `text` if it parses to exactly `expected`, else None."""
+    from .trim_layout import Refused, analyze, same
+
+    try:
+        checked = analyze(text, settings.list_fields(), max_nodes)
+    except Refused as exc:
+        raise Refused(
+            f"the trimmed text would not parse ({exc}); an anchor in a removed part? "
+            "file left untouched"
+        ) from None
+    return checked if same(checked.data, expected) else None
 
 
 def _lines(count: int) -> str:
@@ -417,7 +445,9 @@ def fix_file(
         return outcome
     spec = config.kinds[kind]
     if spec.get("format") != "yaml":
-        raise ConfigError(f"trim.kinds: {kind} is not a YAML kind; only YAML checkpoints are trimmed")
+        raise ConfigError(
+            f"trim.kinds: {kind} is not a YAML kind; only YAML checkpoints are trimmed"
+        )
     rules = config.rules_for(kind, rel)
     soft = rules.get("max-lines-soft", {}).get("max")
     hard = rules.get("max-lines-hard", {}).get("max")
@@ -432,7 +462,10 @@ def fix_file(
         return outcome
     try:
         result = trim_text(
-            source.text, settings, soft, hard,
+            source.text,
+            settings,
+            soft,
+            hard,
             identify=spec if spec.get("identify") else None,
             max_nodes=rules.get("yaml-aliases", {}).get("max-nodes", 100_000),
         )
@@ -553,7 +586,9 @@ def run(
         for path, explicit in iter_files(paths, config):
             if not explicit and config.kind_for(config.relpath(path)) not in settings.kinds:
                 continue
-            outcome = fix_file(path, config, archive=archive, archive_path=archive_path, dry_run=dry_run)
+            outcome = fix_file(
+                path, config, archive=archive, archive_path=archive_path, dry_run=dry_run
+            )
             status = max(status, _report(outcome, dry_run, diff, quiet, out, err))
     except ConfigError as exc:
         err.write(f"{PROG}: error: {exc}\n")
@@ -578,7 +613,8 @@ def _report(outcome: Outcome, dry_run: bool, diff: bool, quiet: bool, out: Any, 
                 difflib.unified_diff(
                     outcome.before.splitlines(keepends=True),
                     outcome.after.splitlines(keepends=True),
-                    fromfile=f"a/{path}", tofile=f"b/{path}",
+                    fromfile=f"a/{path}",
+                    tofile=f"b/{path}",
                 )
             )
     if outcome.error:
@@ -587,20 +623,37 @@ def _report(outcome: Outcome, dry_run: bool, diff: bool, quiet: bool, out: Any, 
     return EXIT_FAIL if outcome.changed or outcome.error else EXIT_OK
 
 
-@click.command("trim", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.command(
+    "trim", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}
+)
 @click.argument("files", nargs=-1, type=click.Path())
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="Config file (default: nearest .asimov-hooks.yaml or pyproject.toml with "
-                   "[tool.asimov-hooks]; $ASIMOV_HOOKS_CONFIG).")
-@click.option("--archive", "archive_path", type=click.Path(dir_okay=False),
-              help="Append what is removed to this file (default: trim.archive.path, "
-                   "next to each checkpoint).")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    help="Config file (default: nearest .asimov-hooks.yaml or pyproject.toml with "
+    "[tool.asimov-hooks]; $ASIMOV_HOOKS_CONFIG).",
+)
+@click.option(
+    "--archive",
+    "archive_path",
+    type=click.Path(dir_okay=False),
+    help="Append what is removed to this file (default: trim.archive.path, "
+    "next to each checkpoint).",
+)
 @click.option("--no-archive", is_flag=True, help="Do not keep what is removed.")
 @click.option("--dry-run", is_flag=True, help="Report what would be removed; write nothing.")
 @click.option("--diff", is_flag=True, help="Also print a unified diff of each change.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not mention skipped files.")
-def command(files: tuple[str, ...], config_path: str | None, archive_path: str | None,
-            no_archive: bool, dry_run: bool, diff: bool, quiet: bool) -> None:
+def command(
+    files: tuple[str, ...],
+    config_path: str | None,
+    archive_path: str | None,
+    no_archive: bool,
+    dry_run: bool,
+    diff: bool,
+    quiet: bool,
+) -> None:
     """Trim checkpoints to their ADR-007 windows, archiving what is removed.
 
     FILES are checkpoint files or directories (default: the current directory).
@@ -609,5 +662,14 @@ def command(files: tuple[str, ...], config_path: str | None, archive_path: str |
     """
     if no_archive and archive_path:
         raise click.UsageError("--archive and --no-archive cannot be used together")
-    sys.exit(run(list(files), config_path=config_path, archive=False if no_archive else None,
-                 archive_path=archive_path, dry_run=dry_run, diff=diff, quiet=quiet))
+    sys.exit(
+        run(
+            list(files),
+            config_path=config_path,
+            archive=False if no_archive else None,
+            archive_path=archive_path,
+            dry_run=dry_run,
+            diff=diff,
+            quiet=quiet,
+        )
+    )
