@@ -88,17 +88,27 @@ def merge3(base: str, ours: str, theirs: str) -> str | None:
 def with_markers(ours: str, theirs: str, size: int, labels: tuple[str, str]) -> str:
     """`ours` and `theirs` as one text, conflict markers around the lines that differ."""
     a, c = ours.splitlines(True), theirs.splitlines(True)
-    out: list[str] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, c, autojunk=False).get_opcodes():
+    # the common head and tail are cut off first; a minimal diff (no autojunk) keeps
+    # hunks tight, except on big files where it could take seconds
+    head = 0
+    while head < min(len(a), len(c)) and a[head] == c[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(c)) - head and a[-1 - tail] == c[-1 - tail]:
+        tail += 1
+    middle_a, middle_c = a[head : len(a) - tail], c[head : len(c) - tail]
+    matcher = SequenceMatcher(None, middle_a, middle_c, autojunk=len(middle_c) > 2000)
+    out: list[str] = a[:head]
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            out += a[i1:i2]
+            out += middle_a[i1:i2]
             continue
         out.append(f"{'<' * size} {labels[0]}\n")
-        out += _terminated(a[i1:i2])
+        out += _terminated(middle_a[i1:i2])
         out.append("=" * size + "\n")
-        out += _terminated(c[j1:j2])
+        out += _terminated(middle_c[j1:j2])
         out.append(f"{'>' * size} {labels[1]}\n")
-    return "".join(out)
+    return "".join(out + a[len(a) - tail :])
 
 
 def _terminated(lines: list[str]) -> list[str]:
