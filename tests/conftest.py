@@ -149,6 +149,28 @@ def run_script(name: str, *args: str, cwd: os.PathLike | str, **extra: str):
     )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "slow: builds a wheel or pre-commit environment (network to PyPI); "
+        "run by default, deselect with -m 'not slow'",
+    )
+
+
+@pytest.fixture(scope="session")
+def head_clone(tmp_path_factory) -> str:
+    """A clean `git clone` of the project's HEAD: what a user installs, without
+    anyone's uncommitted work in the shared tree."""
+    clone = str(tmp_path_factory.mktemp("head") / "asimov-hooks")
+    subprocess.run(
+        ["git", "clone", "-q", "--no-hardlinks", ROOT, clone],
+        check=True,
+        capture_output=True,
+        env={**os.environ, **GIT_ENV},
+    )
+    return clone
+
+
 @pytest.fixture(autouse=True)
 def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """Neither the CI nor the developer's environment may change what a test sees."""

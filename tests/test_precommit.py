@@ -1,0 +1,97 @@
+"""The hooks under the real pre-commit framework (`pre-commit try-repo`).
+
+pre-commit builds the hook environment from a clean clone of HEAD (pip, network to
+PyPI). try-repo uses a fresh temporary store on every call, so each call pays for an
+environment install: keep the number of calls small.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+from conftest import GOOD_CHECKPOINT, SCRIPTS, git, git_init, oc_checkpoint, script_env, write
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def repo(tmp_path) -> str:
+    repo = git_init(tmp_path / "user-repo")
+    write(repo, "good/.claude_checkpoint.yaml", GOOD_CHECKPOINT)
+    write(repo, "good/CLAUDE.md", "# short\n")
+    write(repo, "good/.checkpoints/oc-app.checkpoint.json", oc_checkpoint(skill="oc-app"))
+    write(repo, "bad/.claude_checkpoint.yaml", "milestone: m\nstatus: finished\n")
+    write(repo, "bad/CLAUDE.md", "line\n" * 16)
+    write(repo, "bad/warmup.yaml", "identity: {project: p}\n" + "# c\n" * 501)
+    write(repo, "k8s/warmup.yaml", "apiVersion: v1\nkind: ConfigMap\n" + "# c\n" * 600)
+    write(repo, "README.md", "not ours\n")
+    git(repo, "add", "-A")
+    return repo
+
+
+def try_repo(home: str, clone: str, repo: str, hook: str, *files: str):
+    return subprocess.run(
+        [
+            os.path.join(SCRIPTS, "pre-commit"),
+            "try-repo",
+            clone,
+            hook,
+            "--color",
+            "never",
+            "--files",
+            *files,
+        ],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=script_env(PRE_COMMIT_HOME=home, PIP_DISABLE_PIP_VERSION_CHECK="1"),
+        timeout=600,
+    )
+
+
+def test_try_repo_validate(head_clone, repo, tmp_path) -> None:
+    good = [
+        "good/.claude_checkpoint.yaml",
+        "good/CLAUDE.md",
+        "good/.checkpoints/oc-app.checkpoint.json",
+        "k8s/warmup.yaml",  # only shares the name: skipped, not failed
+        "README.md",  # not ours: filtered out by the hook's files pattern
+    ]
+    proc = try_repo(str(tmp_path), head_clone, repo, "asimov-validate", *good)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Passed" in proc.stdout
+
+    proc = try_repo(
+        str(tmp_path), head_clone, repo, "asimov-validate", "bad/.claude_checkpoint.yaml"
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Failed" in proc.stdout
+    assert (
+        "bad/.claude_checkpoint.yaml:2:9: error schema status: 'finished' is not one of"
+        in proc.stdout
+    )
+
+
+def test_try_repo_size(head_clone, repo, tmp_path) -> None:
+    proc = try_repo(
+        str(tmp_path),
+        head_clone,
+        repo,
+        "asimov-size",
+        "good/CLAUDE.md",
+        "good/.claude_checkpoint.yaml",
+        "bad/.claude_checkpoint.yaml",  # a schema problem is not the size hook's business
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+    proc = try_repo(
+        str(tmp_path), head_clone, repo, "asimov-size", "bad/CLAUDE.md", "bad/warmup.yaml"
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert (
+        "bad/CLAUDE.md:16:1: error max-lines-hard 16 lines, over the hard limit of 15"
+        in proc.stdout
+    )
+    assert "bad/warmup.yaml:501:1: error max-lines-hard" in proc.stdout
