@@ -1,6 +1,8 @@
 """Hypothesis properties of the merge over generated checkpoints (1,000 cases each).
 
-For every generated (base, ours, theirs):
+Each side is written in one of several layouts (quoting, indentation, one-line rows),
+so the merge is exercised across formatting as well as data. For every generated
+(base, ours, theirs):
 - merge(x, x, x) = x, merge(b, o, b) = o and merge(b, b, t) = t, also when the
   unchanged side is the same data written in another style (so no byte shortcut);
 - swapping ours and theirs gives the same status and, when clean, the same data;
@@ -213,6 +215,13 @@ def oc_side(draw: st.DrawFn, base: dict) -> dict:
 
 
 def json_text(doc: dict, style: int = 0) -> str:
+    """Three layouts: 2-space indent; 4-space indent with ASCII escapes; 2-space indent
+    with one-line progress rows (as hand-written checkpoints have them)."""
+    if style == 2:
+        rows = [json.dumps(r, ensure_ascii=False) for r in doc["progress_table"]]
+        text = json.dumps({**doc, "progress_table": ["@ROWS@"]}, indent=2, ensure_ascii=False)
+        inner = ",\n    ".join("{ " + r[1:-1] + " }" for r in rows)
+        return text.replace('[\n    "@ROWS@"\n  ]', f"[\n    {inner}\n  ]" if rows else "[]") + "\n"
     return json.dumps(doc, indent=2 if style == 0 else 4, ensure_ascii=style != 0) + "\n"
 
 
@@ -233,15 +242,17 @@ def union_fields(doc: dict, path: str) -> dict[str, list]:
     }
 
 
-def check(base: dict, ours: dict, theirs: dict, render, path: str) -> None:
-    b, o, t = render(base), render(ours), render(theirs)
-    b_other = render(base, 1)
+def check(
+    base: dict, ours: dict, theirs: dict, render, path: str, styles: tuple = (0, 0, 0)
+) -> None:
+    b, o, t = render(base, styles[0]), render(ours, styles[1]), render(theirs, styles[2])
+    b_other = render(base, 1 if styles[0] != 1 else 0)
 
     # identities, with and without a byte-for-byte shortcut
     assert merge(b, b, b, path).data == b.encode()
     for result in (merge(b, o, b, path), merge(b, o, b_other, path)):
         assert result.status == 0 and parse(result.data, path) == ours, result
-    for result in (merge(b, b, t, path), merge(b_other, render(base), t, path)):
+    for result in (merge(b, b, t, path), merge(b_other, b, t, path)):
         assert result.status == 0 and parse(result.data, path) == theirs, result
 
     # symmetry
@@ -267,7 +278,8 @@ def check(base: dict, ours: dict, theirs: dict, render, path: str) -> None:
 def test_asimov_checkpoint_properties(data: st.DataObject) -> None:
     base = data.draw(asimov_doc())
     ours, theirs = data.draw(asimov_side(base)), data.draw(asimov_side(base))
-    check(base, ours, theirs, yaml_text, YAML_PATH)
+    styles = tuple(data.draw(st.sampled_from([0, 0, 1])) for _ in range(3))
+    check(base, ours, theirs, yaml_text, YAML_PATH, styles)
 
 
 @CASES
@@ -275,4 +287,5 @@ def test_asimov_checkpoint_properties(data: st.DataObject) -> None:
 def test_oc_checkpoint_properties(data: st.DataObject) -> None:
     base = data.draw(oc_doc())
     ours, theirs = data.draw(oc_side(base)), data.draw(oc_side(base))
-    check(base, ours, theirs, json_text, JSON_PATH)
+    styles = tuple(data.draw(st.sampled_from([0, 0, 1, 2])) for _ in range(3))
+    check(base, ours, theirs, json_text, JSON_PATH, styles)
