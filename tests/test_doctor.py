@@ -132,3 +132,15 @@ def test_outside_a_repository(tmp_path) -> None:
     done = tool(tmp_path, "doctor")
     assert done.returncode == 2
     assert done.stderr.strip() == "asimov-hooks doctor: not inside a git work tree"
+
+
+def test_strict_policies_still_count_as_running(repo) -> None:
+    assert tool(repo, "install", "-q").returncode == 0
+    write(
+        repo,
+        ".asimov-hooks.yaml",
+        "merge:\n  kinds:\n    asimov-checkpoint:\n      fields:\n        tool_calls: conflict\n",
+    )
+    done = tool(repo, "doctor")
+    assert done.returncode == 0, done.stdout
+    assert "merge policies make the test merge" in done.stdout
