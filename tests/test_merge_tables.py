@@ -539,3 +539,40 @@ def test_trivial_merges_take_a_side_byte_for_byte() -> None:
     assert merge(ASIMOV_BASE, ours, ASIMOV_BASE, YAML_PATH).data == ours.encode()
     assert merge(ASIMOV_BASE, ASIMOV_BASE, ours, YAML_PATH).data == ours.encode()
     assert merge(ASIMOV_BASE, ours, ours, YAML_PATH).data == ours.encode()
+
+
+COMMENTED = """\
+# head
+timestamp: "2026-01-01T10:00:00Z"
+tool_calls: 1
+milestone: m
+status: in_progress
+
+# window
+completed:
+  - a
+  - b
+  # trimmed
+
+in_progress: x  # eol
+next_steps:
+- n1
+on_confusion: "cat warmup.yaml"
+"""
+
+
+def test_yaml_comments_follow_the_list_end_and_survive_a_deleted_key() -> None:
+    """Both sides append to one list (no line merge): the merge is written into ours'
+    document, and the comment after the list stays after the list."""
+    ours = edit(COMMENTED, ("status: in_progress\n", ""), ("  - b\n", "  - b\n  - c\n"))
+    theirs = edit(
+        COMMENTED, ("  - b\n", ""), ("  - a\n", "  - a\n  - d\n"), ('10:00:00Z"', '12:00:00Z"')
+    )
+    outcome = merge(COMMENTED, ours, theirs, YAML_PATH)
+    assert outcome.status == 0, outcome
+    assert outcome.data.decode() == edit(
+        COMMENTED,
+        ('10:00:00Z"', '12:00:00Z"'),
+        ("status: in_progress\n", ""),
+        ("  - a\n  - b\n", "  - a\n  - c\n  - d\n"),
+    )
