@@ -30,7 +30,10 @@ SIZE_RULES = frozenset(
 # Problems that stop a file from being read at all are reported whatever is selected.
 ESSENTIAL_RULES = frozenset({"io-error", "encoding", "max-bytes-hard"})
 # Rules that need no parse; anything else selected makes the file be parsed.
-TEXT_RULES = SIZE_RULES | ESSENTIAL_RULES | {"conflict-markers", "not-protocol-file"}
+# Rules about where a file is, not what it holds: they run before the file is read, so
+# a committed session file fails whether or not it is empty, binary or invalid JSON.
+PATH_RULES = frozenset({"must-be-ignored", "checkpoints-tracked"})
+TEXT_RULES = SIZE_RULES | ESSENTIAL_RULES | PATH_RULES | {"conflict-markers", "not-protocol-file"}
 
 
 _TOP_KEY = r"""^(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#&*!|>'"%@`{}\[\],?:-][^:\n]*?|-[^\s:][^:\n]*?))[ \t]*:(?:[ \t]|$)"""
@@ -137,6 +140,11 @@ class Checker:
                 )
             )
 
+        for rid in sorted(PATH_RULES.intersection(rules)):
+            where = Context(path, rel, kind, spec, self.config, None)  # type: ignore[arg-type]
+            for _, message in self._funcs()[rid](where, rules[rid]):
+                emit(rid, message)
+
         limit = rules.get("max-bytes-hard", {}).get("max")
         try:
             text = read_text(path, limit)
@@ -200,7 +208,7 @@ class Checker:
                     "schema", f"{_dotted(err_path)}: {message}" if err_path else message, line, col
                 )
         for rid, func in self._funcs().items():
-            if rid in rules:
+            if rid in rules and rid not in PATH_RULES:
                 for err_path, message in func(ctx, rules[rid]):
                     line, col = ctx.locate(err_path) if err_path is not None else (1, 1)
                     emit(rid, message, line, col)
@@ -228,7 +236,9 @@ class Checker:
             if limit is not None and lines > limit:
                 kind_name = rid.rsplit("-", 1)[1]
                 also = f" ({other_name} limit {other})" if other is not None else ""
-                emit(rid, f"{lines} lines, over the {kind_name} limit of {limit}{also}", limit + 1, 1)
+                emit(
+                    rid, f"{lines} lines, over the {kind_name} limit of {limit}{also}", limit + 1, 1
+                )
                 reported = True
                 break
         if "max-tokens" in rules:
