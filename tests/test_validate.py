@@ -620,3 +620,26 @@ def test_examples_directory(cli, monkeypatch) -> None:
 def test_json_round_trip_of_good_example() -> None:
     doc = oc_checkpoint()
     assert json.loads(json.dumps(doc)) == doc
+
+
+@pytest.mark.parametrize("content", ["", '{"session_id": ', b"\x00\x01binary"])
+def test_unreadable_session_file_still_must_be_ignored(tmp_path, cli, content) -> None:
+    """The forbid-sessions hook fails for any committed session file, whatever it holds."""
+    repo = git_init(tmp_path / "repo")
+    path = write(repo, SESSION, content)
+    run = cli("--select", "must-be-ignored", path)
+    assert run.code == 1, run
+    assert "error must-be-ignored is not git-ignored" in run.out
+    write(repo, ".gitignore", ".code-intel/sessions/\n")
+    run = cli("--select", "must-be-ignored", path)
+    assert "must-be-ignored" not in run.out
+
+
+def test_ignored_checkpoints_reported_even_when_unparsable(tmp_path, cli) -> None:
+    repo = git_init(tmp_path / "repo")
+    write(repo, ".gitignore", ".checkpoints/\n")
+    path = write(repo, OC, '{"status": ')
+    run = cli(path)
+    assert run.code == 1
+    assert "error checkpoints-tracked is git-ignored" in run.out
+    assert "error syntax invalid JSON" in run.out
