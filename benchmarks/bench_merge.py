@@ -11,8 +11,9 @@ long merged-PR telemetry list on both sides). Each is merged by
 command `asimov-hooks install` writes into git config (run with `sh -c`, as git does),
 and by `git merge-file` on the same files: the floor, git's own line merge (which
 conflicts on these triples, which is why the driver exists). %A is restored before
-every run. Prints markdown: median / min / max wall time, the ratio to the floor and
-the 150 ms target. Results are checked: the driver must merge cleanly, and to the
+every run. Prints markdown: median / min / max wall time (the
+commands take turns, so load from elsewhere falls on all of them alike), the ratio to
+the floor and the 150 ms target. Results are checked: the driver must merge cleanly, and to the
 right data.
 """
 
@@ -162,23 +163,16 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def timed(
-    argv: list[str], cwd: str, restore: tuple[str, str], env: dict[str, str], runs: int
-) -> tuple[list[float], int]:
-    """Wall times (ms) of `runs` runs after one warm-up; %A restored before each run."""
+def run_once(argv: list[str], cwd: str, restore: tuple[str, str], env: dict[str, str]):
+    """(wall ms, exit status, %A afterwards) of one run; %A is restored first."""
     path, text = restore
-    times, code = [], 0
-    for i in range(runs + 1):
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        started = time.perf_counter()
-        done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, check=False)
-        elapsed = (time.perf_counter() - started) * 1000
-        if i == 0:
-            code = done.returncode
-        else:
-            times.append(elapsed)
-    return times, code
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    started = time.perf_counter()
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, check=False)
+    elapsed = (time.perf_counter() - started) * 1000
+    with open(path, encoding="utf-8") as fh:
+        return elapsed, done.returncode, fh.read()
 
 
 def in_process_ms(triple: tuple[str, str, str], rel: str, runs: int) -> float:
@@ -234,16 +228,18 @@ def bench(name: str, rel: str, triple: tuple[str, str, str], runs: int, check) -
             ),
             ("installed driver command (`sh -c`, as git runs it)", ["sh", "-c", guarded]),
         ]
-        results = {}
-        for label, argv in cases:
-            times, code = timed(argv, tmp, (a, triple[1]), env, runs)
-            with open(a, encoding="utf-8") as fh:
-                merged = fh.read()
-            results[label] = (times, code)
+        restore = (a, triple[1])
+        results: dict[str, tuple[list[float], int]] = {}
+        for label, argv in cases:  # warm-up, exit status and result check
+            _, code, merged = run_once(argv, tmp, restore, env)
+            results[label] = ([], code)
             if label.startswith(("`python -m", "installed")):
                 if code != 0:
                     raise SystemExit(f"bench_merge: {name}: {label} exited {code}")
                 check(merged)
+        for _ in range(runs):  # round-robin: load from elsewhere falls on all rows alike
+            for label, argv in cases:
+                results[label][0].append(run_once(argv, tmp, restore, env)[0])
         floor = statistics.median(results[cases[1][0]][0])
         size = len(triple[1].encode())
         lines = triple[1].count("\n")
