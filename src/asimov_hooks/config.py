@@ -21,6 +21,9 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
 PACKS = ("kinds.json", "trim.json", "merge.json")
 CONFIG_NAMES = (".asimov-hooks.yaml", ".asimov-hooks.yml")
 LEVELS = ("error", "warning", "info", "off")
+# Problems that stop a file from being read at all are reported whatever is selected
+# (`select` in a config or --select): the byte cap is what keeps a huge file unparsed.
+ESSENTIAL_RULES = frozenset({"io-error", "encoding", "max-bytes-hard"})
 ENV_CONFIG = "ASIMOV_HOOKS_CONFIG"
 
 
@@ -244,7 +247,7 @@ class Config:
             for rid, opts in merged.items()
             if opts.get("level", "error") != "off"
             and rid not in ignored
-            and (self.select is None or rid in self.select)
+            and (self.select is None or rid in self.select or rid in ESSENTIAL_RULES)
         }
 
 

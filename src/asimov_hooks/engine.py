@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 
-from .config import Config, ConfigError, load_schema
+from .config import ESSENTIAL_RULES, Config, ConfigError, load_schema
 from .fileio import FileProblem, TextFile, check_regular_file, read_text
 from .findings import FileResult, Finding
 from .markers import find_conflict_marker
@@ -27,8 +27,6 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
 SIZE_RULES = frozenset(
     {"max-lines-soft", "max-lines-hard", "max-tokens", "max-bytes-soft", "max-bytes-hard"}
 )
-# Problems that stop a file from being read at all are reported whatever is selected.
-ESSENTIAL_RULES = frozenset({"io-error", "encoding", "max-bytes-hard"})
 # Rules that need no parse; anything else selected makes the file be parsed.
 # Rules about where a file is, not what it holds: they run before the file is read, so
 # a committed session file fails whether or not it is empty, binary or invalid JSON.
