@@ -351,3 +351,15 @@ def test_load_config_api_raises_config_error(tmp_path) -> None:
     write(tmp_path, ".asimov-hooks.yaml", "bogus: 1\n")
     with pytest.raises(ConfigError, match="bogus"):
         load_config()
+
+
+def test_config_select_keeps_the_problems_that_stop_reading(tmp_path, cli) -> None:
+    """`select` in a config, like --select, never drops io-error, encoding or the byte cap."""
+    write(tmp_path, ".asimov-hooks.yaml", "select: [schema]\n")
+    path = write(tmp_path, ".claude_checkpoint.yaml", b"milestone: m\n\x00")
+    run = cli(path)
+    assert run.code == 1 and "error encoding binary content" in run.out
+    write(tmp_path, ".claude_checkpoint.yaml", "milestone: m\nnotes:\n" + "  - item\n" * 40000)
+    run = cli(path)
+    assert run.code == 1
+    assert "error max-bytes-hard 360,021 bytes, over the 262,144-byte limit; not parsed" in run.out
