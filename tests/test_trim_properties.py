@@ -296,3 +296,46 @@ def test_trim_properties(cp: Generated) -> None:
         assert not again.changed
         with open(path, "rb") as fh:
             assert fh.read() == raw
+
+
+# ---------------------------------------------------------------- robustness
+FUZZ_BASE = (
+    "# header\ntimestamp: \"2025-01-15T10:30:00Z\"\nmilestone: 'M'\ncompleted:\n  # h\n"
+    "  - a  # e\n  - \"b\"\n  # about c\n  - |\n    c\n  - d\n  - e\n  - f\n  # trailer\n"
+    "next_steps: [n1, n2,\n  n3, n4, n5, n6]\nnotes:\n  k: [1, 2]\ncontext: [c1, c2]\n"
+    "on_confusion: cat\n" + "".join(f"k{i}: v\n" for i in range(8))
+)
+FUZZ_TOKENS = ["\n", " ", "  ", "-", "- ", ":", ": ", "#", " #", "[", "]", "{", "}", ",", "'",
+               '"', "|", ">", "&a", "*a", "!!str ", "\r\n", "\r", "\t", "---\n", "...\n",
+               "<<: ", "? ", "\ufeff", "\x85", "é", "0", "null"]
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> str:
+    text = FUZZ_BASE
+    for _ in range(draw(st.integers(1, 4))):
+        pos = draw(st.integers(0, len(text)))
+        cut = draw(st.integers(0, 6))
+        insert = draw(st.sampled_from(["", *FUZZ_TOKENS]))
+        text = text[:pos] + insert + text[pos + cut:]
+    return text
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_any_input_is_trimmed_validly_or_left_alone(text: str) -> None:
+    """Mangled checkpoints: never an exception, never an invalid write, always idempotent."""
+    with tempfile.TemporaryDirectory() as tmp:
+        os.mkdir(os.path.join(tmp, ".git"))
+        path = os.path.join(tmp, CP)
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        outcome = fix_file(path, config_for(tmp))
+        with open(path, encoding="utf-8", newline="") as fh:
+            after = fh.read()
+        if not outcome.changed:
+            assert after == text
+            return
+        assert outcome.error is None or "hard limit" in outcome.error
+        safe_load(after)
+        assert not fix_file(path, config_for(tmp)).changed

@@ -296,7 +296,7 @@ def analyze(text: str, list_fields: frozenset[str] | set[str], max_nodes: int = 
     if root is None:
         return layout
     if _node_kind(root) != "MappingNode" or not isinstance(data, dict):
-        raise Refused(f"the document is a {_shape(data)}, not a mapping of checkpoint fields")
+        raise Refused(f"the document is {_shape(data)}, not a mapping of checkpoint fields")
     if root.flow_style:
         raise Refused("the top-level mapping is in flow style ({...}); only block style is trimmed")
     lines = layout.lines
@@ -321,7 +321,9 @@ def analyze(text: str, list_fields: frozenset[str] | set[str], max_nodes: int = 
             )
         key_end = lines.line_of(max(key_node.start_mark.index, key_node.end_mark.index - 1))
         if value_node.start_mark.index < key_node.end_mark.index:
-            raise Refused(f"{key} is an alias (*name) of another node; cannot trim safely", key_line + 1)
+            raise Refused(
+                f"{key} is an alias (*name) of another node; cannot trim safely", key_line + 1
+            )
         value_last = last_line(layout, value_node, key_end)
         item = Field(key, data[key], key_node, value_node, key_line, value_last)
         item.lead, item.trail = key_line, value_last
@@ -335,11 +337,17 @@ def analyze(text: str, list_fields: frozenset[str] | set[str], max_nodes: int = 
 
 
 def _shape(value: Any) -> str:
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, str):
-        return "string"
-    return type(value).__name__ if value is not None else "null"
+    """What a YAML value is, with its article, for messages."""
+    import datetime
+
+    if value is None:
+        return "null"
+    for kind, name in ((bool, "a boolean"), (int, "an integer"), (float, "a number"),
+                       (str, "a string"), (list, "a list"), (dict, "a mapping"),
+                       (datetime.date, "a date")):
+        if isinstance(value, kind):
+            return name
+    return f"a {type(value).__name__}"
 
 
 def _locate_items(layout: Layout, fld: Field, key_end: int) -> None:
@@ -366,8 +374,14 @@ def _locate_items(layout: Layout, fld: Field, key_end: int) -> None:
             dash = after + 1
             while dash < lines.count and (lines.is_blank(dash) or lines.is_comment(dash)):
                 dash += 1
-        if dash >= lines.count or not lines.get(dash).lstrip().startswith("-") or dash > lines.line_of(node.start_mark.index):
-            raise Refused(f"cannot find the dash of {fld.key}[{index}]; cannot trim safely", dash + 1)
+        if (
+            dash >= lines.count
+            or not lines.get(dash).lstrip().startswith("-")
+            or dash > lines.line_of(node.start_mark.index)
+        ):
+            raise Refused(
+                f"cannot find the dash of {fld.key}[{index}]; cannot trim safely", dash + 1
+            )
         last = last_line(layout, node, max(dash, lines.line_of(node.start_mark.index)))
         gap = after + 1 if index else dash
         fld.items.append(Item(value, node, dash, last, gap))
