@@ -371,3 +371,35 @@ def test_source_checkout_rules_are_used() -> None:
 
     assert os.path.isfile(os.path.join(rules_dir(), "kinds.json"))
     assert os.path.isdir(ROOT)
+
+
+def test_tool_failure_is_one_line_and_exit_2(mixed, cli, capsys, monkeypatch) -> None:
+    """A bug or an environment failure: exit 2, one line, no traceback (unless debugging)."""
+    from asimov_hooks import engine
+
+    def broken(self, path):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(engine.Checker, "check", broken)
+    from asimov_hooks.cli import validate_main
+
+    for entry in (validate_main, entrypoints.validate_main, entrypoints.check_size_main):
+        assert entry([mixed["valid"]]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "internal error: RuntimeError: disk on fire" in err
+        assert "Traceback" not in err
+    monkeypatch.setenv("ASIMOV_HOOKS_DEBUG", "1")
+    with pytest.raises(RuntimeError):
+        validate_main([mixed["valid"]])
+
+
+@pytest.mark.parametrize("argv", [[], ["no-such-command"], ["validate", "--bogus"]])
+def test_command_group_usage(argv, capsys) -> None:
+    from asimov_hooks.cli import main
+
+    code = main(argv)
+    captured = capsys.readouterr()
+    assert code in (0, 2)
+    assert "Traceback" not in captured.err
+    if argv:
+        assert code == 2 and captured.err.strip()
