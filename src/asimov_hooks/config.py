@@ -188,9 +188,33 @@ def _load_chain(path: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     data = _expand_rule_shorthands(data)
     parent = data.pop("extends", "default")
     if parent == "default":
-        return deep_merge(default_data(), data)
-    parent_path = os.path.join(os.path.dirname(path), os.path.expanduser(parent))
-    return deep_merge(_load_chain(parent_path, (*seen, path)), data)
+        base = default_data()
+    else:
+        parent_path = os.path.join(os.path.dirname(path), os.path.expanduser(parent))
+        base = _load_chain(parent_path, (*seen, path))
+    return _merge_config(base, data)
+
+
+def _merge_config(base: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """`data` over `base`. Top-level `rules` are "rules for every kind": a rule that
+    kinds set themselves (max-tokens, schema, ...) is merged into each kind that sets
+    it, so `max-tokens: warning` changes every cap and adds none where a kind has no
+    cap; a kind's own `rules` in the same file still win."""
+    top = data.get("rules") or {}
+    per_kind = {rid for spec in base.get("kinds", {}).values() for rid in spec.get("rules", {})}
+    pushed = {rid: value for rid, value in top.items() if rid in per_kind}
+    if not pushed:
+        return deep_merge(base, data)
+    kinds = {}
+    for name, spec in base.get("kinds", {}).items():
+        own = spec.get("rules", {})
+        if any(rid in own for rid in pushed):
+            own = {rid: deep_merge(v, pushed.get(rid, {})) for rid, v in own.items()}
+            spec = {**spec, "rules": own}
+        kinds[name] = spec
+    generic = base.get("rules", {})
+    rest = {rid: v for rid, v in top.items() if rid not in pushed or rid in generic}
+    return deep_merge({**base, "kinds": kinds}, {**data, "rules": rest})
 
 
 class Config:
