@@ -366,3 +366,41 @@ def test_config_select_keeps_the_problems_that_stop_reading(tmp_path, cli) -> No
     assert (
         f"error max-bytes-hard {size:,} bytes, over the 262,144-byte limit; not parsed" in run.out
     )
+
+
+def test_top_level_rules_apply_to_every_kind(tmp_path, cli) -> None:
+    """README: top-level `rules` are rules for every kind."""
+    write(tmp_path, "CLAUDE.md", "x" * 1100 + "\n")
+    write(tmp_path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT + "notes: '" + "y" * 3000 + "'\n")
+    write(tmp_path, "sprint.yaml", "sprint:\n  current: x\n")
+    write(tmp_path, ".asimov-hooks.yaml", "rules:\n  max-tokens: 'off'\n")
+    run = cli(".")
+    assert run.code == 0 and "max-tokens" not in run.out, run
+    # a level changes every cap and adds none where a kind has no cap (sprint.yaml)
+    write(tmp_path, ".asimov-hooks.yaml", "rules:\n  max-tokens: warning\n")
+    run = cli(".")
+    assert run.code == 0, run
+    assert "CLAUDE.md:1:1: warning max-tokens ~276 tokens, over the cap of 250" in run.out
+    assert "sprint.yaml: valid" in run.out
+    # the kind's own setting in the same file wins
+    write(
+        tmp_path,
+        ".asimov-hooks.yaml",
+        "rules:\n  max-tokens: warning\nkinds:\n  claude-md:\n    rules:\n      max-tokens: error\n",
+    )
+    run = cli(".")
+    assert run.code == 1 and "error max-tokens ~276" in run.out
+    assert ".claude_checkpoint.yaml:13:1: warning max-tokens" in run.out
+    # options too, and generic rules keep working
+    write(tmp_path, ".asimov-hooks.yaml", "rules:\n  max-tokens: {max: 5000}\n  syntax: warning\n")
+    write(tmp_path, "roadmap.yaml", "current: [unclosed\n")
+    run = cli(".")
+    assert run.code == 0, run
+    assert "max-tokens" not in run.out and "warning syntax invalid YAML" in run.out
+
+
+def test_extends_child_top_level_rule_beats_parent_kind_rule(tmp_path, cli) -> None:
+    write(tmp_path, "base.yaml", "kinds:\n  claude-md:\n    rules:\n      max-lines-soft: error\n")
+    write(tmp_path, ".asimov-hooks.yaml", "extends: base.yaml\nrules:\n  max-lines-soft: 'off'\n")
+    write(tmp_path, "CLAUDE.md", LONG_CLAUDE)
+    assert "CLAUDE.md: valid" in cli("CLAUDE.md").out
