@@ -286,7 +286,7 @@ class TrimResult:
 
 
 def _check_shapes(layout: Any, settings: Settings) -> None:
-    from .trim_layout import Refused, _shape
+    from .trim_layout import Refused, shape_name
 
     for name in settings.caps:
         fld = layout.fields.get(name)
@@ -294,12 +294,12 @@ def _check_shapes(layout: Any, settings: Settings) -> None:
             continue
         if not isinstance(fld.value, list):
             raise Refused(
-                f"{name} is {_shape(fld.value)}, expected a list of strings", fld.key_line + 1
+                f"{name} is {shape_name(fld.value)}, expected a list of strings", fld.key_line + 1
             )
         for index, item in enumerate(fld.items):
             if not isinstance(item.value, str):
                 raise Refused(
-                    f"{name}[{index}] is {_shape(item.value)}; lists of non-strings are not trimmed",
+                    f"{name}[{index}] is {shape_name(item.value)}; lists of non-strings are not trimmed",
                     item.node.start_mark.line + 1,
                 )
 

@@ -90,9 +90,8 @@ class Item:
 
     value: Any
     node: Any
-    first: int  # block: dash line
+    first: int  # block: dash line (the lines between the previous item and it are its own too)
     last: int  # block: last content line
-    gap: int  # block: first of the blank/comment lines above it that it owns (== first if none)
 
 
 @dataclass
@@ -296,7 +295,7 @@ def analyze(text: str, list_fields: frozenset[str] | set[str], max_nodes: int = 
     if root is None:
         return layout
     if _node_kind(root) != "MappingNode" or not isinstance(data, dict):
-        raise Refused(f"the document is {_shape(data)}, not a mapping of checkpoint fields")
+        raise Refused(f"the document is {shape_name(data)}, not a mapping of checkpoint fields")
     if root.flow_style:
         raise Refused("the top-level mapping is in flow style ({...}); only block style is trimmed")
     lines = layout.lines
@@ -336,7 +335,7 @@ def analyze(text: str, list_fields: frozenset[str] | set[str], max_nodes: int = 
     return layout
 
 
-def _shape(value: Any) -> str:
+def shape_name(value: Any) -> str:
     """What a YAML value is, with its article, for messages."""
     import datetime
 
@@ -366,7 +365,7 @@ def _locate_items(layout: Layout, fld: Field, key_end: int) -> None:
             )
         previous_end = node.end_mark.index
         if seq.flow_style:
-            fld.items.append(Item(value, node, -1, -1, -1))
+            fld.items.append(Item(value, node, -1, -1))
             continue
         if index == 0 and text.startswith("-", seq.start_mark.index):
             dash = lines.line_of(seq.start_mark.index)
@@ -383,8 +382,7 @@ def _locate_items(layout: Layout, fld: Field, key_end: int) -> None:
                 f"cannot find the dash of {fld.key}[{index}]; cannot trim safely", dash + 1
             )
         last = last_line(layout, node, max(dash, lines.line_of(node.start_mark.index)))
-        gap = after + 1 if index else dash
-        fld.items.append(Item(value, node, dash, last, gap))
+        fld.items.append(Item(value, node, dash, last))
         after = last
 
 
