@@ -89,15 +89,15 @@ def test_ratio_and_format() -> None:
     assert bench.fmt_time(2.5) == "2.50 s"
 
 
-def test_linearity_uses_marginal_cost() -> None:
+def test_linearity_compares_time_growth_with_file_growth() -> None:
     res = bench.Results()
     tool, family = "asimov-validate", "asimov"
-    res.single[(tool, family)] = bench.Stats(median=0.05, runs=5)
     for n, total in ((100, 0.15), (1000, 1.05), (10_000, 10.05)):
         res.batch[(n, tool, family)] = bench.Stats(median=total, runs=5)
     assert bench.linearity(res, tool, family, [100, 1000, 10_000]).verdict == "met"
     res.batch[(10_000, tool, family)] = bench.Stats(median=40.0, runs=5)
     assert bench.linearity(res, tool, family, [100, 1000, 10_000]).verdict == "missed"
+    assert bench.linearity(res, tool, family, [100]).verdict == "not measured"
     assert bench.linearity(res, "asimov-check-size", family, [100]) is None
 
 
