@@ -244,7 +244,12 @@ class Config:
         return absolute.replace(os.sep, "/").lstrip("/")
 
     def excluded(self, rel: str) -> bool:
-        return bool(self.exclude) and match_any(rel, self.exclude)
+        """As in .gitignore, a pattern that names a directory (`vendor`, `vendor/`,
+        `/build`) excludes everything below it."""
+        if not self.exclude:
+            return False
+        parts = rel.split("/")
+        return any(match_any("/".join(parts[:n]), self.exclude) for n in range(1, len(parts) + 1))
 
     def kind_for(self, rel: str) -> str | None:
         for name, spec in self.kinds.items():
