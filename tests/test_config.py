@@ -404,3 +404,20 @@ def test_extends_child_top_level_rule_beats_parent_kind_rule(tmp_path, cli) -> N
     write(tmp_path, ".asimov-hooks.yaml", "extends: base.yaml\nrules:\n  max-lines-soft: 'off'\n")
     write(tmp_path, "CLAUDE.md", LONG_CLAUDE)
     assert "CLAUDE.md: valid" in cli("CLAUDE.md").out
+
+
+@pytest.mark.parametrize("pattern", ["vendor", "vendor/", "/vendor", "vendor/**", "x"])
+def test_exclude_directory_patterns_as_in_gitignore(tmp_path, cli, pattern: str) -> None:
+    write(tmp_path, ".asimov-hooks.yaml", f"exclude: ['{pattern}']\n")
+    write(tmp_path, "vendor/x/CLAUDE.md", "line\n" * 40)
+    write(tmp_path, "CLAUDE.md", "ok\n")
+    run = cli(".")
+    assert run.code == 0, run
+    assert "vendor" not in run.out and "1 file checked" in run.out
+
+
+@pytest.mark.parametrize("pattern", ["/x", "vend", "vendor/y"])
+def test_exclude_does_not_overreach(tmp_path, cli, pattern: str) -> None:
+    write(tmp_path, ".asimov-hooks.yaml", f"exclude: ['{pattern}']\n")
+    write(tmp_path, "vendor/x/CLAUDE.md", "line\n" * 40)
+    assert cli(".").code == 1
