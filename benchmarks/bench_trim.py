@@ -74,8 +74,14 @@ def _time_process(argv: list[str], runs: int, prepare=None, cwd: str | None = No
         if prepare:
             prepare()
         start = time.perf_counter()
-        subprocess.run(argv, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(
+            argv,
+            cwd=cwd,
+            env=ENV,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        )
         times.append(time.perf_counter() - start)
     return times
 
@@ -96,13 +102,17 @@ def startup(runs: int) -> None:
         base = _time_process([sys.executable, "-c", "pass"], runs)
         trim = _time_process([*_console_script(), "trim", path], runs, fresh, tmp)
         fresh()
-        subprocess.run([*_console_script(), "trim", path], cwd=tmp, capture_output=True, check=False)
+        subprocess.run(
+            [*_console_script(), "trim", path], cwd=tmp, capture_output=True, check=False
+        )
         noop = _time_process([*_console_script(), "trim", path], runs, None, tmp)
     b = statistics.median(base)
     print(f"process start-up, median of {runs} runs")
     print(f"  python -c pass                          {b * 1000:7.1f} ms   1.0x")
-    for label, times in (("asimov-hooks trim (30 lines, trims)", trim),
-                         ("asimov-hooks trim (nothing to do)", noop)):
+    for label, times in (
+        ("asimov-hooks trim (30 lines, trims)", trim),
+        ("asimov-hooks trim (nothing to do)", noop),
+    ):
         m = statistics.median(times)
         print(f"  {label:<39} {m * 1000:7.1f} ms  {m / b:4.1f}x")
 
@@ -111,17 +121,22 @@ def scaling(sizes: list[int], runs: int) -> None:
     from asimov_hooks.config import Config, default_data
     from asimov_hooks.trim import fix_file
 
-    print("\nscaling: fix_file on a checkpoint whose `completed` and `next_steps` have N items "
-          f"each (best of {runs}, archive on)")
+    print(
+        "\nscaling: fix_file on a checkpoint whose `completed` and `next_steps` have N items "
+        f"each (best of {runs}, archive on)"
+    )
     print(f"  {'N':>8} {'lines':>8} {'bytes':>10} {'seconds':>9} {'us/line':>8}")
     data = default_data()
     # the default 256 KB byte cap would refuse the big files before trimming
     data["kinds"]["asimov-checkpoint"]["rules"]["max-bytes-hard"]["max"] = 10**9
     first = None
     for size in sizes:
-        text = ("milestone: M\nstatus: in_progress\ncompleted:\n"
-                + "".join(f"  - \"task {i}: did a thing\"  # {i}\n" for i in range(size))
-                + "next_steps:\n" + "".join(f"  - step {i}\n" for i in range(size)))
+        text = (
+            "milestone: M\nstatus: in_progress\ncompleted:\n"
+            + "".join(f'  - "task {i}: did a thing"  # {i}\n' for i in range(size))
+            + "next_steps:\n"
+            + "".join(f"  - step {i}\n" for i in range(size))
+        )
         best = float("inf")
         for _ in range(runs):
             with tempfile.TemporaryDirectory() as tmp:
@@ -139,15 +154,18 @@ def scaling(sizes: list[int], runs: int) -> None:
         print(f"  {size:>8} {lines:>8} {len(text):>10,} {best:>9.3f} {best / lines * 1e6:>8.1f}")
     if first and len(sizes) > 1:
         size, best_time = first
-        print(f"  time(N={sizes[-1]}) / time(N={size}) = {best / best_time:.1f} "
-              f"for {sizes[-1] / size:.0f}x the items (linear: {sizes[-1] / size:.0f})")
+        print(
+            f"  time(N={sizes[-1]}) / time(N={size}) = {best / best_time:.1f} "
+            f"for {sizes[-1] / size:.0f}x the items (linear: {sizes[-1] / size:.0f})"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--sizes", default="1000,2500,5000,10000",
-                        help="items in each of the two lists")
+    parser.add_argument(
+        "--sizes", default="1000,2500,5000,10000", help="items in each of the two lists"
+    )
     args = parser.parse_args()
     startup(args.runs)
     scaling([int(s) for s in args.sizes.split(",")], max(1, args.runs // 5))

@@ -54,8 +54,9 @@ def items(prefix: str, count: int, indent: str = "  ", quote: str = '"') -> str:
     return "".join(f"{indent}- {quote}{prefix} {i}{quote}\n" for i in range(1, count + 1))
 
 
-def trim_once_and_again(capsys: pytest.CaptureFixture[str], text: str | bytes,
-                        *args: str) -> tuple[int, str, str, bytes]:
+def trim_once_and_again(
+    capsys: pytest.CaptureFixture[str], text: str | bytes, *args: str
+) -> tuple[int, str, str, bytes]:
     """Trim, then check that a second run changes nothing and exits 0 (unless still failing)."""
     write(CP, text)
     code, out, err = run(capsys, *args, CP)
@@ -71,8 +72,10 @@ def trim_once_and_again(capsys: pytest.CaptureFixture[str], text: str | bytes,
 STEP1 = [
     pytest.param(
         "milestone: M\ncompleted:\n" + items("Task", 7) + "next_steps:\n" + items("Next", 2),
-        "milestone: M\ncompleted:\n" + "".join(f'  - "Task {i}"\n' for i in range(3, 8))
-        + "next_steps:\n" + items("Next", 2),
+        "milestone: M\ncompleted:\n"
+        + "".join(f'  - "Task {i}"\n' for i in range(3, 8))
+        + "next_steps:\n"
+        + items("Next", 2),
         {"completed": ["Task 1", "Task 2"]},
         id="completed-keeps-the-last-5",
     ),
@@ -84,7 +87,8 @@ STEP1 = [
     ),
     pytest.param(
         "milestone: M\ncompleted: [a, b, c, d, e, f, g]\nnext_steps: [1, 2, 3, 4, 5, 6]\n".replace(
-            "[1, 2, 3, 4, 5, 6]", "[n1, n2, n3, n4, n5, n6]"),
+            "[1, 2, 3, 4, 5, 6]", "[n1, n2, n3, n4, n5, n6]"
+        ),
         "milestone: M\ncompleted: [c, d, e, f, g]\nnext_steps: [n1, n2, n3, n4, n5]\n",
         {"completed": ["a", "b"], "next_steps": ["n6"]},
         id="flow-lists",
@@ -120,10 +124,8 @@ SOFT = (
     "tool_calls: 45\n"
     "milestone: Add feature X\n"
     "status: in_progress\n"
-    "completed:\n" + items("Task", 5) +
-    "in_progress: Task 9\n"
-    "next_steps:\n" + items("Next", 5) +
-    "notes: |\n  remember the flaky test\n  and the cache\n"
+    "completed:\n" + items("Task", 5) + "in_progress: Task 9\n"
+    "next_steps:\n" + items("Next", 5) + "notes: |\n  remember the flaky test\n  and the cache\n"
     "context: some context\n"
     "blockers: [none]\n"
     "history:\n  - step one\n  - step two\n"
@@ -140,10 +142,8 @@ def test_step2_over_soft_limit_windows_and_optional_fields(capsys):
         "tool_calls: 45\n"
         "milestone: Add feature X\n"
         "status: in_progress\n"
-        "completed:\n" + "".join(f'  - "Task {i}"\n' for i in (3, 4, 5)) +
-        "in_progress: Task 9\n"
-        "next_steps:\n" + items("Next", 3) +
-        "blockers: [none]\n"
+        "completed:\n" + "".join(f'  - "Task {i}"\n' for i in (3, 4, 5)) + "in_progress: Task 9\n"
+        "next_steps:\n" + items("Next", 3) + "blockers: [none]\n"
         "on_confusion: cat warmup.yaml\n"
     )
     assert result.decode() == expected
@@ -167,7 +167,8 @@ def test_step2_not_applied_when_caps_are_enough(capsys):
     code, _, _, result = trim_once_and_again(capsys, text)
     assert code == 1
     assert result.decode() == "milestone: M\nnotes: keep me\ncompleted:\n" + "".join(
-        f'  - "T {i}"\n' for i in range(8, 13))
+        f'  - "T {i}"\n' for i in range(8, 13)
+    )
 
 
 def test_fields_in_keep_are_never_removed(capsys, repo):
@@ -182,7 +183,9 @@ def test_fields_in_keep_are_never_removed(capsys, repo):
 
 # ---------------------------------------------------------------- step 3: hard limit
 def test_step3_still_over_hard_limit_writes_best_trim_and_fails(capsys):
-    long_task = "in_progress: >-\n" + "".join(f"  line {i} of a very long description\n" for i in range(25))
+    long_task = "in_progress: >-\n" + "".join(
+        f"  line {i} of a very long description\n" for i in range(25)
+    )
     text = "milestone: M\n" + long_task + "completed:\n" + items("T", 9) + "notes: n\n"
     code, out, err, _result = trim_once_and_again(capsys, text)
     assert code == 1
@@ -221,8 +224,8 @@ FORMAT_CASES = [
         id="trailing-comment-block-stays-eol-comment-stays",
     ),
     pytest.param(
-        "milestone: M\ncompleted:\n- 'single'\n- \"double\"\n- plain\n- \"esc\\t\"\n",
-        "milestone: M\ncompleted:\n- plain\n- \"esc\\t\"\n",
+        'milestone: M\ncompleted:\n- \'single\'\n- "double"\n- plain\n- "esc\\t"\n',
+        'milestone: M\ncompleted:\n- plain\n- "esc\\t"\n',
         {"max": 2},
         id="quoting-styles-and-zero-indent",
     ),
@@ -241,7 +244,7 @@ FORMAT_CASES = [
     ),
     pytest.param(
         "milestone: M\ncompleted: [a, 'b', \"c\",\n  d,  # why d\n  e,]\nz: 1\n",
-        "milestone: M\ncompleted: [\"c\",\n  d,  # why d\n  e,]\nz: 1\n",
+        'milestone: M\ncompleted: ["c",\n  d,  # why d\n  e,]\nz: 1\n',
         {"max": 3},
         id="multi-line-flow-list-with-comment-and-trailing-comma",
     ),
@@ -281,18 +284,33 @@ FORMAT_CASES = [
 @pytest.mark.parametrize(("before", "after", "cap"), FORMAT_CASES)
 def test_formatting_survives(capsys, repo, before, after, cap):
     n = cap["max"]
-    write(".asimov-hooks.yaml", f"trim:\n  caps:\n    completed: {{max: {n}}}\n    next_steps: {{max: {n}}}\n")
+    write(
+        ".asimov-hooks.yaml",
+        f"trim:\n  caps:\n    completed: {{max: {n}}}\n    next_steps: {{max: {n}}}\n",
+    )
     code, _, err, result = trim_once_and_again(capsys, before)
     assert code == 1 and not err, err
     assert result.decode() == after
 
 
 def test_crlf_bom_and_missing_final_newline_survive_byte_for_byte(capsys):
-    lines = ["# checkpoint", "milestone: M", "completed:", *[f"  - t{i}" for i in range(1, 9)],
-             "notes: x", "on_confusion: cat warmup.yaml"]
+    lines = [
+        "# checkpoint",
+        "milestone: M",
+        "completed:",
+        *[f"  - t{i}" for i in range(1, 9)],
+        "notes: x",
+        "on_confusion: cat warmup.yaml",
+    ]
     raw = b"\xef\xbb\xbf" + "\r\n".join(lines).encode()
-    kept = ["# checkpoint", "milestone: M", "completed:", *[f"  - t{i}" for i in range(4, 9)],
-            "notes: x", "on_confusion: cat warmup.yaml"]
+    kept = [
+        "# checkpoint",
+        "milestone: M",
+        "completed:",
+        *[f"  - t{i}" for i in range(4, 9)],
+        "notes: x",
+        "on_confusion: cat warmup.yaml",
+    ]
     code, _, _, result = trim_once_and_again(capsys, raw)
     assert code == 1
     assert result == b"\xef\xbb\xbf" + "\r\n".join(kept).encode()
@@ -301,10 +319,17 @@ def test_crlf_bom_and_missing_final_newline_survive_byte_for_byte(capsys):
 
 
 def test_removed_last_field_keeps_missing_final_newline_with_crlf(capsys):
-    raw = "milestone: M\r\n" + "".join(f"completed_{i}: x\r\n" for i in range(20)) + "notes: |\r\n  n\r\n  m"
+    raw = (
+        "milestone: M\r\n"
+        + "".join(f"completed_{i}: x\r\n" for i in range(20))
+        + "notes: |\r\n  n\r\n  m"
+    )
     code, _, _, result = trim_once_and_again(capsys, raw)
     assert code == 1
-    assert result.decode() == "milestone: M\r\n" + "".join(f"completed_{i}: x\r\n" for i in range(20))[:-2]
+    assert (
+        result.decode()
+        == "milestone: M\r\n" + "".join(f"completed_{i}: x\r\n" for i in range(20))[:-2]
+    )
 
 
 def test_bytes_outside_removed_parts_are_unchanged(capsys):
@@ -330,13 +355,16 @@ def test_comment_owned_by_removed_field_goes_comment_of_next_stays(capsys):
     assert code == 1
     assert result.decode() == (
         "milestone: M\ncompleted:\n" + items("T", 3) + "  # T trimmed regularly\n\n"
-        "# how to recover\non_confusion: cat warmup.yaml\n" + "".join(f"x{i}: {i}\n" for i in range(9))
+        "# how to recover\non_confusion: cat warmup.yaml\n"
+        + "".join(f"x{i}: {i}\n" for i in range(9))
     )
     assert load(ARCHIVE)[-1]["comments"] == ["# scratch notes"]
 
 
 def test_keep_chomped_block_scalar_before_a_removed_field(capsys):
-    text = ("milestone: M\nin_progress: |+\n  x\n\nnotes: gone\n" + "".join(f"k{i}: v\n" for i in range(17)))
+    text = "milestone: M\nin_progress: |+\n  x\n\nnotes: gone\n" + "".join(
+        f"k{i}: v\n" for i in range(17)
+    )
     code, _, _, result = trim_once_and_again(capsys, text)
     assert code == 1
     assert load(CP)["in_progress"] == "x\n\n"
@@ -345,21 +373,40 @@ def test_keep_chomped_block_scalar_before_a_removed_field(capsys):
 
 # ---------------------------------------------------------------- refused, untouched
 REFUSED = [
-    pytest.param("milestone: M\ncompleted: [a]\ncompleted: [b]\n", "duplicate key 'completed'", id="duplicate-keys"),
+    pytest.param(
+        "milestone: M\ncompleted: [a]\ncompleted: [b]\n",
+        "duplicate key 'completed'",
+        id="duplicate-keys",
+    ),
     pytest.param("milestone: M\ncompleted: [a, b\n", "invalid YAML", id="invalid-yaml"),
     pytest.param("- milestone\n- completed\n", "is a list, not a mapping", id="not-a-mapping"),
     pytest.param("just text\n", "is a string, not a mapping", id="scalar-document"),
-    pytest.param("milestone: M\ncompleted:\n  - a\n  - {b: 1}\n", "completed[1] is a mapping", id="list-of-mappings"),
-    pytest.param("milestone: M\ncompleted: [1, 2]\n", "completed[0] is an integer", id="list-of-ints"),
+    pytest.param(
+        "milestone: M\ncompleted:\n  - a\n  - {b: 1}\n",
+        "completed[1] is a mapping",
+        id="list-of-mappings",
+    ),
+    pytest.param(
+        "milestone: M\ncompleted: [1, 2]\n", "completed[0] is an integer", id="list-of-ints"
+    ),
     pytest.param("milestone: M\ncompleted:\n  -\n  - a\n", "completed[0] is null", id="null-item"),
-    pytest.param("milestone: M\ncompleted: all of them\n", "completed is a string", id="string-not-list"),
+    pytest.param(
+        "milestone: M\ncompleted: all of them\n", "completed is a string", id="string-not-list"
+    ),
     pytest.param("milestone: M\nnext_steps: &n [a]\ncompleted: *n\n", "alias", id="alias-list"),
     pytest.param("base: &b {x: 1}\n<<: *b\nmilestone: M\n", "merge key", id="merge-key"),
     pytest.param("{milestone: M, completed: [a, b, c, d, e, f]}\n", "flow style", id="flow-root"),
-    pytest.param("milestone: M\n---\nmilestone: N\n", "more than one YAML document", id="two-documents"),
-    pytest.param("milestone: M\n<<<<<<< HEAD\ncompleted: [a]\n=======\ncompleted: [b]\n>>>>>>> x\n",
-                 "conflict markers", id="conflict-markers"),
-    pytest.param("milestone: M\rcompleted: [a]\n", "line break other than LF or CRLF", id="lone-cr"),
+    pytest.param(
+        "milestone: M\n---\nmilestone: N\n", "more than one YAML document", id="two-documents"
+    ),
+    pytest.param(
+        "milestone: M\n<<<<<<< HEAD\ncompleted: [a]\n=======\ncompleted: [b]\n>>>>>>> x\n",
+        "conflict markers",
+        id="conflict-markers",
+    ),
+    pytest.param(
+        "milestone: M\rcompleted: [a]\n", "line break other than LF or CRLF", id="lone-cr"
+    ),
     pytest.param(b"milestone: \xff\n", "not valid UTF-8", id="not-utf8"),
     pytest.param(b"milestone: M\x00\n", "binary content", id="binary"),
 ]
@@ -376,10 +423,13 @@ def test_refused_files_are_reported_and_untouched(capsys, text, message):
     assert path.read_bytes() == before and not Path(ARCHIVE).exists()
 
 
-@pytest.mark.parametrize(("use", "message"), [
-    ("in_progress: *m\n", "in_progress is an alias"),
-    ("context:\n  - *m\n", "would not parse"),
-])
+@pytest.mark.parametrize(
+    ("use", "message"),
+    [
+        ("in_progress: *m\n", "in_progress is an alias"),
+        ("context:\n  - *m\n", "would not parse"),
+    ],
+)
 def test_anchor_in_removed_item_used_elsewhere_is_refused(capsys, use, message):
     text = "milestone: M\ncompleted:\n  - &m first\n" + items("T", 5) + use
     path = write(CP, text)
@@ -389,7 +439,9 @@ def test_anchor_in_removed_item_used_elsewhere_is_refused(capsys, use, message):
 
 
 def test_not_a_checkpoint_is_skipped_not_failed(capsys):
-    write(CP, "apiVersion: v1\nkind: ConfigMap\ndata:\n" + "".join(f"  k{i}: v\n" for i in range(40)))
+    write(
+        CP, "apiVersion: v1\nkind: ConfigMap\ndata:\n" + "".join(f"  k{i}: v\n" for i in range(40))
+    )
     code, out, err = run(capsys, CP)
     assert code == 0 and "skipped: not an Asimov Protocol session checkpoint" in out and not err
 
@@ -503,7 +555,11 @@ def test_archive_path_option_and_template(capsys, repo):
     write("sub/.asimov/checkpoint.yaml", "milestone: M\nnext_steps:\n" + items("N", 6))
     assert run(capsys, "sub/.asimov/checkpoint.yaml")[0] == 1
     entry = load("sub/archives/checkpoint.yaml.log.yaml")[0]
-    assert entry == {**entry, "source": "sub/.asimov/checkpoint.yaml", "removed": {"next_steps": ["N 6"]}}
+    assert entry == {
+        **entry,
+        "source": "sub/.asimov/checkpoint.yaml",
+        "removed": {"next_steps": ["N 6"]},
+    }
 
 
 def test_archive_path_that_is_a_checkpoint_is_refused(capsys, repo):
@@ -516,34 +572,57 @@ def test_archive_path_that_is_a_checkpoint_is_refused(capsys, repo):
 
 # ---------------------------------------------------------------- configuration
 def test_every_number_and_list_comes_from_config(capsys, repo):
-    write(".asimov-hooks.yaml", (
-        "kinds:\n  asimov-checkpoint:\n    rules:\n      max-lines-soft: {max: 8}\n"
-        "trim:\n  caps:\n    completed: {max: 4}\n    blockers: {keep: first, max: 2}\n"
-        "  window: 1\n  optional: [tool_calls]\n"
-    ))
-    text = ("milestone: M\ntool_calls: 3\nnotes: stays\ncompleted:\n" + items("T", 6)
-            + "blockers:\n" + items("B", 3))
+    write(
+        ".asimov-hooks.yaml",
+        (
+            "kinds:\n  asimov-checkpoint:\n    rules:\n      max-lines-soft: {max: 8}\n"
+            "trim:\n  caps:\n    completed: {max: 4}\n    blockers: {keep: first, max: 2}\n"
+            "  window: 1\n  optional: [tool_calls]\n"
+        ),
+    )
+    text = (
+        "milestone: M\ntool_calls: 3\nnotes: stays\ncompleted:\n"
+        + items("T", 6)
+        + "blockers:\n"
+        + items("B", 3)
+    )
     code, out, _, _result = trim_once_and_again(capsys, text)
     assert code == 1
-    assert load(CP) == {"milestone": "M", "notes": "stays", "completed": ["T 6"], "blockers": ["B 1"]}
+    assert load(CP) == {
+        "milestone": "M",
+        "notes": "stays",
+        "completed": ["T 6"],
+        "blockers": ["B 1"],
+    }
     assert "over the soft limit of 8" in out
 
 
 def test_soft_limit_switched_off_means_caps_only(capsys, repo):
-    write(".asimov-hooks.yaml", "kinds:\n  asimov-checkpoint:\n    rules:\n      max-lines-soft: off\n")
-    text = "milestone: M\nnotes: n\n" + "".join(f"k{i}: v\n" for i in range(20)) + "completed:\n" + items("T", 4)
+    write(
+        ".asimov-hooks.yaml",
+        "kinds:\n  asimov-checkpoint:\n    rules:\n      max-lines-soft: off\n",
+    )
+    text = (
+        "milestone: M\nnotes: n\n"
+        + "".join(f"k{i}: v\n" for i in range(20))
+        + "completed:\n"
+        + items("T", 4)
+    )
     write(CP, text)
     assert run(capsys, CP) == (0, "", "")
 
 
-@pytest.mark.parametrize(("config", "message"), [
-    ("trim:\n  caps:\n    completed: {keep: middle, max: 5}\n", "trim.caps.completed.keep"),
-    ("trim:\n  window: -1\n", "trim.window"),
-    ("trim:\n  optional: [milestone]\n", "milestone also listed in trim.keep"),
-    ("trim:\n  archive:\n    path: '{nope}.yaml'\n", "unknown placeholder"),
-    ("trim:\n  unknown: 1\n", "trim"),
-    ("trim:\n  window: {blockers: 2}\n", "trim.window.blockers"),
-])
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ("trim:\n  caps:\n    completed: {keep: middle, max: 5}\n", "trim.caps.completed.keep"),
+        ("trim:\n  window: -1\n", "trim.window"),
+        ("trim:\n  optional: [milestone]\n", "milestone also listed in trim.keep"),
+        ("trim:\n  archive:\n    path: '{nope}.yaml'\n", "unknown placeholder"),
+        ("trim:\n  unknown: 1\n", "trim"),
+        ("trim:\n  window: {blockers: 2}\n", "trim.window.blockers"),
+    ],
+)
 def test_unusable_config_is_one_line_and_exit_2(capsys, repo, config, message):
     write(".asimov-hooks.yaml", config)
     write(CP, "milestone: M\ncompleted:\n" + items("T", 7))
@@ -620,40 +699,48 @@ TRAPS = [
     pytest.param(
         "milestone: M\ncompleted:\n  - a\n  # about b\n  - b\n  - c\nz: 1\n",
         "milestone: M\ncompleted:\n  # about b\n  - b\n  - c\nz: 1\n",
-        2, id="comment-above-first-kept-item-is-not-deleted-with-the-item-before-it",
+        2,
+        id="comment-above-first-kept-item-is-not-deleted-with-the-item-before-it",
     ),
     pytest.param(
         "milestone: M\nnext_steps:\n  - a\n  # about b\n  - b\n  - c\nz: 1\n",
         "milestone: M\nnext_steps:\n  - a\nz: 1\n",
-        1, id="comment-of-a-removed-item-is-not-left-orphaned-above-the-next",
+        1,
+        id="comment-of-a-removed-item-is-not-left-orphaned-above-the-next",
     ),
     pytest.param(
         "milestone: M\ncompleted:\n  - a\n  - b\n  - c\n  # trailer\nz: 1\n",
         "milestone: M\ncompleted:\n  - c\n  # trailer\nz: 1\n",
-        1, id="keep-last-slice-delete-keeps-trailing-comment",
+        1,
+        id="keep-last-slice-delete-keeps-trailing-comment",
     ),
     pytest.param(
         "milestone: M\nnext_steps:\n  - a\n  - b\n  - c\n  # trailer\nz: 1\n",
         "milestone: M\nnext_steps:\n  - a\n  # trailer\nz: 1\n",
-        1, id="negative-index-delete-keeps-trailing-comment",
+        1,
+        id="negative-index-delete-keeps-trailing-comment",
     ),
     pytest.param(
         "milestone: M\ncompleted:\n  # header\n  - a\n  - b\nz: 1\n",
         "milestone: M\ncompleted: []\n  # header\nz: 1\n",
-        0, id="emptied-list-under-header-comment-stays-valid",
+        0,
+        id="emptied-list-under-header-comment-stays-valid",
     ),
     pytest.param(
         "milestone: M\ncompleted: [a, b, c]    # eol\n    # indented note\nz: 1\n",
         "milestone: M\ncompleted: [c]    # eol\n    # indented note\nz: 1\n",
-        1, id="flow-list-eol-comment-column-unchanged",
+        1,
+        id="flow-list-eol-comment-column-unchanged",
     ),
 ]
 
 
 @pytest.mark.parametrize(("before", "after", "cap"), TRAPS)
 def test_ruamel_traps_do_not_reach_users(capsys, repo, before, after, cap):
-    write(".asimov-hooks.yaml", f"trim:\n  caps:\n    completed: {{max: {cap}}}\n"
-          f"    next_steps: {{max: {cap}}}\n")
+    write(
+        ".asimov-hooks.yaml",
+        f"trim:\n  caps:\n    completed: {{max: {cap}}}\n    next_steps: {{max: {cap}}}\n",
+    )
     code, _, err, result = trim_once_and_again(capsys, before)
     assert code == 1 and not err
     assert result.decode() == after
@@ -661,7 +748,8 @@ def test_ruamel_traps_do_not_reach_users(capsys, repo, before, after, cap):
 
 def test_removing_a_key_keeps_the_comment_above_the_next_key(capsys):
     text = "milestone: M\nnotes: x\n# about status\nstatus: done\n" + "".join(
-        f"k{i}: v\n" for i in range(18))
+        f"k{i}: v\n" for i in range(18)
+    )
     code, _, _, result = trim_once_and_again(capsys, text)
     assert code == 1
     assert result.decode() == text.replace("notes: x\n", "")

@@ -44,9 +44,22 @@ def test_trim_hook_fixes_and_stops_the_commit(head_clone, tmp_path) -> None:
     write(repo, ".claude_checkpoint.yaml", CHECKPOINT)
     git(repo, "add", "-A")
     tried = subprocess.run(
-        [pre_commit, "try-repo", head_clone, "asimov-trim", "--color", "never",
-         "--files", ".claude_checkpoint.yaml"],
-        cwd=repo, env=env, capture_output=True, text=True, timeout=600, check=False,
+        [
+            pre_commit,
+            "try-repo",
+            head_clone,
+            "asimov-trim",
+            "--color",
+            "never",
+            "--files",
+            ".claude_checkpoint.yaml",
+        ],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     output = tried.stdout + tried.stderr
     assert tried.returncode == 1, output
@@ -60,16 +73,26 @@ def test_trim_hook_fixes_and_stops_the_commit(head_clone, tmp_path) -> None:
     # 2. a real commit through the installed hook (same environment, reused)
     sha = git(head_clone, "rev-parse", "HEAD").stdout.strip()
     repo = git_init(tmp_path / "commit")
-    write(repo, ".pre-commit-config.yaml",
-          f"repos:\n  - repo: {head_clone}\n    rev: {sha}\n    hooks:\n      - id: asimov-trim\n")
+    write(
+        repo,
+        ".pre-commit-config.yaml",
+        f"repos:\n  - repo: {head_clone}\n    rev: {sha}\n    hooks:\n      - id: asimov-trim\n",
+    )
     write(repo, ".claude_checkpoint.yaml", CHECKPOINT)
     git(repo, "add", "-A")
     git(repo, "config", "--unset", "core.hooksPath")  # pre-commit will not install with it set
     subprocess.run([pre_commit, "install"], cwd=repo, env=env, check=True, capture_output=True)
 
     def commit() -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["git", "commit", "-qm", "checkpoint"], cwd=repo, env=env,
-                              capture_output=True, text=True, timeout=600, check=False)
+        return subprocess.run(
+            ["git", "commit", "-qm", "checkpoint"],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
 
     first = commit()
     assert first.returncode != 0, first.stdout + first.stderr

@@ -148,9 +148,27 @@ def checkpoints(draw: st.DrawFn) -> Generated:
             return [f"{name}:"] + [f"  - entry {next(ids)}" for _ in range(size)]
         return [f"{name}:"] + [f"  k{i}: v{next(ids)}" for i in range(size)]
 
-    names = ["milestone", *draw(st.lists(st.sampled_from(
-        ["timestamp", "tool_calls", "status", "in_progress", "on_confusion", "blockers",
-         "completed", "next_steps", *OPTIONAL]), unique=True))]
+    names = [
+        "milestone",
+        *draw(
+            st.lists(
+                st.sampled_from(
+                    [
+                        "timestamp",
+                        "tool_calls",
+                        "status",
+                        "in_progress",
+                        "on_confusion",
+                        "blockers",
+                        "completed",
+                        "next_steps",
+                        *OPTIONAL,
+                    ]
+                ),
+                unique=True,
+            )
+        ),
+    ]
     names = draw(st.permutations(names))
     for name in names:
         if name in CAPS:
@@ -160,7 +178,9 @@ def checkpoints(draw: st.DrawFn) -> Generated:
         elif name == "tool_calls":
             body = [f"tool_calls: {draw(st.integers(0, 500))}"]
         elif name == "blockers":
-            body = ["blockers:"] + [f"  - blocker {next(ids)}" for _ in range(draw(st.integers(1, 3)))]
+            body = ["blockers:"] + [
+                f"  - blocker {next(ids)}" for _ in range(draw(st.integers(1, 3)))
+            ]
         elif name == "timestamp":
             body = ['timestamp: "2025-01-15T10:30:00Z"']
         else:
@@ -301,13 +321,45 @@ def test_trim_properties(cp: Generated) -> None:
 # ---------------------------------------------------------------- robustness
 FUZZ_BASE = (
     "# header\ntimestamp: \"2025-01-15T10:30:00Z\"\nmilestone: 'M'\ncompleted:\n  # h\n"
-    "  - a  # e\n  - \"b\"\n  # about c\n  - |\n    c\n  - d\n  - e\n  - f\n  # trailer\n"
+    '  - a  # e\n  - "b"\n  # about c\n  - |\n    c\n  - d\n  - e\n  - f\n  # trailer\n'
     "next_steps: [n1, n2,\n  n3, n4, n5, n6]\nnotes:\n  k: [1, 2]\ncontext: [c1, c2]\n"
     "on_confusion: cat\n" + "".join(f"k{i}: v\n" for i in range(8))
 )
-FUZZ_TOKENS = ["\n", " ", "  ", "-", "- ", ":", ": ", "#", " #", "[", "]", "{", "}", ",", "'",
-               '"', "|", ">", "&a", "*a", "!!str ", "\r\n", "\r", "\t", "---\n", "...\n",
-               "<<: ", "? ", "\ufeff", "\x85", "é", "0", "null"]
+FUZZ_TOKENS = [
+    "\n",
+    " ",
+    "  ",
+    "-",
+    "- ",
+    ":",
+    ": ",
+    "#",
+    " #",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    "'",
+    '"',
+    "|",
+    ">",
+    "&a",
+    "*a",
+    "!!str ",
+    "\r\n",
+    "\r",
+    "\t",
+    "---\n",
+    "...\n",
+    "<<: ",
+    "? ",
+    "\ufeff",
+    "\x85",
+    "é",
+    "0",
+    "null",
+]
 
 
 @st.composite
@@ -317,7 +369,7 @@ def mutated(draw: st.DrawFn) -> str:
         pos = draw(st.integers(0, len(text)))
         cut = draw(st.integers(0, 6))
         insert = draw(st.sampled_from(["", *FUZZ_TOKENS]))
-        text = text[:pos] + insert + text[pos + cut:]
+        text = text[:pos] + insert + text[pos + cut :]
     return text
 
 

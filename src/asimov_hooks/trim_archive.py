@@ -64,7 +64,9 @@ def _load(text: str) -> Any:
             return _loader().load(text)
         except YAMLError as exc:
             first = str(exc).strip().splitlines()
-            raise ArchiveError(f"invalid YAML ({first[0] if first else type(exc).__name__})") from None
+            raise ArchiveError(
+                f"invalid YAML ({first[0] if first else type(exc).__name__})"
+            ) from None
         except RecursionError:
             raise ArchiveError("invalid YAML (nesting too deep)") from None
 
@@ -119,7 +121,11 @@ def build(archive: str, entry: dict[str, Any], newline: str) -> tuple[bytes, str
         parsed = _load(new_text)
     except ArchiveError as exc:
         raise ArchiveError(f"archive {archive}: appending would make it {exc}") from None
-    if not isinstance(parsed, list) or len(parsed) != old_count + 1 or not same(parsed[-1], expected):
+    if (
+        not isinstance(parsed, list)
+        or len(parsed) != old_count + 1
+        or not same(parsed[-1], expected)
+    ):
         raise ArchiveError(
             f"archive {archive}: appending would not add exactly one entry "
             "(does it end with a flow list or a `...` marker?)"

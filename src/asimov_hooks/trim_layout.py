@@ -341,9 +341,15 @@ def shape_name(value: Any) -> str:
 
     if value is None:
         return "null"
-    for kind, name in ((bool, "a boolean"), (int, "an integer"), (float, "a number"),
-                       (str, "a string"), (list, "a list"), (dict, "a mapping"),
-                       (datetime.date, "a date")):
+    for kind, name in (
+        (bool, "a boolean"),
+        (int, "an integer"),
+        (float, "a number"),
+        (str, "a string"),
+        (list, "a list"),
+        (dict, "a mapping"),
+        (datetime.date, "a date"),
+    ):
         if isinstance(value, kind):
             return name
     return f"a {type(value).__name__}"
