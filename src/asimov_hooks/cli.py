@@ -82,10 +82,8 @@ class LazyGroup(click.Group):
             import importlib
 
             module, _, attr = LAZY_COMMANDS[name].partition(":")
-            try:
-                return getattr(importlib.import_module(module), attr)
-            except (ImportError, AttributeError):
-                return None
+            # an import error here is a broken installation: let _guarded report it
+            return getattr(importlib.import_module(module), attr)
         return super().get_command(ctx, name)
 
 

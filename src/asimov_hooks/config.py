@@ -151,6 +151,11 @@ def _validate_config(path: str, data: dict[str, Any]) -> None:
         if section in data and os.path.isfile(schema_file):
             sub = Evaluator(load_schema(f"config-{section}.schema.json")).errors(data[section])
             errors += [type(e)((section, *e.path), e.message, e.keyword, e.on_key) for e in sub]
+    known = known_rule_ids()  # a misspelt rule id is the likelier mistake: say so first
+    for where, ids in _rule_id_uses(data):
+        unknown = sorted(set(ids) - known)
+        if unknown:
+            raise ConfigError(f"{path}: {where}: unknown rule id {unknown[0]!r}")
     if errors:
         first = errors[0]
         where = ".".join(str(p) for p in first.path) or "(top level)"
@@ -159,6 +164,37 @@ def _validate_config(path: str, data: dict[str, Any]) -> None:
     for kind, spec in data.get("kinds", {}).items():
         if kind not in default_data().get("kinds", {}) and not {"files", "format"} <= spec.keys():
             raise ConfigError(f"{path}: kinds.{kind}: a new kind needs 'files' and 'format'")
+
+
+def known_rule_ids() -> set[str]:
+    """Every rule id the default packs define, for any kind."""
+    defaults = default_data()
+    known = set(defaults.get("rules", {}))
+    for spec in defaults.get("kinds", {}).values():
+        known |= set(spec.get("rules", {}))
+    return known
+
+
+def _rule_id_uses(data: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """(where, rule ids) for every place a config names rules; typos must not pass."""
+
+    def names(value: Any) -> list[str]:  # shape errors are the schema's to report
+        if isinstance(value, dict):
+            return [k for k in value if isinstance(k, str)]
+        return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+    def get(mapping: Any, key: str) -> Any:
+        return mapping.get(key) if isinstance(mapping, dict) else None
+
+    uses = [(key, names(data.get(key))) for key in ("select", "ignore", "rules")]
+    kinds = data.get("kinds")
+    for kind, spec in kinds.items() if isinstance(kinds, dict) else ():
+        uses.append((f"kinds.{kind}.rules", names(get(spec, "rules"))))
+    overrides = data.get("overrides")
+    for i, override in enumerate(overrides if isinstance(overrides, list) else ()):
+        uses.append((f"overrides[{i}].rules", names(get(override, "rules"))))
+        uses.append((f"overrides[{i}].ignore", names(get(override, "ignore"))))
+    return uses
 
 
 def _expand_rule_shorthands(data: dict[str, Any]) -> dict[str, Any]:

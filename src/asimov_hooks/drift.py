@@ -86,17 +86,12 @@ def generated_files_exist(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[
             )
 
 
-def _parse_time(value: Any) -> datetime.datetime | None:
-    if isinstance(value, datetime.datetime):
-        stamp = value
-    elif isinstance(value, str):
-        try:
-            stamp = datetime.datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            return None
-    else:
-        return None
-    if stamp.tzinfo is None:
+def parse_time(value: Any) -> datetime.datetime | None:
+    """A timestamp as an aware datetime (naive ones are taken as UTC), or None."""
+    from .merge_core import parse_timestamp
+
+    stamp = parse_timestamp(value)
+    if stamp is not None and stamp.tzinfo is None:
         stamp = stamp.replace(tzinfo=datetime.timezone.utc)
     return stamp
 
@@ -104,7 +99,7 @@ def _parse_time(value: Any) -> datetime.datetime | None:
 def stale_checkpoint(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
     if not isinstance(ctx.data, dict) or ctx.data.get("status") != "in_progress":
         return
-    stamp = _parse_time(ctx.data.get("updated_at"))
+    stamp = parse_time(ctx.data.get("updated_at"))
     if stamp is None:
         return
     days = opts.get("days", 7)

@@ -50,21 +50,34 @@ def recommended_field(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tupl
             yield (), f"no {field}" + (f" while {condition}" if condition else "")
 
 
-def session_id_matches_name(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
-    if not isinstance(ctx.data, dict) or "session_id" not in ctx.data:
+def name_matches_field(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
+    """A field that names the file (`session_id`, `skill`) must agree with the file name."""
+    field, suffix = opts.get("field", "session_id"), opts.get("suffix", ".json")
+    if not isinstance(ctx.data, dict) or field not in ctx.data:
         return
     stem = os.path.basename(ctx.path)
-    stem = stem[: -len(".json")] if stem.endswith(".json") else stem
-    if ctx.data["session_id"] != stem:
-        yield (
-            ("session_id",),
-            (f"session_id {ctx.data['session_id']!r} does not match the file name {stem!r}"),
-        )
+    stem = stem[: -len(suffix)] if stem.endswith(suffix) else stem
+    if ctx.data[field] != stem:
+        yield (field,), f"{field} {ctx.data[field]!r} does not match the file name {stem!r}"
+
+
+def timestamp_order(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
+    """`updated_at` before `created_at` means one of them was stamped wrong."""
+    from .drift import parse_time
+
+    if not isinstance(ctx.data, dict):
+        return
+    first, last = opts.get("before", "created_at"), opts.get("after", "updated_at")
+    start, end = parse_time(ctx.data.get(first)), parse_time(ctx.data.get(last))
+    if start is not None and end is not None and end < start:
+        yield (last,), f"{last} ({ctx.data[last]}) is earlier than {first} ({ctx.data[first]})"
 
 
 RULES = {
     "max-length": max_length,
     "max-items": max_items,
     "recommended-field": recommended_field,
-    "session-id-matches-name": session_id_matches_name,
+    "session-id-matches-name": name_matches_field,
+    "skill-matches-name": name_matches_field,
+    "timestamp-order": timestamp_order,
 }
