@@ -438,12 +438,19 @@ def test_anchor_in_removed_item_used_elsewhere_is_refused(capsys, use, message):
     assert not Path(ARCHIVE).exists()
 
 
-def test_not_a_checkpoint_is_skipped_not_failed(capsys):
+def test_not_a_checkpoint_is_skipped_not_failed(capsys, repo):
+    """A kind with `identify` keys: a file sharing the name but none of the keys is skipped."""
     write(
-        CP, "apiVersion: v1\nkind: ConfigMap\ndata:\n" + "".join(f"  k{i}: v\n" for i in range(40))
+        ".asimov-hooks.yaml",
+        "kinds:\n  asimov-checkpoint:\n    identify:\n"
+        "      keys: [milestone, completed, next_steps]\n",
     )
+    body = "apiVersion: v1\nkind: ConfigMap\ndata:\n" + "".join(f"  k{i}: v\n" for i in range(40))
+    path = write(CP, body)
     code, out, err = run(capsys, CP)
-    assert code == 0 and "skipped: not an Asimov Protocol session checkpoint" in out and not err
+    assert code == 0 and not err
+    assert "skipped: not an Asimov Protocol session checkpoint" in out and "Kubernetes" in out
+    assert path.read_text() == body
 
 
 @pytest.mark.parametrize("text", ["", "\n", "# only a comment\n"])
