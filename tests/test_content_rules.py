@@ -60,3 +60,15 @@ def test_misspelt_rule_id_in_ignore_and_overrides(in_tmp, cli):
     assert "ignore: unknown rule id 'stale'" in cli(".claude_checkpoint.yaml").err
     write(in_tmp, ".asimov-hooks.yaml", "overrides:\n  - files: [x]\n    ignore: [schemas]\n")
     assert "overrides[0].ignore: unknown rule id 'schemas'" in cli(".claude_checkpoint.yaml").err
+
+
+def test_fix_that_cannot_be_applied_is_reported_and_fails(in_tmp, cli):
+    write(in_tmp, ".asimov-hooks.yaml", 'trim:\n  archive:\n    path: "{name}/x.yaml"\n')
+    items = "".join(f'  - "t{i}"\n' for i in range(9))
+    path = write(in_tmp, ".claude_checkpoint.yaml", f'milestone: "m"\ncompleted:\n{items}')
+    before = open(path, "rb").read()  # noqa: SIM115
+    run = cli("--fix", ".claude_checkpoint.yaml")
+    assert run.code == 1
+    assert "Not fixed .claude_checkpoint.yaml: not trimmed: cannot write archive" in run.out
+    with open(path, "rb") as fh:
+        assert fh.read() == before  # nothing trimmed when nothing could be archived

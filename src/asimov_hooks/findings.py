@@ -45,6 +45,7 @@ class FileResult:
         self.findings: list[Finding] = []
         self.skipped = skipped  # why the file was not checked as a protocol file
         self.fixed: list[str] = []  # what a fixer changed
+        self.fix_error: str | None = None  # why a requested fix could not be applied
 
     @property
     def status(self) -> str:
@@ -58,6 +59,6 @@ class FileResult:
         return "valid"
 
     def fails(self, strict: bool) -> bool:
-        if self.fixed:
+        if self.fixed or self.fix_error:
             return True
         return any(f.level == "error" or (strict and f.level == "warning") for f in self.findings)

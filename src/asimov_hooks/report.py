@@ -74,6 +74,8 @@ def write_text(results: Sequence[FileResult], out: TextIO, quiet: bool = False) 
     for res in results:
         for change in res.fixed:
             out.write(f"Fixing {res.path}: {change}\n")
+        if res.fix_error:
+            out.write(f"Not fixed {res.path}: {res.fix_error}\n")
         if not (quiet and res.status in ("valid", "skipped")):
             out.write(_status_text(res) + "\n")
         for f in res.findings:
@@ -93,6 +95,7 @@ def write_json(results: Sequence[FileResult], out: TextIO) -> None:
                 "status": r.status,
                 "skipped": r.skipped,
                 "fixed": r.fixed,
+                "fix_error": r.fix_error,
                 "findings": [f.as_dict() for f in r.findings],
             }
             for r in results
@@ -118,6 +121,10 @@ def write_github(results: Sequence[FileResult], out: TextIO) -> None:
             out.write(
                 f"::{kinds[f.level]} file={_escape(f.path, True)},line={f.line},col={f.col},"
                 f"title={_escape(f.rule, True)}::{_escape(message)}\n"
+            )
+        if res.fix_error:
+            out.write(
+                f"::error file={_escape(res.path, True)},title=fix::{_escape(res.fix_error)}\n"
             )
         if res.status == "skipped":
             out.write(

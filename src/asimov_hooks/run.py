@@ -46,10 +46,12 @@ def validate(
     try:
         for path, _explicit in iter_files(paths or ["."], config):
             fixed: list[str] = []
+            fix_error = None
             if fix:
-                fixed = _fix(path, config, checker)
+                fixed, fix_error = _fix(path, checker)
             result = checker.check(path)
             result.fixed = fixed
+            result.fix_error = fix_error
             results.append(result)
     except ConfigError as exc:
         sys.stderr.write(f"{prog}: error: {exc}\n")
@@ -88,13 +90,13 @@ def run_options(
     )
 
 
-def _fix(path: str, config: object, checker: Checker) -> list[str]:
-    """Apply the safe fixers that apply to this file; returns what changed."""
+def _fix(path: str, checker: Checker) -> tuple[list[str], str | None]:
+    """Apply the safe fixers that apply to this file: (what changed, why it could not)."""
     rel = checker.config.relpath(path)
     kind = checker.config.kind_for(rel)
     if kind not in checker.config.section("trim").get("kinds", []):
-        return []
+        return [], None
     from .trim import fix_file
 
     outcome = fix_file(path, checker.config)
-    return outcome.messages if outcome.changed else []
+    return (outcome.messages if outcome.changed else []), outcome.error
