@@ -157,6 +157,31 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+@pytest.fixture
+def isolated_home(tmp_path, monkeypatch: pytest.MonkeyPatch):
+    """No test may read or write the developer's global git or pre-commit state."""
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    monkeypatch.delenv("ASIMOV_HOOKS_MERGE_DRIVER", raising=False)
+    return home
+
+
+def run_module(cwd: os.PathLike | str, *args: str, **env: str) -> subprocess.CompletedProcess:
+    """`python -m asimov_hooks ARGS` as a whole process in `cwd`."""
+    return subprocess.run(
+        [sys.executable, "-m", "asimov_hooks", *args],
+        cwd=os.fspath(cwd),
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=60,
+        check=False,
+    )
+
+
 @pytest.fixture(scope="session")
 def head_clone(tmp_path_factory) -> str:
     """A clean `git clone` of the project's HEAD: what a user installs, without

@@ -3,35 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
-from conftest import git, git_init, write
+from conftest import git, git_init, run_module, write
 
 from asimov_hooks.merge_git import driver_command
 
-
-@pytest.fixture(autouse=True)
-def _isolated_home(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
-    monkeypatch.delenv("ASIMOV_HOOKS_MERGE_DRIVER", raising=False)
-
-
-def tool(cwd, *args: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "asimov_hooks", *args],
-        cwd=os.fspath(cwd),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env={**os.environ, **env},
-    )
+pytestmark = pytest.mark.usefixtures("isolated_home")
 
 
 @pytest.fixture
@@ -43,8 +21,8 @@ def repo(tmp_path):
 
 
 def test_healthy(repo) -> None:
-    assert tool(repo, "install", "-q").returncode == 0
-    done = tool(repo, "doctor")
+    assert run_module(repo, "install", "-q").returncode == 0
+    done = run_module(repo, "doctor")
     assert done.returncode == 0, done.stdout
     assert "ok   .claude_checkpoint.yaml: merge=asimov-checkpoint" in done.stdout
     assert "ok   .checkpoints/oc-git-ops.checkpoint.json: merge=asimov-checkpoint" in done.stdout
@@ -52,7 +30,7 @@ def test_healthy(repo) -> None:
 
 
 def test_nothing_installed(repo) -> None:
-    done = tool(repo, "doctor")
+    done = run_module(repo, "doctor")
     assert done.returncode == 1
     assert "merge.asimov-checkpoint.driver is not set" in done.stdout
     assert "run `asimov-hooks install`" in done.stdout
@@ -60,17 +38,17 @@ def test_nothing_installed(repo) -> None:
 
 
 def test_stale_environment(repo, tmp_path) -> None:
-    assert tool(repo, "install", "-q").returncode == 0
+    assert run_module(repo, "install", "-q").returncode == 0
     gone = driver_command(python=str(tmp_path / "old-env" / "bin" / "python"))
     git(repo, "config", "--local", "merge.asimov-checkpoint.driver", gone)
-    done = tool(repo, "doctor")
+    done = run_module(repo, "doctor")
     assert done.returncode == 1
     assert "its interpreter no longer exists" in done.stdout
     assert "the command does not merge checkpoints" in done.stdout
 
 
 def test_custom_command_that_does_not_resolve(repo) -> None:
-    assert tool(repo, "install", "-q").returncode == 0
+    assert run_module(repo, "install", "-q").returncode == 0
     git(
         repo,
         "config",
@@ -78,32 +56,32 @@ def test_custom_command_that_does_not_resolve(repo) -> None:
         "merge.asimov-checkpoint.driver",
         "no-such-asimov-hooks merge-driver %O %A %B %L %P",
     )
-    done = tool(repo, "doctor")
+    done = run_module(repo, "doctor")
     assert done.returncode == 1
     assert "exit 127" in done.stdout
 
 
 def test_other_merge_attribute_wins(repo) -> None:
-    assert tool(repo, "install", "-q").returncode == 0
+    assert run_module(repo, "install", "-q").returncode == 0
     with open(os.path.join(repo, ".gitattributes"), "a", encoding="utf-8") as fh:
         fh.write(".claude_checkpoint.yaml merge=union\n")
-    done = tool(repo, "doctor")
+    done = run_module(repo, "doctor")
     assert done.returncode == 1
     assert ".claude_checkpoint.yaml: merge=union" in done.stdout
 
 
 def test_nested_checkpoints_get_the_right_pattern(repo) -> None:
-    assert tool(repo, "install", "-q").returncode == 0
+    assert run_module(repo, "install", "-q").returncode == 0
     write(repo, "svc/.checkpoints/oc-x.checkpoint.json", "{}\n")
-    done = tool(repo, "doctor")
+    done = run_module(repo, "doctor")
     assert done.returncode == 1
     assert "`svc/.checkpoints/*.checkpoint.json merge=asimov-checkpoint`" in done.stdout
 
 
 def test_disabled_by_environment_and_not_recursive(repo) -> None:
-    assert tool(repo, "install", "-q").returncode == 0
+    assert run_module(repo, "install", "-q").returncode == 0
     git(repo, "config", "--local", "--unset", "merge.asimov-checkpoint.recursive")
-    done = tool(repo, "doctor", ASIMOV_HOOKS_MERGE_DRIVER="0")
+    done = run_module(repo, "doctor", ASIMOV_HOOKS_MERGE_DRIVER="0")
     assert done.returncode == 0, done.stdout
     assert "ASIMOV_HOOKS_MERGE_DRIVER disables the driver" in done.stdout
     assert "recursive is not 'binary'" in done.stdout
@@ -111,36 +89,36 @@ def test_disabled_by_environment_and_not_recursive(repo) -> None:
 
 def test_no_checkpoints_yet_checks_the_patterns(tmp_path) -> None:
     path = git_init(tmp_path / "empty")
-    assert tool(path, "install", "-q").returncode == 0
-    done = tool(path, "doctor")
+    assert run_module(path, "install", "-q").returncode == 0
+    done = run_module(path, "doctor")
     assert done.returncode == 0, done.stdout
     assert ".checkpoints/example.checkpoint.json: merge=asimov-checkpoint" in done.stdout
 
 
 def test_hook_advice_when_the_config_asks_for_it(repo) -> None:
-    assert tool(repo, "install", "-q").returncode == 0
+    assert run_module(repo, "install", "-q").returncode == 0
     write(
         repo,
         ".pre-commit-config.yaml",
         "repos:\n- repo: x\n  hooks:\n  - id: asimov-merge-driver\n",
     )
-    done = tool(repo, "doctor")
+    done = run_module(repo, "doctor")
     assert "pre-commit install --hook-type post-checkout --hook-type post-merge" in done.stdout
 
 
 def test_outside_a_repository(tmp_path) -> None:
-    done = tool(tmp_path, "doctor")
+    done = run_module(tmp_path, "doctor")
     assert done.returncode == 2
     assert done.stderr.strip() == "asimov-hooks doctor: not inside a git work tree"
 
 
 def test_strict_policies_still_count_as_running(repo) -> None:
-    assert tool(repo, "install", "-q").returncode == 0
+    assert run_module(repo, "install", "-q").returncode == 0
     write(
         repo,
         ".asimov-hooks.yaml",
         "merge:\n  kinds:\n    asimov-checkpoint:\n      fields:\n        tool_calls: conflict\n",
     )
-    done = tool(repo, "doctor")
+    done = run_module(repo, "doctor")
     assert done.returncode == 0, done.stdout
     assert "merge policies make the test merge" in done.stdout

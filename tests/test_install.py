@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 
 import pytest
-from conftest import commit_all, git, git_init, write
+from conftest import commit_all, git, git_init, run_module, write
 
 from asimov_hooks.merge_git import BLOCK_END, BLOCK_START, command_paths, driver_command
 
@@ -18,25 +17,7 @@ LINES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def _isolated_home(tmp_path, monkeypatch: pytest.MonkeyPatch):
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
-    return home
-
-
-def tool(cwd, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "asimov_hooks", *args],
-        cwd=os.fspath(cwd),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+pytestmark = pytest.mark.usefixtures("isolated_home")
 
 
 def config(repo, *scope: str) -> dict[str, str]:
@@ -51,7 +32,7 @@ def read(path) -> str:
 
 def test_install_sets_config_and_attributes_idempotently(tmp_path) -> None:
     repo = git_init(tmp_path / "repo")
-    first = tool(repo, "install")
+    first = run_module(repo, "install")
     assert first.returncode == 0, first.stderr
     assert "set merge.asimov-checkpoint.driver" in first.stdout
     values = config(repo, "--local")
@@ -62,7 +43,7 @@ def test_install_sets_config_and_attributes_idempotently(tmp_path) -> None:
     assert os.path.isfile(main)
     attributes = read(os.path.join(repo, ".gitattributes"))
     assert attributes == "\n".join([BLOCK_START, *LINES, BLOCK_END]) + "\n"
-    second = tool(repo, "install")
+    second = run_module(repo, "install")
     assert second.returncode == 0
     assert second.stdout.strip() == "merge driver already installed; nothing to do"
     assert read(os.path.join(repo, ".gitattributes")) == attributes
@@ -74,12 +55,12 @@ def test_existing_lines_are_kept_and_not_repeated(tmp_path) -> None:
     repo = git_init(tmp_path / "repo")
     own = "# ours\r\n*.png binary\r\n.claude_checkpoint.yaml merge=asimov-checkpoint\r\n"
     write(repo, ".gitattributes", own)
-    assert tool(repo, "install", "--quiet").returncode == 0
+    assert run_module(repo, "install", "--quiet").returncode == 0
     text = read(os.path.join(repo, ".gitattributes"))
     assert text.startswith(own)
     assert text.count(".claude_checkpoint.yaml merge=asimov-checkpoint") == 1
     assert "\n" not in text.replace("\r\n", "")  # the file's CRLF style is kept
-    assert tool(repo, "uninstall", "--quiet").returncode == 0
+    assert run_module(repo, "uninstall", "--quiet").returncode == 0
     assert read(os.path.join(repo, ".gitattributes")) == own
     assert config(repo) == {}
 
@@ -89,57 +70,57 @@ def test_uninstall_removes_exactly_what_install_added(tmp_path) -> None:
     write(repo, ".gitattributes", "*.png binary\n")
     git(repo, "config", "--local", "merge.other.driver", "true")
     before_config = read(os.path.join(repo, ".git", "config"))
-    assert tool(repo, "install").returncode == 0
-    done = tool(repo, "uninstall")
+    assert run_module(repo, "install").returncode == 0
+    done = run_module(repo, "uninstall")
     assert done.returncode == 0, done.stderr
     assert "removed merge.asimov-checkpoint.driver" in done.stdout
     assert read(os.path.join(repo, ".gitattributes")) == "*.png binary\n"
     assert read(os.path.join(repo, ".git", "config")) == before_config
-    again = tool(repo, "uninstall")
+    again = run_module(repo, "uninstall")
     assert again.stdout.strip() == "merge driver not installed; nothing to do"
 
 
 def test_uninstall_keeps_user_keys_in_the_section(tmp_path) -> None:
     repo = git_init(tmp_path / "repo")
-    assert tool(repo, "install", "-q").returncode == 0
+    assert run_module(repo, "install", "-q").returncode == 0
     git(repo, "config", "--local", "merge.asimov-checkpoint.note", "mine")
-    assert tool(repo, "uninstall", "-q").returncode == 0
+    assert run_module(repo, "uninstall", "-q").returncode == 0
     assert config(repo, "--local") == {"merge.asimov-checkpoint.note": "mine"}
 
 
 def test_attributes_local_and_none(tmp_path) -> None:
     repo = git_init(tmp_path / "repo")
-    assert tool(repo, "install", "--attributes", "local", "-q").returncode == 0
+    assert run_module(repo, "install", "--attributes", "local", "-q").returncode == 0
     assert not os.path.exists(os.path.join(repo, ".gitattributes"))
     info = read(os.path.join(repo, ".git", "info", "attributes"))
     assert all(line in info for line in LINES)
-    assert tool(repo, "uninstall", "-q").returncode == 0
+    assert run_module(repo, "uninstall", "-q").returncode == 0
     assert BLOCK_START not in read(os.path.join(repo, ".git", "info", "attributes"))
     other = git_init(tmp_path / "other")
-    assert tool(other, "install", "--attributes", "none", "-q").returncode == 0
+    assert run_module(other, "install", "--attributes", "none", "-q").returncode == 0
     assert not os.path.exists(os.path.join(other, ".gitattributes"))
     assert "merge.asimov-checkpoint.driver" in config(other)
 
 
-def test_global_install_and_uninstall(tmp_path, _isolated_home) -> None:
+def test_global_install_and_uninstall(tmp_path, isolated_home) -> None:
     outside = tmp_path / "not-a-repo"
     outside.mkdir()
-    done = tool(outside, "install", "--global")
+    done = run_module(outside, "install", "--global")
     assert done.returncode == 0, done.stderr
     values = config(outside, "--global")
     assert values["merge.asimov-checkpoint.recursive"] == "binary"
-    attributes = _isolated_home / ".config" / "git" / "attributes"
+    attributes = isolated_home / ".config" / "git" / "attributes"
     assert all(line in read(attributes) for line in LINES)
     repo = git_init(tmp_path / "repo")
     check = git(repo, "check-attr", "merge", "--", ".claude_checkpoint.yaml").stdout
     assert check.strip().endswith("merge: asimov-checkpoint")
-    assert tool(outside, "uninstall", "--global").returncode == 0
+    assert run_module(outside, "uninstall", "--global").returncode == 0
     assert config(outside, "--global") == {}
     assert BLOCK_START not in read(attributes)
 
 
 def test_outside_a_repository_is_a_one_line_error(tmp_path) -> None:
-    done = tool(tmp_path, "install")
+    done = run_module(tmp_path, "install")
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "not inside a git work tree" in done.stderr
     assert "Traceback" not in done.stderr
@@ -149,7 +130,7 @@ def test_reinstall_from_another_environment_updates_the_command(tmp_path) -> Non
     repo = git_init(tmp_path / "repo")
     stale = driver_command(python="/old/env/bin/python", package_dir="/old/env/pkg")
     git(repo, "config", "--local", "merge.asimov-checkpoint.driver", stale)
-    done = tool(repo, "install", "-q", "--attributes", "none")
+    done = run_module(repo, "install", "-q", "--attributes", "none")
     assert done.returncode == 0 and done.stdout == ""
     assert config(repo)["merge.asimov-checkpoint.driver"] == driver_command()
 
@@ -163,7 +144,7 @@ def test_works_in_a_worktree(tmp_path) -> None:
     repo = git_init(tmp_path / "repo")
     commit_all(repo, "init")
     git(repo, "worktree", "add", "-q", os.fspath(tmp_path / "wt"))
-    done = tool(tmp_path / "wt", "install", "--attributes", "local", "-q")
+    done = run_module(tmp_path / "wt", "install", "--attributes", "local", "-q")
     assert done.returncode == 0, done.stderr
     check = git(tmp_path / "wt", "check-attr", "merge", "--", ".claude_checkpoint.yaml").stdout
     assert check.strip().endswith("merge: asimov-checkpoint")
@@ -172,8 +153,8 @@ def test_works_in_a_worktree(tmp_path) -> None:
 def test_attributes_file_without_final_newline(tmp_path) -> None:
     repo = git_init(tmp_path / "repo")
     write(repo, ".gitattributes", "*.png binary")
-    assert tool(repo, "install", "-q").returncode == 0
+    assert run_module(repo, "install", "-q").returncode == 0
     text = read(os.path.join(repo, ".gitattributes"))
     assert text.startswith("*.png binary\n\n" + BLOCK_START + "\n")
-    assert tool(repo, "uninstall", "-q").returncode == 0
+    assert run_module(repo, "uninstall", "-q").returncode == 0
     assert read(os.path.join(repo, ".gitattributes")) == "*.png binary\n"

@@ -28,14 +28,12 @@ repos:
 """
 
 
+pytestmark = pytest.mark.usefixtures("isolated_home")
+
+
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
-    monkeypatch.setenv("PRE_COMMIT_HOME", str(home / ".cache" / "pre-commit"))
+def _pre_commit_home(isolated_home, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(isolated_home / ".cache" / "pre-commit"))
 
 
 @pytest.mark.skipif(PRE_COMMIT is None, reason="pre-commit is not installed")

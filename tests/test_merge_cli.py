@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import write
+from conftest import run_module, write
 from test_merge_support import ASIMOV_BASE, YAML_PATH, parse
 
 
@@ -40,15 +40,7 @@ def driver(
         if text is not None:
             write(cwd, f".merge_file_{name}", text)
         files.append(target)
-    done = subprocess.run(
-        [sys.executable, "-m", "asimov_hooks", "merge-driver", *files, size, path],
-        cwd=os.fspath(cwd),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env={**os.environ, **env},
-    )
+    done = run_module(cwd, "merge-driver", *files, size, path, **env)
     with open(files[1], encoding="utf-8") as fh:
         return done, fh.read()
 

@@ -11,40 +11,18 @@ import json
 import os
 import re
 import subprocess
-import sys
 
 import pytest
-from conftest import commit_all, git, git_init, write
+from conftest import commit_all, git, git_init, run_module, write
 from test_merge_support import ASIMOV_BASE, JSON_PATH, YAML_PATH, dump, oc, parse
 
 from asimov_hooks.merge_git import driver_command
 
-
-@pytest.fixture(autouse=True)
-def _isolated_home(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test may read or write the developer's global git configuration."""
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
-    monkeypatch.delenv("ASIMOV_HOOKS_MERGE_DRIVER", raising=False)
-
-
-def tool(cwd, *args: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "asimov_hooks", *args],
-        cwd=os.fspath(cwd),
-        capture_output=True,
-        text=True,
-        env={**os.environ, **env},
-        timeout=60,
-        check=False,
-    )
+pytestmark = pytest.mark.usefixtures("isolated_home")
 
 
 def validate(cwd, *args: str) -> subprocess.CompletedProcess:
-    return tool(cwd, "validate", *args)
+    return run_module(cwd, "validate", *args)
 
 
 def edit(text: str, *pairs: tuple[str, str]) -> str:
@@ -79,7 +57,7 @@ MERGED = edit(
 def make_repo(tmp_path, install: bool = True, name: str = "repo"):
     repo = git_init(tmp_path / name)
     if install:
-        done = tool(repo, "install", "--quiet")
+        done = run_module(repo, "install", "--quiet")
         assert done.returncode == 0, done.stderr
         assert done.stdout == ""
     write(repo, YAML_PATH, ASIMOV_BASE)

@@ -207,16 +207,20 @@ def to_plain(node: Any, max_nodes: int = 100_000) -> Any:
 
 
 # ---------------------------------------------------------------- JSON
-class _Duplicate(Exception):
+class DuplicateKey(Exception):
+    """A JSON object repeats a key: the file means different things to different tools."""
+
     def __init__(self, key: str) -> None:
+        super().__init__(key)
         self.key = key
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """`object_pairs_hook` for json.loads that raises DuplicateKey."""
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _Duplicate(key)
+            raise DuplicateKey(key)
         out[key] = value
     return out
 
@@ -244,7 +248,7 @@ def _token_position(text: str, token: str) -> tuple[int, int]:
 
 def load_json(text: str) -> Document:
     try:
-        data = json.loads(text, object_pairs_hook=_pairs, parse_constant=_no_constant)
+        data = json.loads(text, object_pairs_hook=reject_duplicates, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise YAMLProblem("syntax", f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
     except _Constant as exc:  # Python reads NaN and Infinity; JSON parsers elsewhere fail
@@ -256,7 +260,7 @@ def load_json(text: str) -> Document:
         line, col = _token_position(text, r"-?\d{100,}")
         detail = str(exc).split(";")[0]  # drop Python's advice on sys.set_int_max_str_digits
         raise YAMLProblem("syntax", f"invalid JSON: {detail}", line, col) from None
-    except _Duplicate as dup:
+    except DuplicateKey as dup:
         positions = json_positions(text, allow_duplicates=True)
         line, col = positions.get(("dup", dup.key), (1, 1))
         raise YAMLProblem("duplicate-key", f"duplicate key {dup.key!r}", line, col) from None

@@ -16,6 +16,7 @@ from functools import lru_cache
 from itertools import pairwise
 from json.decoder import scanstring
 
+from .loaders import DuplicateKey, reject_duplicates
 from .merge_core import MISSING, Item, canon, same
 
 TYPE_CHECKING = False
@@ -30,25 +31,12 @@ class ParseError(Exception):
     """A side is not a JSON object (or has duplicate keys)."""
 
 
-class _Duplicate(Exception):
-    pass
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _Duplicate(key)
-        out[key] = value
-    return out
-
-
 def load(body: str) -> Any:
     try:
-        data = json.loads(body, object_pairs_hook=_pairs)
+        data = json.loads(body, object_pairs_hook=reject_duplicates)
     except json.JSONDecodeError as exc:
         raise ParseError(f"invalid JSON: {exc.msg} (line {exc.lineno})") from None
-    except _Duplicate as dup:
+    except DuplicateKey as dup:
         raise ParseError(f"duplicate key {dup.args[0]!r}") from None
     except RecursionError:
         raise ParseError("invalid JSON: nesting too deep") from None
