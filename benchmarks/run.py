@@ -479,10 +479,17 @@ class Runner:
                     f"`{name}` failed (exit {proc.returncode}): {tail[0][:200]}"
                 )
             else:
-                self.results.extra[name] = proc.stdout.strip()
+                self.results.extra[name] = as_markdown(proc.stdout.strip())
 
 
 # ------------------------------------------------------------------------ reporting
+def as_markdown(text: str) -> str:
+    """Another script's output as it is if it is markdown (has a table), else fenced."""
+    if any(line.lstrip().startswith("|---") for line in text.splitlines()):
+        return text
+    return f"```text\n{text}\n```"
+
+
 def ratio(value: Stats | None, anchor: Stats | None) -> str:
     """`value` time as a multiple of `anchor` time (below 1: faster than the anchor)."""
     if value is None or anchor is None or not value.ok or not anchor.ok or anchor.median <= 0:

@@ -89,6 +89,12 @@ def test_ratio_and_format() -> None:
     assert bench.fmt_time(2.5) == "2.50 s"
 
 
+def test_other_output_is_fenced_unless_markdown() -> None:
+    table = "| a | b |\n|---|---|\n| 1 | 2 |"
+    assert bench.as_markdown(table) == table
+    assert bench.as_markdown("python -c pass  15 ms") == "```text\npython -c pass  15 ms\n```"
+
+
 def test_linearity_compares_time_growth_with_file_growth() -> None:
     res = bench.Results()
     tool, family = "asimov-validate", "asimov"
