@@ -173,6 +173,15 @@ def test_utf8_bom_is_valid_and_parsed(tmp_path, cli) -> None:
     assert f"{oc}: valid" in cli(oc).out
 
 
+def test_second_bom_is_an_encoding_error(tmp_path, cli) -> None:
+    path = write(tmp_path, CP, b"\xef\xbb\xbf\xef\xbb\xbf" + GOOD_CHECKPOINT.encode())
+    run = cli(path)
+    assert run.code == 1
+    assert finding_lines(run, path) == [
+        "1:1: error encoding a second byte-order mark (U+FEFF) after the first"
+    ]
+
+
 def test_crlf(tmp_path, cli) -> None:
     path = write(tmp_path, CP, "milestone: m\r\nstatus: nope\r\n")
     assert finding_lines(cli(path), path)[0].startswith("2:9: error schema status")

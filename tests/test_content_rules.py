@@ -7,10 +7,15 @@ from conftest import GOOD_CHECKPOINT, oc_checkpoint, write
 
 
 def test_skill_must_match_checkpoint_file_name(in_tmp, cli):
-    write(in_tmp, ".checkpoints/oc-git-ops.checkpoint.json", oc_checkpoint(skill="oc-app-architect"))
+    write(
+        in_tmp, ".checkpoints/oc-git-ops.checkpoint.json", oc_checkpoint(skill="oc-app-architect")
+    )
     run = cli(".checkpoints/oc-git-ops.checkpoint.json")
     assert run.code == 0  # a warning
-    assert "warning skill-matches-name skill 'oc-app-architect' does not match the file name 'oc-git-ops'" in run.out
+    assert (
+        "warning skill-matches-name skill 'oc-app-architect' does not match the file name 'oc-git-ops'"
+        in run.out
+    )
 
 
 def test_updated_before_created_is_an_error_at_updated_at(in_tmp, cli):
@@ -19,7 +24,9 @@ def test_updated_before_created_is_an_error_at_updated_at(in_tmp, cli):
     run = cli(path)
     assert run.code == 1
     line = next(x for x in run.out.splitlines() if "timestamp-order" in x)
-    assert "error timestamp-order updated_at (2026-11-19T10:00:00Z) is earlier than created_at" in line
+    assert (
+        "error timestamp-order updated_at (2026-11-19T10:00:00Z) is earlier than created_at" in line
+    )
     lineno = int(line.split(":")[1])
     with open(path) as fh:
         assert '"updated_at"' in fh.read().splitlines()[lineno - 1]
@@ -46,7 +53,9 @@ def test_look_alike_warmup_is_still_skipped(in_tmp, cli):
 
 
 def test_misspelt_rule_id_in_config_is_a_usage_error(in_tmp, cli):
-    write(in_tmp, ".asimov-hooks.yaml", "kinds:\n  claude-md:\n    rules:\n      max-line-soft: 3\n")
+    write(
+        in_tmp, ".asimov-hooks.yaml", "kinds:\n  claude-md:\n    rules:\n      max-line-soft: 3\n"
+    )
     write(in_tmp, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
     run = cli(".claude_checkpoint.yaml")
     assert run.code == 2

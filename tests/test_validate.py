@@ -447,6 +447,33 @@ def test_checkpoints_tracked(tmp_path, cli) -> None:
     assert "remove .checkpoints/ from .gitignore" in run.out
 
 
+def test_path_rules_ask_git_once_for_many_files_in_two_repositories(tmp_path, cli) -> None:
+    first, second = git_init(tmp_path / "one"), git_init(tmp_path / "two")
+    write(first, ".gitignore", ".checkpoints/ignored-*\n")
+    write(second, ".gitignore", "sub/.checkpoints/\n")
+    kept = [
+        write(
+            first, f".checkpoints/oc-kept-{i}.checkpoint.json", oc_checkpoint(skill=f"oc-kept-{i}")
+        )
+        for i in range(3)
+    ]
+    lost = [
+        write(
+            first, f".checkpoints/ignored-{i}.checkpoint.json", oc_checkpoint(skill=f"ignored-{i}")
+        )
+        for i in range(2)
+    ]
+    nested = write(second, "sub/.checkpoints/oc-x.checkpoint.json", oc_checkpoint(skill="oc-x"))
+    top = write(second, ".checkpoints/oc-y.checkpoint.json", oc_checkpoint(skill="oc-y"))
+    run = cli(*kept, *lost, nested, top)
+    flagged = {line.split(":")[0] for line in run.out.splitlines() if "checkpoints-tracked" in line}
+    assert flagged == {*lost, nested}
+    assert run.code == 1
+    write(first, ".gitignore", "")  # the next run asks again
+    run = cli(*lost)
+    assert run.code == 0 and "checkpoints-tracked" not in run.out
+
+
 def test_drift_outside_git_is_quiet(tmp_path, cli) -> None:
     path = write(tmp_path, OC, oc_checkpoint(next_actions=["Review #12"]))
     assert f"{path}: valid" in cli(path).out

@@ -9,41 +9,102 @@ from __future__ import annotations
 import datetime
 import os
 import re
-import subprocess
-from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
 
-from .engine import Context
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Iterator
+    from typing import Any
+
+    from .engine import Context
 
 _PR_REF = re.compile(r"(?:PR\s*#?|pull/|#)(\d+)\b", re.I)
 
 
-def _git(cwd: str, *args: str) -> subprocess.CompletedProcess[str] | None:
+def _git(cwd: str, *args: str, stdin: str | None = None) -> Any:
+    import subprocess  # only rules that ask git pay for it
+
     try:
         return subprocess.run(
-            ["git", "-C", cwd, *args], capture_output=True, text=True, check=False
+            ["git", "-C", cwd, *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            check=False,
+            encoding="utf-8",
+            errors="surrogateescape",
         )
     except OSError:
         return None
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=256)
 def git_root(directory: str) -> str | None:
-    proc = _git(directory, "rev-parse", "--show-toplevel")
-    return proc.stdout.strip() if proc and proc.returncode == 0 else None
+    """The work tree holding `directory` (physical path), or None outside one."""
+    if "GIT_DIR" in os.environ or "GIT_WORK_TREE" in os.environ:
+        proc = _git(directory, "rev-parse", "--show-toplevel")  # git decides, as it will
+        return proc.stdout.strip() if proc and proc.returncode == 0 else None
+    probe = directory
+    while True:  # what `rev-parse --show-toplevel` answers, without a process per file
+        if os.path.exists(os.path.join(probe, ".git")):
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return None
+        probe = parent
 
 
-def _dir(ctx: Context) -> str:
-    return os.path.dirname(os.path.abspath(ctx.path))
+class IgnoredFiles:
+    """Which files git ignores, asked once per repository for every file of a run.
+
+    A hook gets hundreds of files; one `git check-ignore` each would cost more than
+    checking them. `prefetch` asks for all of them through one `--stdin` call per work
+    tree; `ignored` answers from that (or asks for one file it was not told about).
+    """
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[str, bool], bool | None] = {}
+
+    @staticmethod
+    def _where(path: str) -> tuple[str | None, str]:
+        directory = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+        root = git_root(directory)
+        full = os.path.join(directory, os.path.basename(path))
+        return root, (os.path.relpath(full, root) if root else full)
+
+    def prefetch(self, paths: list[str], no_index: bool) -> None:
+        by_root: dict[str, list[tuple[str, str]]] = {}
+        for path in paths:
+            root, rel = self._where(path)
+            if root is None:
+                self._known[(path, no_index)] = None
+            else:
+                by_root.setdefault(root, []).append((path, rel))
+        for root, items in by_root.items():
+            args = ["check-ignore", "--stdin", "-z"] + (["--no-index"] if no_index else [])
+            stdin = "".join(rel + "\0" for _, rel in items)
+            proc = _git(root, *args, stdin=stdin)
+            if proc is None or proc.returncode not in (0, 1):
+                answer: set[str] | None = None  # git could not say: report nothing
+            else:
+                answer = set(proc.stdout.split("\0"))
+            for path, rel in items:
+                self._known[(path, no_index)] = None if answer is None else rel in answer
+
+    def clear(self) -> None:
+        self._known.clear()
+
+    def ignored(self, path: str, no_index: bool) -> bool | None:
+        if (path, no_index) not in self._known:
+            self.prefetch([path], no_index)
+        return self._known[(path, no_index)]
+
+
+IGNORED = IgnoredFiles()
 
 
 def must_be_ignored(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
-    directory = _dir(ctx)
-    if git_root(directory) is None:
-        return
-    proc = _git(directory, "check-ignore", "-q", os.path.basename(ctx.path))
-    if proc is not None and proc.returncode == 1:
+    if IGNORED.ignored(ctx.path, no_index=False) is False:
         yield (
             None,
             "is not git-ignored (or is tracked): session files are local state and must never be committed",
@@ -51,15 +112,28 @@ def must_be_ignored(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple,
 
 
 def checkpoints_tracked(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
-    directory = _dir(ctx)
-    if git_root(directory) is None:
-        return
-    proc = _git(directory, "check-ignore", "-q", "--no-index", os.path.basename(ctx.path))
-    if proc is not None and proc.returncode == 0:
+    if IGNORED.ignored(ctx.path, no_index=True):
         yield (
             None,
             "is git-ignored: .checkpoints/ must be tracked so checkpoints survive across machines",
         )
+
+
+def prefetch(checks: dict[str, list[str]]) -> None:
+    """Ask git about every file the path rules will look at, in one go per rule.
+
+    Called at the start of each run, so answers never outlive the run that asked.
+    """
+    IGNORED.clear()
+    git_root.cache_clear()
+    if checks.get("must-be-ignored"):
+        IGNORED.prefetch(checks["must-be-ignored"], no_index=False)
+    if checks.get("checkpoints-tracked"):
+        IGNORED.prefetch(checks["checkpoints-tracked"], no_index=True)
+
+
+def _dir(ctx: Context) -> str:
+    return os.path.dirname(os.path.abspath(ctx.path))
 
 
 def _project_root(ctx: Context) -> str:
@@ -129,7 +203,7 @@ def next_action_merged(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tup
     actions = ctx.data.get("next_actions") if isinstance(ctx.data, dict) else None
     if not isinstance(actions, list):
         return
-    root = git_root(_dir(ctx))
+    root = git_root(os.path.realpath(_dir(ctx)))
     if root is None:
         return
     merged = _merged_refs(root)

@@ -112,6 +112,20 @@ class Checker:
             and (self.extra_select is None or rid in self.extra_select or rid in ESSENTIAL_RULES)
         }
 
+    def prefetch(self, paths: Iterable[str]) -> None:
+        """Ask git once for every file the path rules will look at, not once per file."""
+        wanted: dict[str, list[str]] = {}
+        for path in paths:
+            rel = self.config.relpath(path)
+            kind = self.config.kind_for(rel)
+            if kind is not None:
+                for rid in PATH_RULES.intersection(self.rules(kind, rel)):
+                    wanted.setdefault(rid, []).append(path)
+        if wanted:
+            from .drift import prefetch
+
+            prefetch(wanted)
+
     # ------------------------------------------------------------- one file
     def check(self, path: str) -> FileResult:
         rel = self.config.relpath(path)

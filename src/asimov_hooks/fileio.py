@@ -72,6 +72,8 @@ def decode(path: str, raw: bytes) -> TextFile:
             line,
             col,
         ) from None
+    if text.startswith("\ufeff"):  # parsers disagree on a second one; no tool writes it
+        raise FileProblem("encoding", "a second byte-order mark (U+FEFF) after the first", 1, 1)
     newline = "\r\n" if "\r\n" in text else "\n"
     return TextFile(path, raw, text, bom, newline)
 

@@ -73,6 +73,10 @@ def _load(text: str, typ: str) -> Any:
             raise _yaml_error(exc) from None
         except RecursionError:
             raise YAMLProblem("syntax", "invalid YAML: nesting too deep") from None
+        except AssertionError:  # ruamel's scanner gives up on some comment placements
+            raise YAMLProblem(
+                "syntax", "invalid YAML: comments are placed where the YAML reader cannot keep them"
+            ) from None
         except (ValueError, KeyError, TypeError, OverflowError) as exc:
             # ruamel's constructors raise these for scalars that scan but do not convert:
             # `2026-13-45`, `!!int foo`, `!!bool maybe`, an integer of 5,000 digits
@@ -119,6 +123,138 @@ def load_yaml_plain(text: str) -> Any:
 
 
 def load_yaml(text: str, max_nodes: int = 100_000) -> Document:
+    """The file's data and positions: the C parser when it can, else the round-trip one.
+
+    libyaml reads a checkpoint about a hundred times faster than ruamel's pure-Python
+    round-trip parser, which matters for a hook given hundreds of files. Anything the
+    fast path does not handle exactly as the round-trip loader would (an error, a tag,
+    a %YAML directive) is read again by the round-trip loader, so errors and data
+    never depend on which path ran.
+    """
+    fast = _fast_document(text, max_nodes)
+    return fast if fast is not None else _rt_document(text, max_nodes)
+
+
+_FAST_LOADER: list[Any] = []  # [class] once built; [None] when libyaml is unavailable
+
+
+def _fast_loader_class() -> Any:
+    if not _FAST_LOADER:
+        try:
+            from ruamel.yaml.constructor import SafeConstructor
+            from ruamel.yaml.cyaml import CParser
+            from ruamel.yaml.resolver import VersionedResolver
+        except ImportError:  # no ruamel.yaml.clib (PyPy, a new CPython without wheels)
+            _FAST_LOADER.append(None)
+            return None
+
+        class FastLoader(CParser, SafeConstructor, VersionedResolver):  # type: ignore[misc]
+            def __init__(self, stream: str) -> None:
+                CParser.__init__(self, stream)
+                self._parser = self._composer = self
+                SafeConstructor.__init__(self, loader=self)
+                self.allow_duplicate_keys = False
+                VersionedResolver.__init__(self, version=None, loadumper=self)
+
+        _FAST_LOADER.append(FastLoader)
+    return _FAST_LOADER[0]
+
+
+# %YAML directives and tags change what a document means, the two scanners disagree on
+# which characters an anchor name may hold; NEL and the Unicode line and
+# paragraph separators are line breaks to libyaml (YAML 1.1) but not to YAML 1.2, and
+# the two scanners disagree on where a tab or a stray byte-order mark may stand and on
+# what may follow a block scalar indicator
+_TAG_OR_ANCHOR = re.compile(r"(?:^|[\s\[{,])[!&]")
+# a block scalar header with anything after its indicators (a comment, a typo)
+_ODD_BLOCK_HEADER = re.compile(r"(?:^[ \t]*|:[ \t]+|-[ \t]+)[|>][-+0-9]*[ \t]*[^\s\-+0-9]", re.M)
+# ... and on a blank line that holds spaces inside a block scalar
+_BLANK_WITH_SPACES = re.compile(r"^[ ]+\r?$", re.M)
+_HAND_OVER_CHARS = "\t\x85\u2028\u2029\ufeff"
+
+
+def _needs_round_trip(text: str) -> bool:
+    if "%YAML" in text or (("!" in text or "&" in text) and _TAG_OR_ANCHOR.search(text)):
+        return True
+    if ("|" in text or ">" in text) and (
+        _ODD_BLOCK_HEADER.search(text) or _BLANK_WITH_SPACES.search(text)
+    ):
+        return True
+    return any(ch in text for ch in _HAND_OVER_CHARS)
+
+
+def _fast_document(text: str, max_nodes: int) -> Document | None:
+    if _needs_round_trip(text):
+        return None  # the round-trip loader's reading is the reference for these
+    cls = _fast_loader_class()
+    if cls is None:
+        return None
+    loader = cls(text)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            root = loader.get_single_node()
+            if root is not None and _deeper_than(root, _FAST_MAX_DEPTH):
+                return None  # the round-trip loader decides what "too deep" means
+            data = loader.construct_document(root) if root is not None else None
+        count_nodes(data, max_nodes)
+    except Exception:  # any problem: the round-trip loader reports it properly
+        return None
+    finally:
+        loader.dispose()
+    return Document(data, lambda path, on_key=False: _node_position(root, path, on_key))
+
+
+_FAST_MAX_DEPTH = 100
+
+
+def _deeper_than(root: Any, limit: int) -> bool:
+    todo = [(root, 1)]
+    seen: set[int] = set()
+    while todo:
+        node, depth = todo.pop()
+        if depth > limit:
+            return True
+        if node.id == "scalar" or id(node) in seen:
+            continue
+        seen.add(id(node))
+        for item in node.value:
+            if isinstance(item, tuple):
+                todo.append((item[0], depth + 1))
+                todo.append((item[1], depth + 1))
+            else:
+                todo.append((item, depth + 1))
+    return False
+
+
+def _node_position(root: Any, path: Path_, on_key: bool) -> tuple[int, int]:
+    """Where `path` sits, read off the composed node tree (as the round-trip loader puts it)."""
+    if root is None:
+        return 1, 1
+    node, mark = root, root.start_mark
+    for i, part in enumerate(path):
+        if node.id == "sequence" and isinstance(part, int) and 0 <= part < len(node.value):
+            node = node.value[part]
+            mark = node.start_mark
+            continue
+        if node.id != "mapping":
+            break
+        wanted = str(part).lower() if isinstance(part, bool) else str(part)
+        pair = next(
+            (kv for kv in reversed(node.value) if kv[0].id == "scalar" and kv[0].value == wanted),
+            None,
+        )
+        if pair is None:
+            break
+        key, value = pair
+        last = i == len(path) - 1
+        # a nested block is best shown at the key that introduces it
+        mark = key.start_mark if (on_key and last) or value.id != "scalar" else value.start_mark
+        node = value
+    return mark.line + 1, mark.column + 1
+
+
+def _rt_document(text: str, max_nodes: int) -> Document:
     root = _load(text, "rt")
     count_nodes(root, max_nodes)
 

@@ -44,7 +44,9 @@ def validate(
     checker = Checker(config, select, ignore)
     results: list[FileResult] = []
     try:
-        for path, _explicit in iter_files(paths or ["."], config):
+        files = [path for path, _explicit in iter_files(paths or ["."], config)]
+        checker.prefetch(files)
+        for path in files:
             fixed: list[str] = []
             fix_error = None
             if fix:

@@ -1,0 +1,129 @@
+"""The fast (libyaml) reading path must agree with the round-trip loader it stands in for.
+
+`load_yaml` reads through libyaml when it can and falls back to ruamel's round-trip
+loader otherwise; a file must never be valid on one path and invalid on the other, and
+every finding must point at the same line and column either way.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from conftest import GOOD_CHECKPOINT
+from hypothesis import HealthCheck, given, settings
+from test_trim_properties import checkpoints, mutated
+
+from asimov_hooks import loaders
+
+
+def paths(data: object, prefix: tuple = ()):
+    yield prefix
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from paths(value, (*prefix, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from paths(value, (*prefix, index))
+
+
+def assert_same_reading(text: str) -> None:
+    fast = loaders._fast_document(text, 100_000)
+    try:
+        slow = loaders._rt_document(text, 100_000)
+    except loaders.YAMLProblem as problem:
+        assert fast is None, (
+            f"libyaml accepts what the round-trip loader rejects: {problem.message}"
+        )
+        return
+    if fast is None:
+        return
+    assert loaders.to_plain(fast.data) == loaders.to_plain(slow.data)
+    lines = len(re.split(r"\r\n|\r|\n", text))  # YAML breaks lines at a bare CR too
+    for path in paths(slow.data):
+        if not path:
+            continue
+        for on_key in (False, True):
+            where = fast.locate(path, on_key)
+            assert 1 <= where[0] <= lines and where[1] >= 1
+            if "<<" not in text and plainly_keyed(slow.data, path):
+                assert where == slow.locate(path, on_key), (path, on_key)
+
+
+def plainly_keyed(data: object, path: tuple) -> bool:
+    """Paths where both loaders must agree to the column.
+
+    They differ, and libyaml is the more precise, on an empty value (ruamel places it at
+    the next token, libyaml after its key), on a non-string mapping key (ruamel reads an
+    integer key as a list index) and on keys merged in with `<<` (libyaml points at
+    their definition).
+    """
+    for part in path:
+        if isinstance(data, dict) and not isinstance(part, str):
+            return False
+        data = data[part]  # type: ignore[index]
+    return data is not None
+
+
+def test_fast_path_is_taken_for_an_ordinary_checkpoint() -> None:
+    assert loaders._fast_document(GOOD_CHECKPOINT, 100_000) is not None
+    assert_same_reading(GOOD_CHECKPOINT)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "%YAML 1.1\n---\nstatus: yes\n",  # a directive changes what `yes` means
+        "milestone: !custom m\n",  # tags are the round-trip loader's business
+        "milestone: " + "[" * 150 + "]" * 150 + "\n",  # too deep for the reference loader
+        "a: 1\n---\nb: 2\n",  # a stream
+        "a: 1\na: 2\n",  # duplicate key
+        "a: [1,\n",  # syntax error
+        "a: &x 1\nb: *x\n",  # anchor names are read differently
+    ],
+)
+def test_fast_path_hands_over(text: str) -> None:
+    assert loaders._fast_document(text, 100_000) is None
+
+
+def test_without_libyaml_the_same_document_is_read(monkeypatch) -> None:
+    fast = loaders.load_yaml(GOOD_CHECKPOINT)
+    monkeypatch.setattr(loaders, "_FAST_LOADER", [None])
+    slow = loaders.load_yaml(GOOD_CHECKPOINT)
+    assert loaders.to_plain(fast.data) == loaders.to_plain(slow.data)
+    for path in paths(slow.data):
+        assert fast.locate(path, False) == slow.locate(path, False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a:\n  - x: 1\n    y: [1, {z: 2}]\n  - 'q'\n",
+        "? complex\n: value\nlist:\n- a\n- b\n",
+        "anchor: &a {k: v}\nref: *a\nmerged:\n  <<: *a\n  k2: v2\n",
+        "when: 2026-01-02T03:04:05+02:00\nday: 2026-01-02\nflag: true\n1: one\nnull: n\n",
+        "block: |\n  line\n  line\nfolded: >-\n  a\n  b\nafter: x\n",
+        "a: 1\r\nb:\r\n  - c\r\n",
+        "# only a comment\n",
+        "",
+    ],
+)
+def test_fast_and_round_trip_agree_on_shapes(text: str) -> None:
+    assert_same_reading(text)
+
+
+@settings(
+    max_examples=int(os.environ.get("LOADER_EXAMPLES", 300)),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(mutated())
+def test_fast_and_round_trip_agree_on_mangled_checkpoints(text: str) -> None:
+    assert_same_reading(text.removeprefix("\ufeff"))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(checkpoints())
+def test_fast_and_round_trip_agree_on_generated_checkpoints(cp) -> None:
+    assert_same_reading(cp.text.removeprefix("\ufeff"))
