@@ -127,3 +127,35 @@ def test_fast_and_round_trip_agree_on_mangled_checkpoints(text: str) -> None:
 @given(checkpoints())
 def test_fast_and_round_trip_agree_on_generated_checkpoints(cp) -> None:
     assert_same_reading(cp.text.removeprefix("\ufeff"))
+
+
+JSON_DOC = (
+    '\ufeff{\n  "a": {"b": [10, {"c": "x, ]}"}, [1, 2]]},\n'
+    '  "s": "q\\"uote",\n  "e": [],\n  "o": {},\n  "n": null\n}\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "on_key", "expected"),
+    [
+        ((), False, (1, 2)),
+        (("a",), True, (2, 3)),
+        (("a",), False, (2, 8)),
+        (("a", "b", 1, "c"), False, (2, 25)),
+        (("a", "b", 1, "c"), True, (2, 20)),
+        (("a", "b", 2, 1), False, (2, 39)),
+        (("s",), False, (3, 8)),
+        (("n",), False, (6, 8)),
+        (("a", "b", 7), False, (2, 14)),  # past the end: the list itself
+        (("e", 0), False, (4, 8)),  # into an empty list
+        (("o", "k"), True, (5, 8)),  # a missing key: its object
+        (("a", "missing", "deeper"), False, (2, 8)),
+        (("s", "x"), False, (3, 8)),  # into a string
+    ],
+)
+def test_json_find_walks_only_the_path(path: tuple, on_key: bool, expected: tuple) -> None:
+    assert loaders.json_find(JSON_DOC, path, on_key) == expected
+    assert loaders.load_json(JSON_DOC.removeprefix("\ufeff")).locate(path, on_key) == (
+        expected[0],
+        expected[1] - (1 if expected[0] == 1 else 0),
+    )

@@ -402,25 +402,77 @@ def load_json(text: str) -> Document:
         raise YAMLProblem("duplicate-key", f"duplicate key {dup.key!r}", line, col) from None
     except RecursionError:
         raise YAMLProblem("syntax", "invalid JSON: nesting too deep") from None
-    cache: dict[str, dict] = {}
-
     def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
-        if "p" not in cache:
-            cache["p"] = json_positions(text)
-        table = cache["p"]
-        probe = tuple(path)
-        while probe:
-            hit = table.get(("key" if on_key else "value", probe))
-            if hit:
-                return hit
-            on_key = False
-            probe = probe[:-1]
-        return table.get(("value", ()), (1, 1))
+        return json_find(text, path, on_key)
 
     return Document(data, locate)
 
 
 _WS = re.compile(r"[ \t\r\n]*")
+_SKIP: list[Any] = []  # the C scanner, built on first use
+
+
+def json_find(text: str, path: Path_, on_key: bool = False) -> tuple[int, int]:
+    """Line and column of `path` in valid JSON `text`: its key, or its value.
+
+    Walks only along the path and lets the json module's C scanner step over every
+    other value, so finding one node costs a fraction of mapping them all. Where the
+    path leaves the document, the deepest node it reached is given.
+    """
+    from json.decoder import scanstring
+
+    if not _SKIP:
+        _SKIP.append(json.JSONDecoder().scan_once)
+    skip = _SKIP[0]
+
+    def ws(pos: int) -> int:
+        return _WS.match(text, pos).end()
+
+    def where(offset: int) -> tuple[int, int]:
+        return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+    pos = ws(1 if text.startswith("\ufeff") else 0)
+    try:
+        for depth, part in enumerate(path):
+            opener = text[pos]
+            start = ws(pos + 1)
+            if opener == "{" and isinstance(part, str):
+                at, key_at = start, None
+                while text[at] == '"':
+                    key_start = at
+                    key, at = scanstring(text, at + 1)
+                    at = ws(ws(at) + 1)  # past the colon
+                    if key == part:
+                        key_at = key_start
+                        break
+                    at = ws(skip(text, at)[1])
+                    if text[at] != ",":
+                        break
+                    at = ws(at + 1)
+                if key_at is None:
+                    break
+                if on_key and depth == len(path) - 1:
+                    return where(key_at)
+                pos = at
+            elif opener == "[" and isinstance(part, int) and part >= 0:
+                at = start
+                for _ in range(part):
+                    if text[at] == "]":
+                        break
+                    at = ws(skip(text, at)[1])
+                    if text[at] != ",":
+                        break
+                    at = ws(at + 1)
+                else:
+                    if text[at] != "]":
+                        pos = at
+                        continue
+                break
+            else:
+                break
+    except (IndexError, ValueError, StopIteration, RecursionError):
+        pass
+    return where(pos)
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
 
 
