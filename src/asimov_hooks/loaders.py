@@ -402,6 +402,7 @@ def load_json(text: str) -> Document:
         raise YAMLProblem("duplicate-key", f"duplicate key {dup.key!r}", line, col) from None
     except RecursionError:
         raise YAMLProblem("syntax", "invalid JSON: nesting too deep") from None
+
     def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
         return json_find(text, path, on_key)
 
@@ -473,6 +474,8 @@ def json_find(text: str, path: Path_, on_key: bool = False) -> tuple[int, int]:
     except (IndexError, ValueError, StopIteration, RecursionError):
         pass
     return where(pos)
+
+
 _SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
 
 
