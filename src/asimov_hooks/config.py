@@ -267,6 +267,7 @@ class Config:
         self.overrides: list[dict[str, Any]] = list(data.get("overrides", []))
         est = data.get("token-estimator", {})
         self.estimator = TokenEstimator(est.get("method", "chars"), est.get("divisor", 4))
+        self._rules_cache: dict[tuple, dict[str, dict[str, Any]]] = {}
 
     def section(self, name: str) -> dict[str, Any]:
         return self.data.get(name, {})
@@ -294,7 +295,18 @@ class Config:
         return None
 
     def rules_for(self, kind: str | None, rel: str) -> dict[str, dict[str, Any]]:
-        """Each enabled rule id with its options (always including `level`)."""
+        """Each enabled rule id with its options (always including `level`).
+
+        Files of one kind that match the same overrides share the answer; callers
+        treat it as read-only.
+        """
+        key = (kind, tuple(i for i, o in enumerate(self.overrides) if match_any(rel, o["files"])))
+        cached = self._rules_cache.get(key)
+        if cached is None:
+            cached = self._rules_cache[key] = self._rules_for(kind, rel)
+        return cached
+
+    def _rules_for(self, kind: str | None, rel: str) -> dict[str, dict[str, Any]]:
         merged: dict[str, dict[str, Any]] = {
             rid: normalize_rule(v) for rid, v in self.data.get("rules", {}).items()
         }

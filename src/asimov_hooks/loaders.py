@@ -13,15 +13,17 @@ import contextlib
 import json
 import re
 import warnings
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
 from .markers import find_conflict_marker
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing and dataclasses cost start-up time
+    from collections.abc import Callable
+    from typing import Any
+
 __all__ = ["Document", "YAMLProblem", "find_conflict_marker", "load_json", "load_yaml"]
 
-Path_ = tuple[str | int, ...]
+Path_ = "tuple[str | int, ...]"
 
 
 class YAMLProblem(Exception):
@@ -30,12 +32,16 @@ class YAMLProblem(Exception):
         self.rule, self.message, self.line, self.col = rule, message, line, col
 
 
-@dataclass
 class Document:
     """Parsed data plus a way to find where any path sits in the file."""
 
-    data: Any
-    locate: Callable[[Path_, bool], tuple[int, int]] = field(repr=False)
+    __slots__ = ("data", "locate")
+
+    def __init__(self, data: Any, locate: Callable[[Path_, bool], tuple[int, int]]) -> None:
+        self.data, self.locate = data, locate
+
+    def __repr__(self) -> str:
+        return f"Document(data={self.data!r})"
 
 
 # ---------------------------------------------------------------- YAML
@@ -149,6 +155,10 @@ def _fast_loader_class() -> Any:
             return None
 
         class FastLoader(CParser, SafeConstructor, VersionedResolver):  # type: ignore[misc]
+            # documents with a %YAML directive never come here: always YAML 1.2, and the
+            # resolver need not look the version up again for every scalar
+            processing_version = (1, 2)
+
             def __init__(self, stream: str) -> None:
                 CParser.__init__(self, stream)
                 self._parser = self._composer = self
