@@ -7,10 +7,13 @@ lists and a missing progress table; those thresholds are options in rules/.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from typing import Any
 
-from .engine import Context
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Iterator
+    from typing import Any
+
+    from .engine import Context
 
 
 def _get(data: Any, dotted: str) -> tuple[tuple, Any] | None:
