@@ -403,3 +403,33 @@ def test_command_group_usage(argv, capsys) -> None:
     assert "Traceback" not in captured.err
     if argv:
         assert code == 2 and captured.err.strip()
+
+
+LIGHT_PROBE = """
+import sys
+before = set(sys.modules)
+from asimov_hooks.entrypoints import check_size_main
+code = check_size_main(sys.argv[1:])
+added = sorted(m for m in ("re", "json", "functools", "enum") if m in sys.modules and m not in before)
+print("ADDED:", ",".join(added))
+sys.exit(code)
+"""
+
+
+def test_size_check_of_ordinary_files_stays_off_re_and_json(tmp_path) -> None:
+    """The commit that passes pays no more than the interpreter start plus our modules:
+    `re` and `json` together cost more than the size check itself."""
+    files = [
+        write(tmp_path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT),
+        write(tmp_path, "CLAUDE.md", "# Project\n\nRead warmup.yaml.\n"),
+        write(tmp_path, ".checkpoints/a.checkpoint.json", '{"skill": "a"}\n'),
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-c", LIGHT_PROBE, *files],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=script_env(),
+    )
+    assert proc.returncode == 0, proc
+    assert "ADDED: \n" in proc.stdout, proc.stdout

@@ -7,9 +7,7 @@ override in `.asimov-hooks.yaml` or `[tool.asimov-hooks]` in `pyproject.toml`.
 
 from __future__ import annotations
 
-import json
 import os
-from functools import lru_cache
 
 from .globs import match_any
 from .sizes import TokenEstimator
@@ -31,25 +29,37 @@ class ConfigError(Exception):
     """The configuration is unusable; reported as one line, exit code 2."""
 
 
-@lru_cache(maxsize=1)
+# (functools.lru_cache would import more than these two dictionaries save)
+_RULES_DIR: list[str] = []
+_RULE_FILES: dict[str, Any] = {}
+
+
 def rules_dir() -> str:
     """rules/ inside the installed package (wheel) or at the top of a source checkout."""
+    if _RULES_DIR:
+        return _RULES_DIR[0]
     here = os.path.dirname(os.path.realpath(__file__))
     for candidate in (os.path.join(here, "rules"), os.path.join(here, "..", "..", "rules")):
         if os.path.isfile(os.path.join(candidate, "kinds.json")):
-            return os.path.normpath(candidate)
+            _RULES_DIR.append(os.path.normpath(candidate))
+            return _RULES_DIR[0]
     raise ConfigError(f"rule packs not found next to {here} (broken installation)")
 
 
-@lru_cache(maxsize=32)
 def load_rule_file(name: str) -> Any:
-    """A JSON document from rules/ (rule packs and schemas)."""
+    """A JSON document from rules/ (rule packs and schemas); read once per process."""
+    if name in _RULE_FILES:
+        return _RULE_FILES[name]
+    from .fastjson import loads
+
     path = os.path.join(rules_dir(), name)
     try:
         with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
+            data = loads(fh.read())
     except (OSError, ValueError) as exc:
         raise ConfigError(f"{path}: cannot load rule data: {exc}") from None
+    _RULE_FILES[name] = data
+    return data
 
 
 def load_schema(name: str) -> dict[str, Any]:
@@ -268,14 +278,28 @@ class Config:
         est = data.get("token-estimator", {})
         self.estimator = TokenEstimator(est.get("method", "chars"), est.get("divisor", 4))
         self._rules_cache: dict[tuple, dict[str, dict[str, Any]]] = {}
+        self._relpaths: dict[tuple[str, str], str] = {}
+        self._kind_cache: dict[str, str | None] = {}
 
     def section(self, name: str) -> dict[str, Any]:
         return self.data.get(name, {})
 
     def relpath(self, path: str | os.PathLike[str]) -> str:
-        """`path` relative to the config's base directory, in POSIX form, for matching."""
-        absolute = os.path.abspath(path)
-        for base in (self.base_dir, os.getcwd()):
+        """`path` relative to the config's base directory, in POSIX form, for matching.
+
+        Asked several times per file in a run (discovery, git prefetch, the check),
+        so the answer is kept per path and working directory.
+        """
+        cwd = os.getcwd()
+        key = (os.fspath(path), cwd)
+        rel = self._relpaths.get(key)
+        if rel is None:
+            rel = self._relpaths[key] = self._relpath(key[0], cwd)
+        return rel
+
+    def _relpath(self, path: str, cwd: str) -> str:
+        absolute = os.path.normpath(os.path.join(cwd, path))
+        for base in (self.base_dir, cwd):
             if absolute == base or absolute.startswith(base.rstrip(os.sep) + os.sep):
                 return os.path.relpath(absolute, base).replace(os.sep, "/")
         return absolute.replace(os.sep, "/").lstrip("/")
@@ -289,10 +313,15 @@ class Config:
         return any(match_any("/".join(parts[:n]), self.exclude) for n in range(1, len(parts) + 1))
 
     def kind_for(self, rel: str) -> str | None:
+        if rel in self._kind_cache:
+            return self._kind_cache[rel]
+        found = None
         for name, spec in self.kinds.items():
             if match_any(rel, spec.get("files", [])):
-                return name
-        return None
+                found = name
+                break
+        self._kind_cache[rel] = found
+        return found
 
     def rules_for(self, kind: str | None, rel: str) -> dict[str, dict[str, Any]]:
         """Each enabled rule id with its options (always including `level`).

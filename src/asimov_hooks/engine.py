@@ -8,7 +8,6 @@ cost.
 from __future__ import annotations
 
 import os
-import re
 
 from .config import ESSENTIAL_RULES, Config, ConfigError, load_schema
 from .fileio import FileProblem, TextFile, check_regular_file, read_text
@@ -62,7 +61,8 @@ def _structure_rules() -> dict[str, RuleFunc]:
 
 def top_level_keys(text: str) -> list[str]:
     """Keys at column 0 of a block-mapping YAML document, without parsing it."""
-    # compiled on first use: most hook runs never need it
+    import re  # on first use: most hook runs never need it
+
     pattern = re.compile(_TOP_KEY, re.M)
     return [a or b or c for a, b, c in pattern.findall(text)]
 

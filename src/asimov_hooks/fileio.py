@@ -7,7 +7,6 @@ of a traceback, and every write is all-or-nothing.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 
@@ -125,6 +124,8 @@ def atomic_write(path: str, data: bytes) -> None:
         os.chmod(tmp, mode)
         os.replace(tmp, target)
     except BaseException:
+        import contextlib  # the error path only: start-up stays small
+
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise

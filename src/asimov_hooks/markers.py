@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
-_CONFLICT = re.compile(r"^(?:<{7}(?: |$)|={7}$|>{7}(?: |$)|\|{7}(?: |$))", re.M)
+_CONFLICT = r"^(?:<{7}(?: |$)|={7}$|>{7}(?: |$)|\|{7}(?: |$))"
 
 
 def find_conflict_marker(text: str) -> int | None:
     """1-based line of the first git conflict marker, if any."""
     if "<<<<<<<" not in text and ">>>>>>>" not in text:
         return None
-    match = _CONFLICT.search(text)
+    import re  # only for text that may hold a marker: `re` costs hook start-up
+
+    match = re.search(_CONFLICT, text, re.M)
     return None if match is None else text.count("\n", 0, match.start()) + 1

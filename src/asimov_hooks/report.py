@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 
 from .findings import FileResult
@@ -102,6 +101,8 @@ def write_json(results: Sequence[FileResult], out: TextIO) -> None:
         ],
         "summary": summary(results),
     }
+    import json
+
     json.dump(doc, out, indent=2)
     out.write("\n")
 
