@@ -32,7 +32,7 @@ def reference(pattern: str) -> re.Pattern[str]:
             elif ch == "?":
                 part += "[^/]"
             elif end != -1:
-                body = seg[j + 1 : end]
+                body = seg[j + 1 : end].replace("[", "\\[")
                 part += f"(?![/])[^{body[1:]}]" if body.startswith("!") else f"[{body}]"
                 j = end
             else:

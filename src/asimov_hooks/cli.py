@@ -49,6 +49,15 @@ def _validate_options(func):  # type: ignore[no-untyped-def]
             metavar="RULE[,RULE]",
             help="Do not run these rules (repeatable).",
         ),
+        click.option(
+            "-j",
+            "--jobs",
+            type=click.IntRange(min=0),
+            default=0,
+            show_default=True,
+            help="Processes to check files with; 0 = one per core for big batches "
+            "(serial under pre-commit, which already spreads files over cores).",
+        ),
         click.option("-q", "--quiet", is_flag=True, help="Only print problems and the summary."),
     ]
     for option in reversed(options):
@@ -133,6 +142,7 @@ def check_size_command(paths, strict, fmt, config_path, quiet) -> None:  # type:
             select=[",".join(sorted(SIZE_RULES))],
             ignore=[],
             quiet=quiet,
+            jobs=1,
         )
     )
 

@@ -66,6 +66,7 @@ def check_size_main(argv: Sequence[str] | None = None) -> int:
         from .run import run_options
 
         opts["select"] = [",".join(sorted(SIZE_RULES))]
+        opts["jobs"] = 1  # reading and counting: a worker would cost more than it saves
         return run_options(**opts)  # type: ignore[arg-type]
     except Exception as exc:
         return _internal_error("asimov-check-size", exc)

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # annotations only
     from collections.abc import Sequence
 
 FLAGS = {"--fix": "fix", "--strict": "strict", "-q": "quiet", "--quiet": "quiet"}
-VALUES = {"--format": "fmt", "--config": "config_path"}
+VALUES = {"--format": "fmt", "--config": "config_path", "-j": "jobs", "--jobs": "jobs"}
 MULTI = {"--select": "select", "--ignore": "ignore"}
 CHOICES = {"fmt": ("text", "json", "github")}
 
@@ -28,6 +28,7 @@ def parse(argv: Sequence[str], allowed: frozenset[str] | None = None) -> dict[st
         "config_path": None,
         "select": [],
         "ignore": [],
+        "jobs": 0,
         "paths": [],
     }
     paths: list[str] = opts["paths"]  # type: ignore[assignment]
@@ -59,6 +60,11 @@ def parse(argv: Sequence[str], allowed: frozenset[str] | None = None) -> dict[st
                 key = VALUES[name]
                 if value not in CHOICES.get(key, (value,)):
                     return None
+                if key == "jobs":
+                    if not value.isdigit():
+                        return None  # click says what a job count must be
+                    opts[key] = int(value)
+                    continue
                 opts[key] = value
             else:
                 opts[MULTI[name]].append(value)  # type: ignore[attr-defined]

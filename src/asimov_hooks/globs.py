@@ -61,7 +61,7 @@ def _regex(seg: str) -> SegmentMatcher:
             out.append("[^/]")
         elif ch == "[" and seg.find("]", j + 1) not in (-1, j + 1) and seg[j + 1 : j + 3] != "!]":
             end = seg.find("]", j + 1)
-            body = seg[j + 1 : end].replace("\\", "\\\\")
+            body = seg[j + 1 : end].replace("\\", "\\\\").replace("[", "\\[")
             out.append(f"[^{body[1:]}]" if body.startswith("!") else f"[{body}]")
             j = end
         else:

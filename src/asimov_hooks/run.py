@@ -28,6 +28,7 @@ def validate(
     ignore: set[str] | None = None,
     fix: bool = False,
     prog: str = "asimov-validate",
+    jobs: int = 1,
 ) -> int:
     try:
         config = load_config(config_path)
@@ -46,15 +47,17 @@ def validate(
     try:
         files = [path for path, _explicit in iter_files(paths or ["."], config)]
         checker.prefetch(files)
-        for path in files:
-            fixed: list[str] = []
-            fix_error = None
-            if fix:
+        if fix:  # fixers write files: one at a time, each checked after its fix
+            for path in files:
                 fixed, fix_error = _fix(path, checker)
-            result = checker.check(path)
-            result.fixed = fixed
-            result.fix_error = fix_error
-            results.append(result)
+                result = checker.check(path)
+                result.fixed = fixed
+                result.fix_error = fix_error
+                results.append(result)
+        else:
+            from .parallel import check_files, plan_jobs
+
+            results = check_files(checker, files, plan_jobs(jobs, len(files)))
     except ConfigError as exc:
         sys.stderr.write(f"{prog}: error: {exc}\n")
         return EXIT_USAGE
@@ -76,6 +79,7 @@ def run_options(
     select: Sequence[str],
     ignore: Sequence[str],
     quiet: bool,
+    jobs: int = 0,
 ) -> int:
     """Run validate from parsed command-line options (click's or fastargs')."""
     from .report import default_format
@@ -89,6 +93,7 @@ def run_options(
         select=_ids(select),
         ignore=_ids(ignore) or set(),
         fix=fix,
+        jobs=jobs,
     )
 
 
