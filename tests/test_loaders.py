@@ -159,3 +159,47 @@ def test_json_find_walks_only_the_path(path: tuple, on_key: bool, expected: tupl
         expected[0],
         expected[1] - (1 if expected[0] == 1 else 0),
     )
+
+
+SCALARS = [
+    "0", "-0", "+5", "012", "1_000", "0x1F", "0o17", "0b101", "-0x1f", "123456789012345678901",
+    "1.5", "-2.", ".5", "1e3", "1.0e-3", ".inf", "-.Inf", ".NaN",
+    "true", "True", "FALSE", "yes", "off", "~", "null", "Null", "",
+    "2026-01-02", "2026-01-02T03:04:05Z", "2026-01-02 03:04:05.5 +02:00",
+    "'012'", '"true"', "0.0.1", "12:30", "<<x", "=x", "-x", "+", "1_", "٣",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("scalar", SCALARS)
+def test_fast_builder_types_scalars_as_safe_constructor_does(scalar: str) -> None:
+    """Every plain scalar the fast builder types itself comes out as ruamel's would."""
+    text = f"value: {scalar}\nkey_{scalar.strip(chr(39) + chr(34))}: 1\n"
+    fast = loaders._fast_document(text, 100_000)
+    assert fast is not None, "an ordinary scalar must not leave the fast path"
+    slow = loaders._rt_document(text, 100_000)
+    mine, reference = loaders.to_plain(fast.data), loaders.to_plain(slow.data)
+    assert repr(mine) == repr(reference)
+    assert [type(v) for v in mine.values()] == [type(v) for v in reference.values()]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "base: &b {a: 1}\nm:\n  <<: *b\n",  # merge keys: anchors never take the fast path
+        "? [a, b]\n: 1\n",  # a complex key
+        "a: 1\nb: 2\nb: 3\n",  # a duplicate key
+        "1: x\ntrue: y\n1.0: z\n",  # keys equal to ruamel too
+    ],
+)
+def test_fast_builder_hands_unusual_mappings_over(text: str) -> None:
+    assert loaders._fast_document(text, 100_000) is None
+    assert_same_reading(text)
+
+
+def test_fast_builder_counts_nodes() -> None:
+    text = "items:\n" + "".join(f"  - {i}\n" for i in range(50))
+    assert loaders._fast_document(text, 100) is not None
+    assert loaders._fast_document(text, 40) is None  # the round-trip loader says why
+    with pytest.raises(loaders.YAMLProblem) as info:
+        loaders.load_yaml(text, 40)
+    assert info.value.rule == "yaml-aliases"
