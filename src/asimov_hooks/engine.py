@@ -95,22 +95,29 @@ class Checker:
         self.extra_select = extra_select
         self.extra_ignore = extra_ignore or set()
         self._rule_funcs: dict[str, RuleFunc] | None = None
+        self._selected: dict[int, tuple[dict, dict[str, dict[str, Any]]]] = {}
 
     # ------------------------------------------------------------- selection
     def rules(self, kind: str, rel: str) -> dict[str, dict[str, Any]]:
         rules = self.config.rules_for(kind, rel)
+        # files that share a rule set (the config hands out one dict) share the answer
+        selected = self._selected.get(id(rules))
+        if selected is not None and selected[0] is rules:
+            return selected[1]
         for rid in SIZE_RULES.intersection(rules):
             if not isinstance(rules[rid].get("max"), int):
                 raise ConfigError(
                     f"{self.config.source or 'rules/kinds.json'}: rule {rid!r} is on for "
                     f"kind {kind!r} ({rel}) but has no integer 'max'"
                 )
-        return {
+        chosen = {
             rid: opts
             for rid, opts in rules.items()
             if rid not in self.extra_ignore
             and (self.extra_select is None or rid in self.extra_select or rid in ESSENTIAL_RULES)
         }
+        self._selected[id(rules)] = (rules, chosen)
+        return chosen
 
     def prefetch(self, paths: Iterable[str]) -> None:
         """Ask git once for every file the path rules will look at, not once per file."""

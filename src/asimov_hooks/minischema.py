@@ -17,8 +17,11 @@ from functools import lru_cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
-    from collections.abc import Iterator
+    from collections.abc import Callable
     from typing import Any
+
+    Check = Callable[[Any, tuple, list], None]  # (value, path, errors out)
+    Step = Callable[[Any, tuple, list], "bool | None"]  # True: stop checking this node
 
 SUPPORTED = frozenset(
     {
@@ -146,9 +149,92 @@ def _regex(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
+def _accept(value: Any, path: tuple, out: list) -> None:
+    return None
+
+
+def _type_step(spec: Any) -> Step:
+    types = spec if isinstance(spec, list) else [spec]
+    expected = " or ".join(types)
+
+    def type_step(value: Any, path: tuple, out: list) -> bool:
+        for name in types:
+            if _type_ok(value, name):
+                return False
+        message = f"{_show(value)} is not of type {expected} (got {_type_name(value)})"
+        out.append(SchemaError(path, message, "type"))
+        return True  # nothing else about a value of the wrong type is worth saying
+
+    return type_step
+
+
+def _enum_step(choices: list[Any]) -> Step:
+    shown = ", ".join(str(e) for e in choices)
+    # the usual enum holds only strings: a set lookup says the same as _equal
+    strings = frozenset(choices) if all(type(e) is str for e in choices) else None
+
+    def enum_step(value: Any, path: tuple, out: list) -> None:
+        if strings is not None and isinstance(value, str):
+            ok = value in strings
+        elif strings is not None and isinstance(value, datetime.date):
+            ok = value.isoformat() in strings
+        elif strings is not None:
+            ok = False
+        else:
+            ok = any(_equal(value, e) for e in choices)
+        if not ok:
+            out.append(SchemaError(path, f"{_show(value)} is not one of: {shown}", "enum"))
+
+    return enum_step
+
+
+def _string_step(schema: dict[str, Any]) -> Step:
+    least, most, pattern = schema.get("minLength"), schema.get("maxLength"), schema.get("pattern")
+    search = _regex(pattern).search if pattern is not None else None
+
+    def string_step(value: Any, path: tuple, out: list) -> None:
+        if not isinstance(value, (str, datetime.date)) or isinstance(value, bool):
+            return
+        text = value if isinstance(value, str) else value.isoformat()
+        if least is not None and len(text) < least:
+            out.append(
+                SchemaError(path, f"{_show(text)} is shorter than {least} characters", "minLength")
+            )
+        if most is not None and len(text) > most:
+            out.append(
+                SchemaError(path, f"is {len(text)} characters, more than {most}", "maxLength")
+            )
+        if search is not None and not search(text):
+            out.append(SchemaError(path, f"{_show(text)} does not match {pattern!r}", "pattern"))
+
+    return string_step
+
+
+def _number_step(schema: dict[str, Any]) -> Step:
+    least, most = schema.get("minimum"), schema.get("maximum")
+
+    def number_step(value: Any, path: tuple, out: list) -> None:
+        if not _type_ok(value, "number"):
+            return
+        if least is not None and value < least:
+            out.append(SchemaError(path, f"{value} is less than the minimum of {least}", "minimum"))
+        if most is not None and value > most:
+            out.append(SchemaError(path, f"{value} is more than the maximum of {most}", "maximum"))
+
+    return number_step
+
+
 class Evaluator:
+    """Evaluates instances against one schema; each schema node is compiled once.
+
+    A hook checks hundreds of files against the same few schemas, so every schema
+    node becomes a closure that runs only the keywords the node has, instead of asking
+    the node for every keyword on every value.
+    """
+
     def __init__(self, schema: dict[str, Any]) -> None:
         self.root = schema
+        self._compiled: dict[int, tuple[Any, Check]] = {}
 
     def _resolve(self, ref: str) -> Any:
         node: Any = self.root
@@ -157,112 +243,171 @@ class Evaluator:
         return node
 
     def errors(self, instance: Any) -> list[SchemaError]:
-        return list(self._check(instance, self.root, ()))
+        return self._check(instance, self.root, ())
 
     def valid(self, instance: Any, schema: Any) -> bool:
-        return next(iter(self._check(instance, schema, ())), None) is None
+        return not self._check(instance, schema, ())
 
-    def _check(self, value: Any, schema: Any, path: tuple) -> Iterator[SchemaError]:
+    def _check(self, value: Any, schema: Any, path: tuple) -> list[SchemaError]:
+        out: list[SchemaError] = []
+        self._fn(schema)(value, path, out)
+        return out
+
+    def _fn(self, schema: Any) -> Check:
+        entry = self._compiled.get(id(schema))
+        if entry is None or entry[0] is not schema:
+            entry = self._compiled[id(schema)] = (schema, self._compile(schema))
+        return entry[1]
+
+    def _compile(self, schema: Any) -> Check:
         if schema is True:
-            return
+            return _accept
         if schema is False:
-            yield SchemaError(path, "is not allowed here", "false")
-            return
+
+            def refuse(value: Any, path: tuple, out: list) -> None:
+                out.append(SchemaError(path, "is not allowed here", "false"))
+
+            return refuse
+        # each step appends its errors; a step that returns True ends the node
+        steps: list[Callable[[Any, tuple, list], bool | None]] = []
         if "$ref" in schema:
-            yield from self._check(value, self._resolve(schema["$ref"]), path)
+            target = self._resolve(schema["$ref"])
+            # looked up on use: a schema may refer to itself
+            steps.append(lambda value, path, out: self._fn(target)(value, path, out))
         if "type" in schema:
-            types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-            if not any(_type_ok(value, t) for t in types):
-                expected = " or ".join(types)
-                yield SchemaError(
-                    path,
-                    f"{_show(value)} is not of type {expected} (got {_type_name(value)})",
-                    "type",
-                )
+            steps.append(_type_step(schema["type"]))
+        if "const" in schema:
+            const = schema["const"]
+
+            def const_step(value: Any, path: tuple, out: list) -> None:
+                if not _equal(value, const):
+                    out.append(
+                        SchemaError(path, f"{_show(value)} should be {_show(const)}", "const")
+                    )
+
+            steps.append(const_step)
+        if "enum" in schema:
+            steps.append(_enum_step(schema["enum"]))
+        if {"minLength", "maxLength", "pattern"} & schema.keys():
+            steps.append(_string_step(schema))
+        if {"minimum", "maximum"} & schema.keys():
+            steps.append(_number_step(schema))
+        if {"minItems", "maxItems", "items"} & schema.keys():
+            steps.append(self._array_step(schema))
+        if {"required", "properties", "additionalProperties"} & schema.keys():
+            steps.append(self._object_step(schema))
+        steps.extend(self._combination_steps(schema))
+        steps_t = tuple(steps)
+
+        def run(value: Any, path: tuple, out: list) -> None:
+            for step in steps_t:
+                if step(value, path, out):
+                    return
+
+        return run
+
+    def _array_step(self, schema: dict[str, Any]) -> Step:
+        least, most = schema.get("minItems"), schema.get("maxItems")
+        items = self._fn(schema["items"]) if "items" in schema else None
+
+        def array_step(value: Any, path: tuple, out: list) -> None:
+            if not isinstance(value, list):
                 return
-        if "const" in schema and not _equal(value, schema["const"]):
-            yield SchemaError(path, f"{_show(value)} should be {_show(schema['const'])}", "const")
-        if "enum" in schema and not any(_equal(value, e) for e in schema["enum"]):
-            choices = ", ".join(str(e) for e in schema["enum"])
-            yield SchemaError(path, f"{_show(value)} is not one of: {choices}", "enum")
-        if isinstance(value, (str, datetime.date)) and not isinstance(value, bool):
-            text = value if isinstance(value, str) else value.isoformat()
-            if "minLength" in schema and len(text) < schema["minLength"]:
-                yield SchemaError(
-                    path,
-                    f"{_show(text)} is shorter than {schema['minLength']} characters",
-                    "minLength",
+            if least is not None and len(value) < least:
+                out.append(
+                    SchemaError(path, f"has {len(value)} items, fewer than {least}", "minItems")
                 )
-            if "maxLength" in schema and len(text) > schema["maxLength"]:
-                yield SchemaError(
-                    path, f"is {len(text)} characters, more than {schema['maxLength']}", "maxLength"
+            if most is not None and len(value) > most:
+                out.append(
+                    SchemaError(path, f"has {len(value)} items, more than {most}", "maxItems")
                 )
-            if "pattern" in schema and not _regex(schema["pattern"]).search(text):
-                yield SchemaError(
-                    path, f"{_show(text)} does not match {schema['pattern']!r}", "pattern"
-                )
-        if _type_ok(value, "number"):
-            if "minimum" in schema and value < schema["minimum"]:
-                yield SchemaError(
-                    path, f"{value} is less than the minimum of {schema['minimum']}", "minimum"
-                )
-            if "maximum" in schema and value > schema["maximum"]:
-                yield SchemaError(
-                    path, f"{value} is more than the maximum of {schema['maximum']}", "maximum"
-                )
-        if isinstance(value, list):
-            if "minItems" in schema and len(value) < schema["minItems"]:
-                yield SchemaError(
-                    path, f"has {len(value)} items, fewer than {schema['minItems']}", "minItems"
-                )
-            if "maxItems" in schema and len(value) > schema["maxItems"]:
-                yield SchemaError(
-                    path, f"has {len(value)} items, more than {schema['maxItems']}", "maxItems"
-                )
-            if "items" in schema:
+            if items is not None:
                 for i, item in enumerate(value):
-                    yield from self._check(item, schema["items"], (*path, i))
-        if isinstance(value, dict):
-            for name in schema.get("required", ()):
+                    items(item, (*path, i), out)
+
+        return array_step
+
+    def _object_step(self, schema: dict[str, Any]) -> Step:
+        required = tuple(schema.get("required", ()))
+        props = {key: self._fn(sub) for key, sub in schema.get("properties", {}).items()}
+        has_extra = "additionalProperties" in schema
+        extra = schema.get("additionalProperties")
+        extra_fn = self._fn(extra) if has_extra and extra is not False else None
+
+        def object_step(value: Any, path: tuple, out: list) -> None:
+            if not isinstance(value, dict):
+                return
+            for name in required:
                 if name not in value:
-                    yield SchemaError(path, f"missing required property {name!r}", "required")
-            props = schema.get("properties", {})
+                    out.append(SchemaError(path, f"missing required property {name!r}", "required"))
             for key, item in value.items():
-                if key in props:
-                    yield from self._check(item, props[key], (*path, key))
-                elif "additionalProperties" in schema:
-                    extra = schema["additionalProperties"]
-                    if extra is False:
-                        yield SchemaError(
+                check = props.get(key)
+                if check is not None:
+                    check(item, (*path, key), out)
+                elif extra_fn is not None:
+                    extra_fn(item, (*path, key), out)
+                elif has_extra:
+                    out.append(
+                        SchemaError(
                             (*path, key),
                             f"unexpected property {key!r}",
                             "additionalProperties",
                             True,
                         )
-                    else:
-                        yield from self._check(item, extra, (*path, key))
-        for sub in schema.get("allOf", ()):
-            yield from self._check(value, sub, path)
-        if "anyOf" in schema and not any(self.valid(value, s) for s in schema["anyOf"]):
-            yield from self._best(value, schema["anyOf"], path, "anyOf")
-        if "oneOf" in schema:
-            matches = sum(1 for s in schema["oneOf"] if self.valid(value, s))
-            if matches == 0:
-                yield from self._best(value, schema["oneOf"], path, "oneOf")
-            elif matches > 1:
-                yield SchemaError(path, "matches more than one of the allowed shapes", "oneOf")
-        if "if" in schema:
-            branch = "then" if self.valid(value, schema["if"]) else "else"
-            if branch in schema:
-                yield from self._check(value, schema[branch], path)
-        if "not" in schema and self.valid(value, schema["not"]):
-            yield SchemaError(path, "matches a shape that is not allowed here", "not")
+                    )
 
-    def _best(self, value: Any, options: list, path: tuple, keyword: str) -> Iterator[SchemaError]:
+        return object_step
+
+    def _combination_steps(self, schema: dict[str, Any]) -> list[Step]:
+        steps: list[Step] = []
+        for sub in schema.get("allOf", ()):
+            steps.append(self._fn(sub))
+        if "anyOf" in schema:
+            options = schema["anyOf"]
+
+            def any_of(value: Any, path: tuple, out: list) -> None:
+                if not any(self.valid(value, s) for s in options):
+                    out.extend(self._best(value, options, path, "anyOf"))
+
+            steps.append(any_of)
+        if "oneOf" in schema:
+            choices = schema["oneOf"]
+
+            def one_of(value: Any, path: tuple, out: list) -> None:
+                matches = sum(1 for s in choices if self.valid(value, s))
+                if matches == 0:
+                    out.extend(self._best(value, choices, path, "oneOf"))
+                elif matches > 1:
+                    out.append(
+                        SchemaError(path, "matches more than one of the allowed shapes", "oneOf")
+                    )
+
+            steps.append(one_of)
+        if "if" in schema:
+            condition = schema["if"]
+            then, otherwise = schema.get("then"), schema.get("else")
+
+            def if_then(value: Any, path: tuple, out: list) -> None:
+                branch = then if self.valid(value, condition) else otherwise
+                if branch is not None:
+                    self._fn(branch)(value, path, out)
+
+            steps.append(if_then)
+        if "not" in schema:
+            forbidden = schema["not"]
+
+            def not_step(value: Any, path: tuple, out: list) -> None:
+                if self.valid(value, forbidden):
+                    out.append(SchemaError(path, "matches a shape that is not allowed here", "not"))
+
+            steps.append(not_step)
+        return steps
+
+    def _best(self, value: Any, options: list, path: tuple, keyword: str) -> list[SchemaError]:
         """Report the alternative that came closest, the way a reader would fix it."""
         candidates = []
         for option in options:
-            errs = list(self._check(value, option, path))
+            errs = self._check(value, option, path)
             type_miss = any(e.keyword == "type" and e.path == path for e in errs)
             # an alternative whose errors sit deeper got further: a mapping of options
             # with one bad value beats "is not one of: error, warning, ..."
@@ -270,6 +415,5 @@ class Evaluator:
             candidates.append((type_miss, -depth, len(errs), errs))
         type_miss, _, _, errs = min(candidates, key=lambda c: c[:3])
         if type_miss:
-            yield SchemaError(path, f"{_show(value)} is not any of the allowed shapes", keyword)
-        else:
-            yield from errs
+            return [SchemaError(path, f"{_show(value)} is not any of the allowed shapes", keyword)]
+        return errs
