@@ -71,6 +71,9 @@ def test_plan(monkeypatch) -> None:
     assert parallel.plan_jobs(0, 100_000) == 8
     assert parallel.plan_jobs(4, 3) == 3  # never more workers than files
     assert parallel.plan_jobs(1, 100_000) == 1
+    assert parallel.plan_jobs(0, 100_000, parsed=0) == 1  # only measured: not worth a fork
+    assert parallel.plan_jobs(0, 100_000, parsed=parallel.MIN_FILES_PER_JOB * 2) == 2
+    assert parallel.plan_jobs(3, 100_000, parsed=0) == 3  # asked for explicitly
     monkeypatch.setenv("PRE_COMMIT", "1")  # pre-commit already runs a process per core
     assert parallel.plan_jobs(0, 100_000) == 1
     assert parallel.plan_jobs(2, 100_000) == 2  # asked for explicitly
@@ -126,6 +129,7 @@ def test_check_files_direct(batch, monkeypatch) -> None:
     root, paths = batch
     monkeypatch.chdir(root)
     checker = Checker(load_config())
+    checker.warm_up(["asimov-checkpoint", "oc-checkpoint", "claude-md"])
     serial = [
         (r.path, r.status, [repr(f) for f in r.findings])
         for r in parallel.check_files(checker, paths, 1)

@@ -234,6 +234,27 @@ class Checker:
         result.findings.sort(key=lambda f: (f.line, f.col))
         return result
 
+    def parses(self, kind: str | None) -> bool:
+        """Whether files of `kind` are parsed (the costly part of a check)."""
+        return kind is not None and self.config.kinds[kind].get("format", "text") != "text"
+
+    def warm_up(self, kinds: Iterable[str]) -> None:
+        """Import the parsers and compile the schemas these kinds need, once, before
+        workers fork: they inherit all of it instead of each loading it again."""
+        kinds = [k for k in set(kinds) if self.parses(k)]
+        if not kinds:
+            return
+        from . import loaders
+
+        loaders._fast_loader_class()
+        self._funcs()
+        for kind in kinds:
+            schema = self.config.kinds[kind].get("schema")
+            if schema:
+                evaluator = _evaluator(schema)
+                if hasattr(evaluator, "root"):
+                    evaluator.errors(None)  # compiles the root and what it reaches first
+
     def _funcs(self) -> dict[str, RuleFunc]:
         if self._rule_funcs is None:
             self._rule_funcs = _structure_rules()
@@ -296,8 +317,7 @@ def _dotted(path: tuple) -> str:
 _EVALUATORS: dict[str, Any] = {}
 
 
-def schema_errors(data: Any, schema_name: str) -> Iterator[tuple[tuple, str, bool]]:
-    """(instance path, message, on_key) for each schema violation."""
+def _evaluator(schema_name: str) -> Any:
     if schema_name not in _EVALUATORS:
         schema = load_schema(schema_name)
         from .minischema import Evaluator, unsupported_keywords
@@ -305,7 +325,12 @@ def schema_errors(data: Any, schema_name: str) -> Iterator[tuple[tuple, str, boo
         _EVALUATORS[schema_name] = (
             Evaluator(schema) if not unsupported_keywords(schema) else _JsonschemaAdapter(schema)
         )
-    for err in _EVALUATORS[schema_name].errors(data):
+    return _EVALUATORS[schema_name]
+
+
+def schema_errors(data: Any, schema_name: str) -> Iterator[tuple[tuple, str, bool]]:
+    """(instance path, message, on_key) for each schema violation."""
+    for err in _evaluator(schema_name).errors(data):
         yield err.path, err.message, err.on_key
 
 

@@ -57,7 +57,11 @@ def validate(
         else:
             from .parallel import check_files, plan_jobs
 
-            results = check_files(checker, files, plan_jobs(jobs, len(files)))
+            kinds = [config.kind_for(config.relpath(p)) for p in files]
+            workers = plan_jobs(jobs, len(files), sum(map(checker.parses, kinds)))
+            if workers > 1:
+                checker.warm_up(k for k in kinds if k is not None)
+            results = check_files(checker, files, workers)
     except ConfigError as exc:
         sys.stderr.write(f"{prog}: error: {exc}\n")
         return EXIT_USAGE
