@@ -91,6 +91,7 @@ def check_files(checker: Checker, paths: Sequence[str], jobs: int) -> list[FileR
     """`checker.check` for every path, in order, on up to `jobs` processes."""
     if jobs <= 1 or len(paths) < 2:
         return [checker.check(p) for p in paths]
+    import gc
     import pickle
 
     parts = _slices(paths, jobs)
@@ -98,14 +99,20 @@ def check_files(checker: Checker, paths: Sequence[str], jobs: int) -> list[FileR
     sys.stderr.flush()
     workers: list[tuple[int, int]] = []
     try:
-        for part in parts[1:]:
-            read_fd, write_fd = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # pragma: no cover  (the worker; its results are what is tested)
-                os.close(read_fd)
-                _child(checker, part, write_fd)
-            os.close(write_fd)
-            workers.append((pid, read_fd))
+        # what exists now is shared with the workers page by page; a collection that
+        # walks it would make each worker copy those pages (the parent thaws it at once)
+        gc.freeze()
+        try:
+            for part in parts[1:]:
+                read_fd, write_fd = os.pipe()
+                pid = os.fork()
+                if pid == 0:  # pragma: no cover  (the worker; its results are what is tested)
+                    os.close(read_fd)
+                    _child(checker, part, write_fd)
+                os.close(write_fd)
+                workers.append((pid, read_fd))
+        finally:
+            gc.unfreeze()
         results = [checker.check(p) for p in parts[0]]
         while workers:
             pid, read_fd = workers.pop(0)
