@@ -322,6 +322,17 @@ sys.exit(code)
 """
 
 
+def run_probe(probe: str, args: list[str], cwd) -> subprocess.CompletedProcess:
+    """A probe script in a fresh interpreter: what a hook run imports."""
+    return subprocess.run(
+        [sys.executable, "-c", probe, *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=script_env(),
+    )
+
+
 def test_size_only_check_imports_no_parser(tmp_path) -> None:
     files = [
         write(tmp_path, ".claude_checkpoint.yaml", BAD_CHECKPOINT + "# c\n" * 40),
@@ -334,13 +345,7 @@ def test_size_only_check_imports_no_parser(tmp_path) -> None:
         ),
     ]
     for args in (files, ["--format", "json", *files], ["."]):
-        proc = subprocess.run(
-            [sys.executable, "-c", SIZE_ONLY_PROBE, *args],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env=script_env(),
-        )
+        proc = run_probe(SIZE_ONLY_PROBE, args, tmp_path)
         assert proc.returncode == 1, proc
         assert "HEAVY: \n" in proc.stdout, proc.stdout[-300:]
         assert "Traceback" not in proc.stderr
@@ -424,12 +429,6 @@ def test_size_check_of_ordinary_files_stays_off_re_and_json(tmp_path) -> None:
         write(tmp_path, "CLAUDE.md", "# Project\n\nRead warmup.yaml.\n"),
         write(tmp_path, ".checkpoints/a.checkpoint.json", '{"skill": "a"}\n'),
     ]
-    proc = subprocess.run(
-        [sys.executable, "-c", LIGHT_PROBE, *files],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=script_env(),
-    )
+    proc = run_probe(LIGHT_PROBE, files, tmp_path)
     assert proc.returncode == 0, proc
     assert "ADDED: \n" in proc.stdout, proc.stdout

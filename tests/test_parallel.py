@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from conftest import GOOD_CHECKPOINT, GOOD_WARMUP, oc_checkpoint, run_script, write
@@ -146,3 +147,23 @@ def test_bad_job_count_is_a_usage_error(cli, value, tmp_path) -> None:
     path = write(tmp_path, "CLAUDE.md", "x\n")
     run = cli("--jobs", value, path)
     assert run.code == 2 and "jobs" in run.err, run
+
+
+def test_interrupt_is_quiet_with_the_shell_code(batch, capsys, monkeypatch) -> None:
+    """Ctrl-C in a batch run (workers or not): exit 130, no traceback, no workers left."""
+    _, paths = batch
+    real = engine.Checker.check
+
+    def check(self, path):
+        if path == paths[3]:  # in the parent's own slice, while the workers run
+            raise KeyboardInterrupt
+        return real(self, path)
+
+    monkeypatch.setattr(engine.Checker, "check", check)
+    from asimov_hooks import entrypoints
+
+    assert entrypoints.validate_main(["-j", "3", *paths]) == 130
+    out, err = capsys.readouterr()
+    assert not out and "Traceback" not in err
+    with pytest.raises(ChildProcessError):  # every worker was waited for
+        os.waitpid(-1, os.WNOHANG)

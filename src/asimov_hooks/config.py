@@ -365,7 +365,7 @@ def load_config(
     chosen = os.fspath(explicit) if explicit else os.environ.get(ENV_CONFIG) or None
     source = chosen or find_config(start)
     if source is None:
-        base = _repo_root(start) or start
+        base = work_tree_of(start) or start
         return Config(default_data(), None, os.path.realpath(base))
     if chosen and not os.path.isfile(source):
         raise ConfigError(f"{source}: config file not found")
@@ -373,7 +373,9 @@ def load_config(
     return Config(data, source, os.path.dirname(os.path.realpath(source)))
 
 
-def _repo_root(start: str) -> str | None:
+def work_tree_of(start: str) -> str | None:
+    """The nearest directory at or above `start` (physical path) that holds `.git`:
+    what `git rev-parse --show-toplevel` answers, without starting git."""
     directory = os.path.realpath(start)
     while True:
         if os.path.exists(os.path.join(directory, ".git")):

@@ -11,6 +11,8 @@ import os
 import re
 from functools import lru_cache
 
+from .config import work_tree_of
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Iterator
@@ -44,14 +46,7 @@ def git_root(directory: str) -> str | None:
     if "GIT_DIR" in os.environ or "GIT_WORK_TREE" in os.environ:
         proc = _git(directory, "rev-parse", "--show-toplevel")  # git decides, as it will
         return proc.stdout.strip() if proc and proc.returncode == 0 else None
-    probe = directory
-    while True:  # what `rev-parse --show-toplevel` answers, without a process per file
-        if os.path.exists(os.path.join(probe, ".git")):
-            return probe
-        parent = os.path.dirname(probe)
-        if parent == probe:
-            return None
-        probe = parent
+    return work_tree_of(directory)  # without a process per file
 
 
 class IgnoredFiles:

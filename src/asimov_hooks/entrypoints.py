@@ -49,6 +49,8 @@ def validate_main(argv: Sequence[str] | None = None) -> int:
         from .run import run_options
 
         return run_options(**opts)  # type: ignore[arg-type]
+    except KeyboardInterrupt:  # Ctrl-C: quiet, the shell's code, as on the click path
+        return 130
     except Exception as exc:  # one line, exit 2, as on the click path
         return _internal_error("asimov-validate", exc)
 
@@ -68,5 +70,7 @@ def check_size_main(argv: Sequence[str] | None = None) -> int:
         opts["select"] = [",".join(sorted(SIZE_RULES))]
         opts["jobs"] = 1  # reading and counting: a worker would cost more than it saves
         return run_options(**opts)  # type: ignore[arg-type]
+    except KeyboardInterrupt:
+        return 130
     except Exception as exc:
         return _internal_error("asimov-check-size", exc)
