@@ -792,3 +792,63 @@ def test_benchmark_script_runs(capsys):
     out = capsys.readouterr().out
     assert "python -c pass" in out and "asimov-hooks trim (30 lines, trims)" in out
     assert "time(N=40) / time(N=20)" in out
+
+
+# ---------------------------------------------------------------- the click-free hook entry
+LONG = "milestone: M\ncompleted:\n" + items("Task", 8) + "next_steps:\n" + items("Next", 7)
+
+
+@pytest.mark.parametrize(
+    ("argv", "trims"),
+    [
+        ([CP], True),
+        (["-q", CP], True),
+        (["--dry-run", CP], True),
+        (["--dry-run", "--diff", CP], True),
+        (["--no-archive", CP], True),
+        (["--archive", "kept/archive.yaml", CP], True),
+        (["--config", ".asimov-hooks.yaml", CP], True),
+        (["--", CP], True),
+        ([], True),
+        (["--archive", "a.yaml", "--no-archive", CP], False),  # usage errors: click explains
+        (["--archive", "kept", CP], False),
+        (["--archive=a.yaml", CP], True),
+        (["--bogus", CP], False),
+        (["--config"], False),
+        (["-h"], False),
+    ],
+)
+def test_fast_trim_entry_matches_click(capsys, repo, argv, trims):
+    """`asimov-hooks trim FILE...` (the hook) skips click; the result is the same."""
+    from asimov_hooks.entrypoints import hooks_main
+
+    (repo / "kept").mkdir()
+    write(".asimov-hooks.yaml", "trim:\n  archive:\n    enabled: true\n")
+    results = []
+    for entry in (main, hooks_main):
+        write(CP, LONG)
+        for stale in (ARCHIVE, "kept/archive.yaml", "a.yaml"):
+            Path(stale).unlink(missing_ok=True)
+        code = entry(["trim", *argv])
+        out, err = capsys.readouterr()
+        results.append((code, out, err, Path(CP).read_bytes()))
+    assert results[0] == results[1]
+    assert "Traceback" not in results[0][2]
+    assert (results[0][0] == 1 and "ix" in results[0][1]) is trims, results[0]
+
+
+def test_hook_trim_imports_no_click(repo):
+    write(CP, LONG)
+    probe = (
+        "import sys\n"
+        "from asimov_hooks.entrypoints import hooks_main\n"
+        "code = hooks_main(['trim', sys.argv[1]])\n"
+        "print('HEAVY:', [m for m in ('click', 'dataclasses', 'jsonschema') if m in sys.modules])\n"
+        "sys.exit(code)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe, CP], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 1, proc
+    assert "Fixing .claude_checkpoint.yaml" in proc.stdout
+    assert "HEAVY: []" in proc.stdout, proc.stdout

@@ -1,5 +1,5 @@
 """`python -m asimov_hooks` runs the `asimov-hooks` command group."""
 
-from .cli import main
+from .entrypoints import hooks_main
 
-raise SystemExit(main())
+raise SystemExit(hooks_main())

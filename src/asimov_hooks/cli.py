@@ -74,7 +74,7 @@ def _run_validate(**opts) -> int:  # type: ignore[no-untyped-def]
 # Subcommands live in their own modules and are imported only when invoked, so a
 # merge-driver call does not pay for the validator and vice versa.
 LAZY_COMMANDS = {
-    "trim": "asimov_hooks.trim:command",
+    "trim": "asimov_hooks.trim_cli:command",
     "merge-driver": "asimov_hooks.merge_driver:command",
     "install": "asimov_hooks.setup_git:install_command",
     "uninstall": "asimov_hooks.setup_git:uninstall_command",

@@ -1,7 +1,8 @@
 """Console-script entry points for the hook hot path (no click import).
 
-`asimov-validate` and `asimov-check-size` run on every commit. Their usual command
-lines are parsed by fastargs; help, version and usage errors go through click.
+`asimov-validate`, `asimov-check-size` and `asimov-hooks trim` run on every commit,
+and importing click costs more than checking or trimming a checkpoint. Their usual
+command lines are parsed here; help, version and usage errors go through click.
 """
 
 from __future__ import annotations
@@ -74,3 +75,52 @@ def check_size_main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as exc:
         return _internal_error("asimov-check-size", exc)
+
+
+TRIM_FLAGS = {"-q": "quiet", "--quiet": "quiet", "--dry-run": "dry_run", "--diff": "diff"}
+TRIM_VALUES = {"--config": "config_path", "--archive": "archive_path"}
+
+
+def _trim_options(args: Sequence[str]) -> dict[str, object] | None:
+    """`trim`'s options and files, or None to let click parse (and explain) them."""
+    opts: dict[str, object] = {"files": [], "archive": None}
+    files: list[str] = opts["files"]  # type: ignore[assignment]
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            files.extend(args[i:])
+            break
+        if not arg.startswith("-") or arg == "-":
+            files.append(arg)
+        elif arg in TRIM_FLAGS:
+            opts[TRIM_FLAGS[arg]] = True
+        elif arg == "--no-archive":
+            opts["archive"] = False
+        elif arg in TRIM_VALUES and i < len(args) and not os.path.isdir(args[i]):
+            opts[TRIM_VALUES[arg]] = args[i]  # (a directory: click says it must be a file)
+            i += 1
+        else:
+            return None  # -h, --archive=X, a missing value, anything unknown
+    if opts["archive"] is False and opts.get("archive_path"):
+        return None  # click's usage error says why
+    return opts
+
+
+def hooks_main(argv: Sequence[str] | None = None) -> int:
+    """`asimov-hooks`: the command group; `trim FILE...` skips click."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    opts = _trim_options(args[1:]) if args[:1] == ["trim"] else None
+    if opts is None:
+        from .cli import main
+
+        return main(args)
+    try:
+        from .trim import run
+
+        return run(**opts)  # type: ignore[arg-type]
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        return _internal_error("asimov-hooks", exc)

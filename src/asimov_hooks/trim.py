@@ -21,36 +21,45 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
-from typing import Any
-
-import click
 
 from .config import Config, ConfigError, load_config
 from .sizes import count_lines
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing and dataclasses cost every commit ~10 ms
+    from typing import Any
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 PROG = "asimov-hooks trim"
 
 
 # ------------------------------------------------------------------ settings
-@dataclass(frozen=True)
 class Cap:
-    keep: str  # "first" or "last": which end of the list is current
-    max: int
+    __slots__ = ("keep", "max")
+
+    def __init__(self, keep: str, max: int) -> None:  # `max`: the config's word
+        self.keep = keep  # "first" or "last": which end of the list is current
+        self.max = max
 
 
-@dataclass
 class Settings:
     """The `trim` section, checked: a bad value is a ConfigError, never a traceback."""
 
-    kinds: list[str]
-    caps: dict[str, Cap]
-    window: dict[str, int]
-    keep: list[str]
-    optional: list[str]
-    archive: bool
-    archive_path: str
+    __slots__ = ("archive", "archive_path", "caps", "keep", "kinds", "optional", "window")
+
+    def __init__(
+        self,
+        kinds: list[str],
+        caps: dict[str, Cap],
+        window: dict[str, int],
+        keep: list[str],
+        optional: list[str],
+        archive: bool,
+        archive_path: str,
+    ) -> None:
+        self.kinds, self.caps, self.window = kinds, caps, window
+        self.keep, self.optional = keep, optional
+        self.archive, self.archive_path = archive, archive_path
 
     @classmethod
     def from_config(cls, config: Config) -> Settings:
@@ -127,18 +136,20 @@ def parse_settings(raw: Any) -> Settings:
 
 
 # ------------------------------------------------------------------ cutting
-@dataclass
 class Cut:
     """Text edits of one plan and what they remove."""
 
-    lines: list[tuple[int, int]] = field(default_factory=list)  # inclusive line ranges
-    chars: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, replacement)
-    removed: dict[str, Any] = field(default_factory=dict)
-    kept: dict[str, list[Any]] = field(default_factory=dict)  # windowed lists after the cut
-    dropped: list[str] = field(default_factory=list)
-    scalars: list[tuple[int, int]] = field(default_factory=list)
-    messages: list[str] = field(default_factory=list)
-    edits: list[tuple[int, int, str]] = field(default_factory=list)  # set by render()
+    __slots__ = ("chars", "dropped", "edits", "kept", "lines", "messages", "removed", "scalars")
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[int, int]] = []  # inclusive line ranges
+        self.chars: list[tuple[int, int, str]] = []  # (start, end, replacement)
+        self.removed: dict[str, Any] = {}
+        self.kept: dict[str, list[Any]] = {}  # windowed lists after the cut
+        self.dropped: list[str] = []
+        self.scalars: list[tuple[int, int]] = []
+        self.messages: list[str] = []
+        self.edits: list[tuple[int, int, str]] = []  # set by render()
 
 
 def plan_cut(layout: Any, windows: dict[str, tuple[str, int]], drop: list[str], why: str) -> Cut:
@@ -272,17 +283,27 @@ def expected_data(layout: Any, cut: Cut) -> dict[Any, Any]:
 
 
 # ------------------------------------------------------------------ the algorithm
-@dataclass
 class TrimResult:
-    text: str
-    before: int
-    after: int
-    step: int = 0  # 0 nothing removed, 1 caps, 2 soft-limit trim
-    removed: dict[str, Any] = field(default_factory=dict)
-    comments: list[str] = field(default_factory=list)
-    messages: list[str] = field(default_factory=list)
-    over_hard: str | None = None
-    skipped: str | None = None
+    __slots__ = (
+        "after",
+        "before",
+        "comments",
+        "messages",
+        "over_hard",
+        "removed",
+        "skipped",
+        "step",
+        "text",
+    )
+
+    def __init__(self, text: str, before: int, after: int) -> None:
+        self.text, self.before, self.after = text, before, after
+        self.step = 0  # 0 nothing removed, 1 caps, 2 soft-limit trim
+        self.removed: dict[str, Any] = {}
+        self.comments: list[str] = []
+        self.messages: list[str] = []
+        self.over_hard: str | None = None
+        self.skipped: str | None = None
 
 
 def _check_shapes(layout: Any, settings: Settings) -> None:
@@ -404,19 +425,31 @@ def _too_large(layout: Any, lines: int, hard: int) -> str:
 
 
 # ------------------------------------------------------------------ one file
-@dataclass
 class Outcome:
     """What fix_file did to one file (the contract with `asimov-validate --fix`)."""
 
-    path: str
-    changed: bool = False
-    messages: list[str] = field(default_factory=list)
-    error: str | None = None
-    skipped: str | None = None
-    written: bool = False
-    archive: str | None = None
-    before: str | None = None
-    after: str | None = None
+    __slots__ = (
+        "after",
+        "archive",
+        "before",
+        "changed",
+        "error",
+        "messages",
+        "path",
+        "skipped",
+        "written",
+    )
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.changed = False
+        self.messages: list[str] = []
+        self.error: str | None = None
+        self.skipped: str | None = None
+        self.written = False
+        self.archive: str | None = None
+        self.before: str | None = None
+        self.after: str | None = None
 
 
 def fix_file(
@@ -621,55 +654,3 @@ def _report(outcome: Outcome, dry_run: bool, diff: bool, quiet: bool, out: Any, 
         out.flush()
         err.write(f"{path}: error: {outcome.error}\n")
     return EXIT_FAIL if outcome.changed or outcome.error else EXIT_OK
-
-
-@click.command(
-    "trim", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}
-)
-@click.argument("files", nargs=-1, type=click.Path())
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    help="Config file (default: nearest .asimov-hooks.yaml or pyproject.toml with "
-    "[tool.asimov-hooks]; $ASIMOV_HOOKS_CONFIG).",
-)
-@click.option(
-    "--archive",
-    "archive_path",
-    type=click.Path(dir_okay=False),
-    help="Append what is removed to this file (default: trim.archive.path, "
-    "next to each checkpoint).",
-)
-@click.option("--no-archive", is_flag=True, help="Do not keep what is removed.")
-@click.option("--dry-run", is_flag=True, help="Report what would be removed; write nothing.")
-@click.option("--diff", is_flag=True, help="Also print a unified diff of each change.")
-@click.option("-q", "--quiet", is_flag=True, help="Do not mention skipped files.")
-def command(
-    files: tuple[str, ...],
-    config_path: str | None,
-    archive_path: str | None,
-    no_archive: bool,
-    dry_run: bool,
-    diff: bool,
-    quiet: bool,
-) -> None:
-    """Trim checkpoints to their ADR-007 windows, archiving what is removed.
-
-    FILES are checkpoint files or directories (default: the current directory).
-    Exit 1 when a file was changed (or would be, with --dry-run) or is still over
-    its hard line limit or cannot be trimmed; 0 when nothing needed doing.
-    """
-    if no_archive and archive_path:
-        raise click.UsageError("--archive and --no-archive cannot be used together")
-    sys.exit(
-        run(
-            list(files),
-            config_path=config_path,
-            archive=False if no_archive else None,
-            archive_path=archive_path,
-            dry_run=dry_run,
-            diff=diff,
-            quiet=quiet,
-        )
-    )

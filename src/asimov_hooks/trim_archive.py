@@ -12,10 +12,13 @@ from __future__ import annotations
 import io
 import os
 import warnings
-from typing import Any
 
 from .config import ConfigError
 from .fileio import BOM, FileProblem, atomic_write, read_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
 
 HEADER = (
     "# asimov-hooks trim archive: everything `asimov-hooks trim` removed from a checkpoint.\n"

@@ -24,8 +24,10 @@ from __future__ import annotations
 import bisect
 import re
 import warnings
-from dataclasses import dataclass, field
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing and dataclasses cost every commit ~10 ms
+    from typing import Any
 
 # Characters that YAML (or ruamel.yaml) may treat as line breaks while we count only
 # "\n": with them the two views of "line N" would disagree.
@@ -84,30 +86,43 @@ class Lines:
         return len(text) - len(text.lstrip(" \t"))
 
 
-@dataclass
 class Item:
     """One string in a top-level list."""
 
-    value: Any
-    node: Any
-    first: int  # block: dash line (the lines between the previous item and it are its own too)
-    last: int  # block: last content line
+    __slots__ = ("first", "last", "node", "value")
+
+    def __init__(self, value: Any, node: Any, first: int, last: int) -> None:
+        self.value, self.node = value, node
+        self.first = first  # block: dash line (the lines between the previous item and it too)
+        self.last = last  # block: last content line
 
 
-@dataclass
 class Field:
     """One top-level key with its value."""
 
-    key: Any
-    value: Any
-    key_node: Any
-    node: Any
-    key_line: int
-    last: int  # last line of the value's content
-    lead: int = -1  # first line it owns above the key (== key_line if none)
-    trail: int = -1  # last line it owns below the value (== last if none)
-    style: str = "other"  # "block-seq", "flow-seq" or "other"
-    items: list[Item] = field(default_factory=list)
+    __slots__ = (
+        "items",
+        "key",
+        "key_line",
+        "key_node",
+        "last",
+        "lead",
+        "node",
+        "style",
+        "trail",
+        "value",
+    )
+
+    def __init__(
+        self, key: Any, value: Any, key_node: Any, node: Any, key_line: int, last: int
+    ) -> None:
+        self.key, self.value, self.key_node, self.node = key, value, key_node, node
+        self.key_line = key_line
+        self.last = last  # last line of the value's content
+        self.lead = -1  # first line it owns above the key (== key_line if none)
+        self.trail = -1  # last line it owns below the value (== last if none)
+        self.style = "other"  # "block-seq", "flow-seq" or "other"
+        self.items: list[Item] = []
 
     @property
     def line_count(self) -> int:
