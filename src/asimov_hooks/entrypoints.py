@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .fastargs import parse
+from .fastargs import parse, scan
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -77,32 +77,32 @@ def check_size_main(argv: Sequence[str] | None = None) -> int:
         return _internal_error("asimov-check-size", exc)
 
 
-TRIM_FLAGS = {"-q": "quiet", "--quiet": "quiet", "--dry-run": "dry_run", "--diff": "diff"}
+TRIM_FLAGS = {
+    "-q": "quiet",
+    "--quiet": "quiet",
+    "--dry-run": "dry_run",
+    "--diff": "diff",
+    "--no-archive": "no_archive",
+}
 TRIM_VALUES = {"--config": "config_path", "--archive": "archive_path"}
 
 
 def _trim_options(args: Sequence[str]) -> dict[str, object] | None:
     """`trim`'s options and files, or None to let click parse (and explain) them."""
-    opts: dict[str, object] = {"files": [], "archive": None}
-    files: list[str] = opts["files"]  # type: ignore[assignment]
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        i += 1
-        if arg == "--":
-            files.extend(args[i:])
-            break
-        if not arg.startswith("-") or arg == "-":
-            files.append(arg)
-        elif arg in TRIM_FLAGS:
-            opts[TRIM_FLAGS[arg]] = True
-        elif arg == "--no-archive":
+    scanned = scan(args, TRIM_FLAGS, TRIM_VALUES)
+    if scanned is None:
+        return None
+    found, files = scanned
+    opts: dict[str, object] = {"files": files, "archive": None}
+    for key, value in found.items():
+        if key == "no_archive":
             opts["archive"] = False
-        elif arg in TRIM_VALUES and i < len(args) and not os.path.isdir(args[i]):
-            opts[TRIM_VALUES[arg]] = args[i]  # (a directory: click says it must be a file)
-            i += 1
+        elif value is True:
+            opts[key] = True
+        elif any(os.path.isdir(v) for v in value):  # type: ignore[attr-defined]
+            return None  # click says it must be a file
         else:
-            return None  # -h, --archive=X, a missing value, anything unknown
+            opts[key] = value[-1]  # type: ignore[index]
     if opts["archive"] is False and opts.get("archive_path"):
         return None  # click's usage error says why
     return opts

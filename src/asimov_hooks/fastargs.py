@@ -18,20 +18,19 @@ MULTI = {"--select": "select", "--ignore": "ignore"}
 CHOICES = {"fmt": ("text", "json", "github")}
 
 
-def parse(argv: Sequence[str], allowed: frozenset[str] | None = None) -> dict[str, object] | None:
-    """Options and paths of a validate-style command line, or None to defer to click."""
-    opts: dict[str, object] = {
-        "fix": False,
-        "strict": False,
-        "quiet": False,
-        "fmt": None,
-        "config_path": None,
-        "select": [],
-        "ignore": [],
-        "jobs": 0,
-        "paths": [],
-    }
-    paths: list[str] = opts["paths"]  # type: ignore[assignment]
+def scan(
+    argv: Sequence[str],
+    flags: dict[str, str],
+    values: dict[str, str],
+    allowed: frozenset[str] | None = None,
+) -> tuple[dict[str, object], list[str]] | None:
+    """(options, paths) of a command line, or None for anything to leave to click.
+
+    A flag maps its key to True; an option with a value (`--x v` or `--x=v`) maps its
+    key to the list of values given, in order.
+    """
+    found: dict[str, object] = {}
+    paths: list[str] = []
     args = list(argv)
     i = 0
     while i < len(args):
@@ -46,9 +45,9 @@ def parse(argv: Sequence[str], allowed: frozenset[str] | None = None) -> dict[st
         name, eq, inline = arg.partition("=")
         if allowed is not None and name not in allowed:
             return None
-        if name in FLAGS and not eq:
-            opts[FLAGS[name]] = True
-        elif name in VALUES or name in MULTI:
+        if name in flags and not eq:
+            found[flags[name]] = True
+        elif name in values:
             if eq:
                 value = inline
             elif i < len(args):
@@ -56,18 +55,39 @@ def parse(argv: Sequence[str], allowed: frozenset[str] | None = None) -> dict[st
                 i += 1
             else:
                 return None
-            if name in VALUES:
-                key = VALUES[name]
-                if value not in CHOICES.get(key, (value,)):
-                    return None
-                if key == "jobs":
-                    if not value.isdigit():
-                        return None  # click says what a job count must be
-                    opts[key] = int(value)
-                    continue
-                opts[key] = value
-            else:
-                opts[MULTI[name]].append(value)  # type: ignore[attr-defined]
+            found.setdefault(values[name], []).append(value)  # type: ignore[union-attr]
         else:
             return None  # -h, --help, -V, --version, unknown: click explains
+    return found, paths
+
+
+def parse(argv: Sequence[str], allowed: frozenset[str] | None = None) -> dict[str, object] | None:
+    """Options and paths of a validate-style command line, or None to defer to click."""
+    scanned = scan(argv, FLAGS, {**VALUES, **MULTI}, allowed)
+    if scanned is None:
+        return None
+    found, paths = scanned
+    opts: dict[str, object] = {
+        "fix": False,
+        "strict": False,
+        "quiet": False,
+        "fmt": None,
+        "config_path": None,
+        "select": [],
+        "ignore": [],
+        "jobs": 0,
+        "paths": paths,
+    }
+    for key, value in found.items():
+        if key in MULTI.values() or value is True:
+            opts[key] = value
+            continue
+        last = value[-1]  # type: ignore[index]  (as click: the last one given wins)
+        if any(v not in CHOICES.get(key, (v,)) for v in value):  # type: ignore[attr-defined]
+            return None
+        if key == "jobs":
+            if not all(v.isdigit() for v in value):  # type: ignore[attr-defined]
+                return None  # click says what a job count must be
+            last = int(last)
+        opts[key] = last
     return opts
