@@ -14,7 +14,7 @@ from .fastargs import parse, scan
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 SIZE_OPTIONS = frozenset({"--config", "--strict", "-q", "--quiet", "--format"})
 
@@ -29,6 +29,17 @@ def _internal_error(prog: str, exc: Exception) -> int:
         "(set ASIMOV_HOOKS_DEBUG=1 for a traceback)\n"
     )
     return 2
+
+
+def _run_hook(prog: str, call: Callable[[], int]) -> int:
+    """A hook's work past its command line, failing as the click path fails: Ctrl-C is
+    exit 130 and quiet, anything unexpected (an import included) one line and exit 2."""
+    try:
+        return call()
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        return _internal_error(prog, exc)
 
 
 def broken_pipe() -> int:
@@ -46,14 +57,13 @@ def validate_main(argv: Sequence[str] | None = None) -> int:
         from .cli import validate_main as click_main
 
         return click_main(args)
-    try:
+
+    def call() -> int:
         from .run import run_options
 
         return run_options(**opts)  # type: ignore[arg-type]
-    except KeyboardInterrupt:  # Ctrl-C: quiet, the shell's code, as on the click path
-        return 130
-    except Exception as exc:  # one line, exit 2, as on the click path
-        return _internal_error("asimov-validate", exc)
+
+    return _run_hook("asimov-validate", call)
 
 
 def check_size_main(argv: Sequence[str] | None = None) -> int:
@@ -64,17 +74,16 @@ def check_size_main(argv: Sequence[str] | None = None) -> int:
         from .cli import _guarded, check_size_command
 
         return _guarded(check_size_command, args, "asimov-check-size")
-    try:
+
+    def call() -> int:
         from .engine import SIZE_RULES
         from .run import run_options
 
         opts["select"] = [",".join(sorted(SIZE_RULES))]
         opts["jobs"] = 1  # reading and counting: a worker would cost more than it saves
         return run_options(**opts)  # type: ignore[arg-type]
-    except KeyboardInterrupt:
-        return 130
-    except Exception as exc:
-        return _internal_error("asimov-check-size", exc)
+
+    return _run_hook("asimov-check-size", call)
 
 
 TRIM_FLAGS = {
@@ -116,11 +125,10 @@ def hooks_main(argv: Sequence[str] | None = None) -> int:
         from .cli import main
 
         return main(args)
-    try:
+
+    def call() -> int:
         from .trim import run
 
         return run(**opts)  # type: ignore[arg-type]
-    except KeyboardInterrupt:
-        return 130
-    except Exception as exc:
-        return _internal_error("asimov-hooks", exc)
+
+    return _run_hook("asimov-hooks", call)
