@@ -13,6 +13,7 @@ Run it from an environment where asimov-hooks is installed.
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import shutil
 import statistics
@@ -126,7 +127,8 @@ def scaling(sizes: list[int], runs: int) -> None:
         f"each (best of {runs}, archive on)"
     )
     print(f"  {'N':>8} {'lines':>8} {'bytes':>10} {'seconds':>9} {'us/line':>8}")
-    data = default_data()
+    # a copy: default_data() shares the rule packs every Config of this process reads
+    data = copy.deepcopy(default_data())
     # the default 256 KB byte cap would refuse the big files before trimming
     data["kinds"]["asimov-checkpoint"]["rules"]["max-bytes-hard"]["max"] = 10**9
     first = None

@@ -87,6 +87,7 @@ def normalize_rule(value: Any) -> dict[str, Any]:
 
 
 def default_data() -> dict[str, Any]:
+    """The rule packs merged; nested parts are the cached packs themselves: read only."""
     data: dict[str, Any] = {}
     for pack in PACKS:
         if os.path.isfile(os.path.join(rules_dir(), pack)):
