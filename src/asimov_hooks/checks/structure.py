@@ -83,7 +83,7 @@ def unknown_key(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str
         return
     known = opts.get("known")
     if known is None:
-        from .config import load_schema
+        from ..config import load_schema
 
         schema = ctx.spec.get("schema")
         known = list(load_schema(schema).get("properties", {})) if schema else []
