@@ -155,14 +155,17 @@ class Checker:
         result = self._check(path, read)
         if read and "asimov-hooks:" in read[0][0]:
             self._suppress(result, *read[0])
+        found = result.findings
+        if any(f.rule == "max-lines-hard" for f in found):
+            found[:] = [f for f in found if f.rule != "max-lines-soft"]
         return result
 
     def _suppress(
         self, result: FileResult, text: str, fmt: str, rules: dict[str, dict[str, Any]]
     ) -> None:
         """Apply the file's inline directives (see suppress.py) to its findings."""
+        from .checks.suppress import apply, comment_style
         from .config import known_rule_ids
-        from .suppress import apply, comment_style
 
         style = comment_style(fmt)
         if style is None:  # JSON: no comments, nothing to read
@@ -315,7 +318,8 @@ class Checker:
         lines = count_lines(text)
         hard = rules.get("max-lines-hard", {}).get("max")
         soft = rules.get("max-lines-soft", {}).get("max")
-        # only the most severe line limit is reported: hard first, then soft
+        # both are found, and only the most severe is reported (see check): a file whose
+        # hard limit is suppressed inline still gets its soft warning
         for rid, limit, other, other_name in (
             ("max-lines-hard", hard, soft, "soft"),
             ("max-lines-soft", soft, hard, "hard"),
@@ -327,7 +331,6 @@ class Checker:
                     rid, f"{lines} lines, over the {kind_name} limit of {limit}{also}", limit + 1, 1
                 )
                 reported = True
-                break
         est = self.config.estimator_for(ctx.kind)
         if "max-tokens" in rules:
             cap = rules["max-tokens"]["max"]
@@ -352,7 +355,7 @@ class Checker:
                 emit("max-bytes-soft", f"{size:,} bytes, over the {cap:,}-byte guideline", line, 1)
                 reported = True
         if "max-chars" in rules or "shared-byte-budget" in rules:
-            from . import agent_limits
+            from .checks import agent_limits
 
             problems = []
             if "max-chars" in rules:

@@ -21,7 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from typing import Any
 
-    from .fileio import TextFile
+    from ..readers.fileio import TextFile
     from .sizes import TokenEstimator
 
     Problem = tuple[int, int, str]  # (line, col, message)
@@ -76,7 +76,7 @@ def max_chars(text: TextFile, opts: dict[str, Any], estimator: TokenEstimator) -
 def _chain(path: str, names: list[str]) -> tuple[list[str], str | None]:
     """The files read before `path` (root first), and the name read instead of `path`
     in its own directory when a preferred name exists there (else None)."""
-    from .config import work_tree_of
+    from ..config import work_tree_of
 
     here = os.path.dirname(os.path.abspath(path))
     top = work_tree_of(here)
@@ -138,7 +138,7 @@ def shared_byte_budget(
         top = os.path.dirname(before[0])
         listed = ", ".join(
             f"{os.path.relpath(p, top).replace(os.sep, '/')} {n:,}"
-            for p, n in zip(before, sizes)
+            for p, n in zip(before, sizes, strict=True)
         )
         shared = f" ({listed} bytes)"
     if used >= limit:

@@ -24,7 +24,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Callable, Collection
 
-    from .findings import FileResult
+    from ..findings import FileResult
 
 MARK = "asimov-hooks:"
 ACTIONS = ("disable-line", "disable-next-line", "disable-file")
@@ -117,7 +117,7 @@ def parse(text: str, style: str) -> tuple[list[Entry], list[tuple[int, int, str]
                 )
             )
             continue
-        names = rest
+        names = "" if rest.startswith("--") else rest
         for sep in (" --", "\t--"):
             cut = names.find(sep)
             if cut != -1:
@@ -133,7 +133,9 @@ def parse(text: str, style: str) -> tuple[list[Entry], list[tuple[int, int, str]
                 found_any = True
                 entries.append(Entry(action, name, number, col))
         if not found_any:
-            problems.append((number, pos + 1, f"{action} names no rule: list the rule ids it is for"))
+            problems.append(
+                (number, pos + 1, f"{action} names no rule: list the rule ids it is for")
+            )
     return entries, problems
 
 
@@ -153,7 +155,12 @@ def apply(
     valid: list[Entry] = []
     for entry in entries:
         if entry.rule not in known:
-            emit(INVALID, f"{entry.action} names unknown rule id {entry.rule!r}", entry.line, entry.col)
+            emit(
+                INVALID,
+                f"{entry.action} names unknown rule id {entry.rule!r}",
+                entry.line,
+                entry.col,
+            )
         elif entry.rule in UNSUPPRESSIBLE:
             emit(INVALID, f"{entry.rule} cannot be suppressed inline", entry.line, entry.col)
         elif entry.rule in FILE_RULES and entry.action != "disable-file":
