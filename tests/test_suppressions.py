@@ -86,11 +86,11 @@ def test_disable_line_only_names_rules_it_lists(repo) -> None:
 def test_several_rules_in_one_directive(repo) -> None:
     text = BAD_STATUS.replace("status: finished", "status: finished\nextra: 1").replace(
         "status: finished",
-        "# asimov-hooks: disable-file schema , duplicate-key -- legacy\n" + "status: finished",
+        "# asimov-hooks: disable-file schema , unknown-key,duplicate-key -- legacy\n" + "status: finished",
     )
     write(repo, ".claude_checkpoint.yaml", text)
     found = findings(repo, ".claude_checkpoint.yaml", code=0)
-    # both schema findings are gone; duplicate-key suppressed nothing
+    # the schema and unknown-key findings are gone; duplicate-key suppressed nothing
     assert [r for _, r in rules(found)] == ["unused-suppression"]
     assert "duplicate-key" in found[0][4]
 
