@@ -255,4 +255,5 @@ def test_try_repo_size_hook_on_agent_files(head_clone, repo, tmp_path) -> None:
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "AGENTS.md:1:32769: error shared-byte-budget" in proc.stdout
-    assert "gen.mdc" not in proc.stdout and "notes.md" not in proc.stdout
+    assert ".cursor/rules/gen.mdc: valid" in proc.stdout  # its directive silenced the limit
+    assert "notes.md" not in proc.stdout  # not an instruction file: not passed to the hook

@@ -111,6 +111,7 @@ class Checker:
         self.extra_select = extra_select
         self.extra_ignore = extra_ignore or set()
         self._rule_funcs: dict[str, RuleFunc] | None = None
+        self._known: set[str] | None = None  # rule ids, for inline directives
         self._selected: dict[int, tuple[dict, dict[str, dict[str, Any]]]] = {}
 
     # ------------------------------------------------------------- selection
@@ -178,7 +179,9 @@ class Checker:
                     Finding(result.path, line, col, opts.get("level", "error"), rule, message)
                 )
 
-        apply(result, text, style, known_rule_ids(), rules, emit)
+        if self._known is None:
+            self._known = known_rule_ids()
+        apply(result, text, style, self._known, rules, emit)
         result.findings.sort(key=lambda f: (f.line, f.col))
 
     def _check(
