@@ -86,7 +86,7 @@ def test_disable_line_only_names_rules_it_lists(repo) -> None:
 def test_several_rules_in_one_directive(repo) -> None:
     text = BAD_STATUS.replace("status: finished", "status: finished\nextra: 1").replace(
         "status: finished",
-        "# asimov-hooks: disable-file schema , unknown-key,duplicate-key -- legacy\n" + "status: finished",
+        "# asimov-hooks: disable-file schema , unknown-key,duplicate-key -- legacy\nstatus: finished",
     )
     write(repo, ".claude_checkpoint.yaml", text)
     found = findings(repo, ".claude_checkpoint.yaml", code=0)
