@@ -79,6 +79,7 @@ LAZY_COMMANDS = {
     "install": "asimov_hooks.setup_git:install_command",
     "uninstall": "asimov_hooks.setup_git:uninstall_command",
     "doctor": "asimov_hooks.doctor:command",
+    "oc": "asimov_hooks.oc.cli:group",
 }
 
 
