@@ -77,7 +77,7 @@ def status_command(brief: bool, since: str | None, fmt: str, directory, config_p
     project = _project(directory, config_path)
     moment = now()
     if since is not None:
-        from ..drift import parse_time
+        from ..checks.drift import parse_time
 
         when = parse_time(since)
         if when is None:

@@ -14,7 +14,7 @@ import json
 import os
 import subprocess
 
-from ..drift import git_root, parse_time
+from ..checks.drift import git_root, parse_time
 from .jsonfmt import JSONProblem, loads
 from .summary import Record, open_blockers
 

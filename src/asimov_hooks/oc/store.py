@@ -12,7 +12,7 @@ import datetime
 import os
 
 from ..config import Config, load_config, work_tree_of
-from ..fileio import atomic_write
+from ..readers.fileio import atomic_write
 from .jsonfmt import JSONProblem, Layout, dump_bytes, load_bytes
 
 TYPE_CHECKING = False
@@ -137,7 +137,7 @@ class Checkpoint:
 def validate(project: Project, path: str, content: bytes) -> FileResult:
     """The validator's verdict on `content` as the file at `path` (drift rules and
     rules about the file's place in git are the doctor's, not a write's)."""
-    from .. import drift
+    from ..checks import drift
     from ..engine import PATH_RULES, Checker
 
     checker = Checker(project.config, None, set(PATH_RULES) | set(drift.RULES))

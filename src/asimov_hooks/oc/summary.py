@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..drift import parse_time
+from ..checks.drift import parse_time
 from .output import seconds_since
 from .store import Checkpoint, Project
 
