@@ -79,6 +79,7 @@ LAZY_COMMANDS = {
     "install": "asimov_hooks.merge.install:install_command",
     "uninstall": "asimov_hooks.merge.install:uninstall_command",
     "doctor": "asimov_hooks.merge.doctor:command",
+    "oc": "asimov_hooks.oc.cli:group",
 }
 
 
