@@ -132,7 +132,8 @@ def _options(rule: RuleInfo) -> list[tuple[str, str, list[tuple[str, Any]]]]:
 
 
 def _example_files(example: dict[str, Any], key: str) -> list[tuple[str, str]]:
-    return [(path, text) for path, text in example.get(key, {}).items()]
+    """(path, text) of an example's files; a NUL byte shown as \\0."""
+    return [(path, text.replace("\x00", "\\0")) for path, text in example.get(key, {}).items()]
 
 
 def explain_text(rid: str) -> str:
@@ -153,13 +154,13 @@ def explain_text(rid: str) -> str:
     if example.get("commits"):
         out.append("  (after a commit: " + "; ".join(example["commits"]) + ")")
     for path, text in _example_files(example, "files"):
-        out.append(f"  {path}:")
+        out.append(f"  {path}:" + ("" if text else " (empty)"))
         out += ["      " + line for line in text.splitlines()]
     if example.get("bad"):
         out += ["  " + line for line in example["bad"].splitlines()]
     out += ["", "Fix:", *_wrap(example.get("fix", ""), "  ")]
     for path, text in _example_files(example, "fixed"):
-        out.append(f"  {path}:")
+        out.append(f"  {path}:" + ("" if text else " (empty)"))
         out += ["      " + line for line in text.splitlines()]
     return "\n".join(out) + "\n"
 
@@ -174,8 +175,12 @@ def _wrap(text: str, indent: str) -> list[str]:
 def _md_example(example: dict[str, Any], key: str) -> list[str]:
     out: list[str] = []
     for path, text in _example_files(example, key):
-        lang = "json" if path.endswith(".json") else "yaml" if path.endswith((".yaml", ".yml")) else ""
-        text = text.replace("\x00", "\\0")
+        lang = (
+            "json" if path.endswith(".json") else "yaml" if path.endswith((".yaml", ".yml")) else ""
+        )
+        if not text:
+            out += [f"`{path}`: (empty)", ""]
+            continue
         out += [f"`{path}`:", "", f"```{lang}", text.rstrip("\n"), "```", ""]
     return out
 

@@ -58,7 +58,7 @@ def _rule_descriptor(rule: Any) -> dict[str, Any]:
         "fullDescription": {"text": doc["why"]},
         "help": {"text": explain_text(rule.id), "markdown": rule_markdown(rule, "###")},
         "defaultConfiguration": {"level": LEVELS[rule.default_level()]},
-        "properties": {"tags": ["asimov-hooks", doc["source"]]},
+        "properties": {"tags": sorted({"asimov-hooks", *doc["source"].split(" / ")})},
     }
 
 
@@ -104,14 +104,24 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
             if f.rule in index:
                 result["ruleIndex"] = index[f.rule]
             sarif_results.append(result)
-        location = [{"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}}}]
+        location = [
+            {"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}}}
+        ]
         if res.fix_error:
             notifications.append(
-                {"level": "error", "message": {"text": f"not fixed: {res.fix_error}"}, "locations": location}
+                {
+                    "level": "error",
+                    "message": {"text": f"not fixed: {res.fix_error}"},
+                    "locations": location,
+                }
             )
         if res.status == "skipped":
             notifications.append(
-                {"level": "note", "message": {"text": f"skipped: {res.skipped}"}, "locations": location}
+                {
+                    "level": "note",
+                    "message": {"text": f"skipped: {res.skipped}"},
+                    "locations": location,
+                }
             )
     return {
         "$schema": SCHEMA_URI,
