@@ -35,8 +35,8 @@ def test_every_rule_has_docs_and_no_docs_without_a_rule() -> None:
         assert doc["example"].get("files") or doc["example"].get("bad"), rid
 
 
-def test_documented_options_exist_in_the_packs() -> None:
-    """An option the docs describe is one the packs set for some kind (else it is stale)."""
+def test_every_option_in_the_packs_is_documented() -> None:
+    """Every option the packs set for a rule is documented."""
     packs = _json(os.path.join(ROOT, "rules", "kinds.json"))
     seen: dict[str, set[str]] = {rid: set() for rid in RULE_IDS}
     for rid, opts in packs["rules"].items():
@@ -45,8 +45,6 @@ def test_documented_options_exist_in_the_packs() -> None:
         for rid, opts in spec["rules"].items():
             seen[rid] |= set(opts)
     for rid in RULE_IDS:
-        for option in DOCS[rid]["options"]:
-            assert option in seen[rid], (rid, option)
         undocumented = seen[rid] - set(DOCS[rid]["options"]) - {"level", "suggestion"}
         assert not undocumented, (rid, undocumented)
 

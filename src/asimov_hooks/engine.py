@@ -167,7 +167,7 @@ class Checker:
 
         limit = rules.get("max-bytes-hard", {}).get("max")
         try:
-            text = read_text(path, limit)
+            text = read_text(path, limit, rules.get("max-bytes-hard", {}).get("bound", "limit"))
         except FileProblem as problem:
             emit(problem.rule, problem.message, problem.line, problem.col)
             if problem.rule not in rules:  # switched off: still say why nothing was checked
@@ -229,8 +229,10 @@ class Checker:
                 )
         for rid, func in self._funcs().items():
             if rid in rules and rid not in PATH_RULES:
-                for err_path, message in func(ctx, rules[rid]):
-                    line, col = ctx.locate(err_path) if err_path is not None else (1, 1)
+                for found in func(ctx, rules[rid]):  # (path, message[, on the key])
+                    err_path, message = found[0], found[1]
+                    on_key = len(found) > 2 and found[2]
+                    line, col = ctx.locate(err_path, on_key) if err_path is not None else (1, 1)
                     emit(rid, message, line, col)
         result.findings.sort(key=lambda f: (f.line, f.col))
         return result
