@@ -92,6 +92,7 @@ LAZY_COMMANDS = {
     "doctor": "asimov_hooks.merge.doctor:command",
     "rules": "asimov_hooks.cli.info:rules_command",
     "schema": "asimov_hooks.cli.info:schema_command",
+    "oc": "asimov_hooks.oc.cli:group",
 }
 
 
