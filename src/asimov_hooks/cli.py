@@ -79,6 +79,9 @@ LAZY_COMMANDS = {
     "install": "asimov_hooks.setup_git:install_command",
     "uninstall": "asimov_hooks.setup_git:uninstall_command",
     "doctor": "asimov_hooks.doctor:command",
+    "agent": "asimov_hooks.agent.cli:group",
+    "agent-event": "asimov_hooks.agent.cli:event_command",
+    "ephemeral": "asimov_hooks.agent.cli:ephemeral_command",
 }
 
 
