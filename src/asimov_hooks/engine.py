@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 
+from .checks.sizes import count_lines
 from .config import ESSENTIAL_RULES, Config, ConfigError, load_schema
-from .fileio import FileProblem, TextFile, check_regular_file, read_text
 from .findings import FileResult, Finding
-from .markers import find_conflict_marker
-from .sizes import count_lines
+from .readers.fileio import FileProblem, TextFile, check_regular_file, read_text
+from .readers.markers import find_conflict_marker
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -54,7 +54,8 @@ class Context:
 
 
 def _structure_rules() -> dict[str, RuleFunc]:
-    from . import drift, structure_rules
+    from .checks import drift
+    from .checks import structure as structure_rules
 
     return {**structure_rules.RULES, **drift.RULES}
 
@@ -129,7 +130,7 @@ class Checker:
                 for rid in PATH_RULES.intersection(self.rules(kind, rel)):
                     wanted.setdefault(rid, []).append(path)
         if wanted:
-            from .drift import prefetch
+            from .checks.drift import prefetch
 
             prefetch(wanted)
 
@@ -167,11 +168,12 @@ class Checker:
 
         limit = rules.get("max-bytes-hard", {}).get("max")
         try:
-            text = read_text(path, limit) if source is None else source
+            bound = rules.get("max-bytes-hard", {}).get("bound", "limit")
+            text = read_text(path, limit, bound) if source is None else source
             if source is not None and limit is not None and len(source.raw) > limit:
                 raise FileProblem(
                     "max-bytes-hard",
-                    f"{len(source.raw):,} bytes, over the {limit:,}-byte limit; not parsed",
+                    f"{len(source.raw):,} bytes, over the {limit:,}-byte {bound}; not parsed",
                 )
         except FileProblem as problem:
             emit(problem.rule, problem.message, problem.line, problem.col)
@@ -203,7 +205,7 @@ class Checker:
         if not text.text.strip():
             emit("empty-file", f"file is empty; expected a {spec.get('description', kind)}")
             return result
-        from .loaders import YAMLProblem, load_json, load_yaml
+        from .readers.loaders import YAMLProblem, load_json, load_yaml
 
         try:
             if fmt == "yaml":
@@ -234,8 +236,10 @@ class Checker:
                 )
         for rid, func in self._funcs().items():
             if rid in rules and rid not in PATH_RULES:
-                for err_path, message in func(ctx, rules[rid]):
-                    line, col = ctx.locate(err_path) if err_path is not None else (1, 1)
+                for found in func(ctx, rules[rid]):  # (path, message[, on the key])
+                    err_path, message = found[0], found[1]
+                    on_key = len(found) > 2 and found[2]
+                    line, col = ctx.locate(err_path, on_key) if err_path is not None else (1, 1)
                     emit(rid, message, line, col)
         result.findings.sort(key=lambda f: (f.line, f.col))
         return result
@@ -250,7 +254,7 @@ class Checker:
         kinds = [k for k in set(kinds) if self.parses(k)]
         if not kinds:
             return
-        from . import loaders
+        from .readers import loaders
 
         loaders._fast_loader_class()
         self._funcs()
@@ -354,8 +358,8 @@ class _JsonschemaAdapter:
         self.validator = cls(schema)
 
     def errors(self, data: Any) -> list[Any]:
-        from .loaders import to_plain
         from .minischema import SchemaError
+        from .readers.loaders import to_plain
 
         out = []
         for err in self.validator.iter_errors(to_plain(data)):

@@ -27,7 +27,7 @@ VALUES = {"--config": "config_path"}
 
 def fast_main(args: Sequence[str]) -> int | None:
     """The hook's usual command line without click; None to let click parse it."""
-    from ..fastargs import scan
+    from ..cli.fastargs import scan
 
     scanned = scan(args, FLAGS, VALUES)
     if scanned is None:
@@ -75,7 +75,7 @@ def run(
             fixed: list[str] = []
             fix_error = None
             if config.kind_for(config.relpath(path)) in trimmed:
-                from ..trim import fix_file
+                from ..trim.trimmer import fix_file
 
                 outcome = fix_file(path, config)
                 fixed = outcome.messages if outcome.written else []
@@ -99,6 +99,6 @@ def run(
 
 
 def _trim_settings(config: object) -> object:
-    from ..trim import Settings
+    from ..trim.trimmer import Settings
 
     return Settings.from_config(config)  # type: ignore[arg-type]

@@ -99,7 +99,7 @@ def read_payload() -> dict[str, Any]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise EventError(f"stdin is not UTF-8 (byte 0x{raw[exc.start]:02x})") from None
-    from ..fastjson import loads
+    from ..readers.fastjson import loads
 
     try:
         payload = loads(text)

@@ -104,7 +104,7 @@ def _checker(config: Config) -> Any:
 
 
 def _trim_settings(config: Config) -> Any:
-    from ..trim import Settings
+    from ..trim.trimmer import Settings
 
     return Settings.from_config(config)
 
@@ -126,7 +126,7 @@ def pre_tool_use(payload: dict[str, Any]) -> dict[str, Any] | None:
     except Unreadable as exc:
         raise EventError(str(exc)) from None
     checked, trimmed = _as_trimmed(content, config, kind, rel)
-    from ..fileio import FileProblem, decode
+    from ..readers.fileio import FileProblem, decode
 
     try:
         source = decode(path, checked.encode("utf-8", "surrogatepass"))
@@ -164,8 +164,8 @@ def _as_trimmed(content: str, config: Config, kind: str, rel: str) -> tuple[str,
     settings = _trim_settings(config)
     if kind not in settings.kinds:
         return content, False
-    from ..trim import trim_text
-    from ..trim_layout import Refused
+    from ..trim.layout import Refused
+    from ..trim.trimmer import trim_text
 
     spec = config.kinds[kind]
     rules = config.rules_for(kind, rel)
@@ -196,7 +196,7 @@ def post_tool_use(payload: dict[str, Any]) -> dict[str, Any] | None:
     tool = payload["tool_name"]
     notes: list[str] = []
     if kind in _trim_settings(config).kinds:
-        from ..trim import fix_file
+        from ..trim.trimmer import fix_file
 
         outcome = fix_file(path, config)
         if outcome.written:

@@ -25,7 +25,7 @@ import shlex
 import shutil
 import sys
 
-from ..fileio import atomic_write
+from ..readers.fileio import atomic_write
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only

@@ -147,7 +147,7 @@ def parse(text: str, max_nodes: int = 100_000) -> tuple[Any, Any]:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
-    from .loaders import YAMLProblem, count_nodes
+    from ..readers.loaders import YAMLProblem, count_nodes
 
     yaml = YAML(typ="safe", pure=True)
     yaml.allow_duplicate_keys = False

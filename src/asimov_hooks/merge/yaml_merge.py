@@ -18,8 +18,8 @@ import re
 import warnings
 from functools import lru_cache
 
-from .merge_core import MISSING, Item, same, unmemoized
-from .merge_text import merge3
+from .core import MISSING, Item, same, unmemoized
+from .text_merge import merge3
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only

@@ -18,7 +18,7 @@ import time
 
 import click
 
-from .merge_git import (
+from ..gitutil import (
     GitError,
     command_paths,
     config_scope_of,
@@ -207,7 +207,7 @@ def _check_attributes(report: Report, name: str, top: str, config: Any, settings
 def _pattern_for(rel: str, patterns: list[str]) -> str:
     """The attributes pattern that would route `rel`: gitattributes anchors a pattern
     with a slash at the file's directory, so a nested file gets its prefix."""
-    from .globs import match_any
+    from ..globs import match_any
 
     for pattern in patterns:
         if match_any(rel, [pattern]):
@@ -247,7 +247,7 @@ def _check_hooks(report: Report, top: str) -> None:
 
 
 def diagnose(top: str) -> Report:
-    from .config import load_config
+    from ..config import load_config
 
     config = load_config(None, start=top)
     settings = merge_settings(config)
@@ -255,7 +255,7 @@ def diagnose(top: str) -> Report:
     _check_driver(report, settings["name"], top)
     _check_attributes(report, settings["name"], top, config, settings)
     _check_hooks(report, top)
-    from .agent.settings import diagnose as agent_lines
+    from ..agent.settings import diagnose as agent_lines
 
     report.head("Claude Code agent hooks (asimov-hooks agent install):")
     for level, message, fix in agent_lines(top):
@@ -270,7 +270,7 @@ def command() -> None:
     Exit 0 when everything is in place, 1 when something needs fixing (each problem
     comes with what to do), 2 when the check itself could not run.
     """
-    from .config import ConfigError
+    from ..config import ConfigError
 
     try:
         top = toplevel()

@@ -16,8 +16,8 @@ from functools import lru_cache
 from itertools import pairwise
 from json.decoder import scanstring
 
-from .loaders import DuplicateKey, reject_duplicates
-from .merge_core import MISSING, Item, canon, same
+from ..readers.loaders import DuplicateKey, reject_duplicates
+from .core import MISSING, Item, canon, same
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only

@@ -22,8 +22,8 @@ from __future__ import annotations
 import os
 import sys
 
-from .config import Config, ConfigError, load_config
-from .sizes import count_lines
+from ..checks.sizes import count_lines
+from ..config import Config, ConfigError, load_config
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost every commit ~10 ms
@@ -154,7 +154,7 @@ class Cut:
 
 def plan_cut(layout: Any, windows: dict[str, tuple[str, int]], drop: list[str], why: str) -> Cut:
     """The edits that keep `windows` of the lists and remove the `drop` fields."""
-    from .trim_layout import iter_scalars
+    from .layout import iter_scalars
 
     cut = Cut()
     for key, fld in layout.fields.items():
@@ -207,7 +207,7 @@ def plan_cut(layout: Any, windows: dict[str, tuple[str, int]], drop: list[str], 
 
 def _empty_marker(layout: Any, fld: Any) -> tuple[int, int, str]:
     """Insert ` []` after `key:` (and any tag/anchor) so an emptied block list stays a list."""
-    from .trim_layout import Refused
+    from .layout import Refused
 
     text, lines = layout.text, layout.lines
     line_end = lines.start(fld.key_line) + len(lines.get(fld.key_line))
@@ -231,7 +231,7 @@ def render(layout: Any, cut: Cut, final_newline_as_before: bool = True) -> str:
     newline too, unless `final_newline_as_before` is off: a `|` block scalar that
     becomes the last value would lose a character of its content.
     """
-    from .trim_layout import Refused
+    from .layout import Refused
 
     text, lines = layout.text, layout.lines
     merged: list[list[int]] = []
@@ -265,7 +265,7 @@ def render(layout: Any, cut: Cut, final_newline_as_before: bool = True) -> str:
 
 
 def removed_comments(layout: Any, cut: Cut) -> list[str]:
-    from .trim_layout import comments_in
+    from .layout import comments_in
 
     found: list[str] = []
     for start, end, _ in cut.edits:
@@ -307,7 +307,7 @@ class TrimResult:
 
 
 def _check_shapes(layout: Any, settings: Settings) -> None:
-    from .trim_layout import Refused, shape_name
+    from .layout import Refused, shape_name
 
     for name in settings.caps:
         fld = layout.fields.get(name)
@@ -335,7 +335,7 @@ def trim_text(
     max_nodes: int = 100_000,
 ) -> TrimResult:
     """Apply the algorithm to a checkpoint's text; raises Refused when it cannot."""
-    from .trim_layout import Refused, analyze
+    from .layout import Refused, analyze
 
     layout = analyze(text, settings.list_fields(), max_nodes)
     before = count_lines(text)
@@ -343,7 +343,7 @@ def trim_text(
     if not layout.fields:
         return result
     if identify is not None:
-        from .engine import foreign_reason
+        from ..engine import foreign_reason
 
         reason = foreign_reason(layout.fields.keys(), identify)
         if reason:
@@ -395,7 +395,7 @@ def trim_text(
 
 def _verified(text: str, expected: Any, settings: Settings, max_nodes: int) -> Any:
     """The layout of `text` if it parses to exactly `expected`, else None."""
-    from .trim_layout import Refused, analyze, same
+    from .layout import Refused, analyze, same
 
     try:
         checked = analyze(text, settings.list_fields(), max_nodes)
@@ -437,6 +437,7 @@ class Outcome:
         "messages",
         "path",
         "skipped",
+        "warning",
         "written",
     )
 
@@ -445,6 +446,7 @@ class Outcome:
         self.changed = False
         self.messages: list[str] = []
         self.error: str | None = None
+        self.warning: str | None = None  # over a hard limit whose rule is only a warning
         self.skipped: str | None = None
         self.written = False
         self.archive: str | None = None
@@ -464,9 +466,9 @@ def fix_file(
 
     ConfigError (an unusable `trim` section) propagates: it is the caller's exit 2.
     """
-    from .fileio import BOM, FileProblem, read_text
-    from .markers import find_conflict_marker
-    from .trim_layout import Refused
+    from ..readers.fileio import BOM, FileProblem, read_text
+    from ..readers.markers import find_conflict_marker
+    from .layout import Refused
 
     outcome = Outcome(path)
     settings = Settings.from_config(config)
@@ -527,7 +529,7 @@ def fix_file(
         else:
             outcome.messages.append("removed content not archived (archive disabled)")
         if not dry_run:
-            from .fileio import atomic_write
+            from ..readers.fileio import atomic_write
 
             data = (BOM if source.bom else b"") + result.text.encode("utf-8")
             try:
@@ -540,7 +542,10 @@ def fix_file(
                 return outcome
             outcome.written = True
     if result.over_hard:
-        outcome.error = result.over_hard
+        if rules.get("max-lines-hard", {}).get("level", "error") == "error":
+            outcome.error = result.over_hard
+        else:  # the repository made the hard limit a warning (as ADR-007's own CLI)
+            outcome.warning = result.over_hard
     return outcome
 
 
@@ -556,7 +561,7 @@ def _archive(
     """Append the removed data to the archive; an error message when that is unsafe."""
     import datetime
 
-    from . import trim_archive
+    from . import archive as trim_archive
 
     path = outcome.path
     target = target or trim_archive.archive_path_for(path, settings.archive_path)
@@ -585,7 +590,12 @@ def _archive(
         return f"not trimmed: {exc}"
     outcome.archive = target
     shown = os.path.relpath(target) if not os.path.isabs(path) else target
-    outcome.messages.append(f"archived what was removed to {shown}")
+    if dry_run:
+        outcome.messages.append(
+            f"would archive what it removes to {shown} (dry run: nothing written)"
+        )
+    else:
+        outcome.messages.append(f"archived what was removed to {shown}")
     return None
 
 
@@ -612,7 +622,7 @@ def run(
         if not os.path.lexists(path):
             err.write(f"{PROG}: error: {path}: no such file or directory\n")
             return EXIT_USAGE
-    from .engine import iter_files
+    from ..engine import iter_files
 
     status = EXIT_OK
     try:
@@ -650,6 +660,9 @@ def _report(outcome: Outcome, dry_run: bool, diff: bool, quiet: bool, out: Any, 
                     tofile=f"b/{path}",
                 )
             )
+    if outcome.warning:
+        out.flush()
+        err.write(f"{path}: warning: {outcome.warning}\n")
     if outcome.error:
         out.flush()
         err.write(f"{path}: error: {outcome.error}\n")

@@ -13,8 +13,8 @@ import io
 import os
 import warnings
 
-from .config import ConfigError
-from .fileio import BOM, FileProblem, atomic_write, read_text
+from ..config import ConfigError
+from ..readers.fileio import BOM, FileProblem, atomic_write, read_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -92,7 +92,7 @@ def dump_entry(entry: dict[str, Any]) -> str:
 
 def build(archive: str, entry: dict[str, Any], newline: str) -> tuple[bytes, str]:
     """(new archive bytes, the entry's text); raises ArchiveError when unsafe."""
-    from .trim_layout import same
+    from .layout import same
 
     if os.path.lexists(archive):
         try:
