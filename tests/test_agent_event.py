@@ -498,3 +498,11 @@ def test_arguments_and_help(repo) -> None:
         [exe, "agent-event", "extra"], capture_output=True, text=True, input="{}"
     )
     assert wrong.returncode == 1 and "no arguments" in wrong.stderr
+
+
+def test_pre_write_of_non_text_is_denied(repo) -> None:
+    payload = tool(repo, "PreToolUse", "Write", ".claude_checkpoint.yaml", content="LONE")
+    raw = json.dumps(payload).replace("LONE", "milestone: \\ud800\\n")  # a lone surrogate
+    assert "error encoding" in deny_reason(agent_event(raw, repo))
+    nul = tool(repo, "PreToolUse", "Write", ".claude_checkpoint.yaml", content="milestone: a\x00\n")
+    assert "encoding" in deny_reason(agent_event(nul, repo))

@@ -12,7 +12,7 @@ import os
 from .checks.sizes import count_lines
 from .config import ESSENTIAL_RULES, Config, ConfigError, load_schema
 from .findings import FileResult, Finding
-from .readers.fileio import FileProblem, TextFile, check_regular_file, read_text
+from .readers.fileio import FileProblem, TextFile, check_regular_file, decode, read_text
 from .readers.markers import find_conflict_marker
 
 TYPE_CHECKING = False
@@ -135,8 +135,9 @@ class Checker:
             prefetch(wanted)
 
     # ------------------------------------------------------------- one file
-    def check(self, path: str, source: TextFile | None = None) -> FileResult:
-        """Check the file at `path`, or `source` as if it were that file's content."""
+    def check(self, path: str, content: bytes | None = None) -> FileResult:
+        """Check the file at `path`, or `content` as if it were that file's bytes
+        (a result checked before it is written)."""
         rel = self.config.relpath(path)
         kind = self.config.kind_for(rel)
         if kind is None:
@@ -169,12 +170,14 @@ class Checker:
         limit = rules.get("max-bytes-hard", {}).get("max")
         try:
             bound = rules.get("max-bytes-hard", {}).get("bound", "limit")
-            text = read_text(path, limit, bound) if source is None else source
-            if source is not None and limit is not None and len(source.raw) > limit:
+            if content is None:
+                text = read_text(path, limit, bound)
+            elif limit is not None and len(content) > limit:
                 raise FileProblem(
-                    "max-bytes-hard",
-                    f"{len(source.raw):,} bytes, over the {limit:,}-byte {bound}; not parsed",
+                    "max-bytes-hard", f"{len(content):,} bytes, over the {limit:,}-byte {bound}"
                 )
+            else:
+                text = decode(path, content)
         except FileProblem as problem:
             emit(problem.rule, problem.message, problem.line, problem.col)
             if problem.rule not in rules:  # switched off: still say why nothing was checked

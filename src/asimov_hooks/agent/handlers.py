@@ -126,14 +126,14 @@ def pre_tool_use(payload: dict[str, Any]) -> dict[str, Any] | None:
     except Unreadable as exc:
         raise EventError(str(exc)) from None
     checked, trimmed = _as_trimmed(content, config, kind, rel)
-    from ..readers.fileio import FileProblem, decode
-
     try:
-        source = decode(path, checked.encode("utf-8", "surrogatepass"))
-    except (FileProblem, UnicodeEncodeError) as exc:
-        problems = [f"{rel}:1:1: error encoding {getattr(exc, 'message', exc)}"]
+        data = checked.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate from the JSON: not writable text
+        problems = [
+            f"{rel}:1:1: error encoding the content is not valid Unicode text ({exc.reason})"
+        ]
     else:
-        result = _checker(config).check(path, source)
+        result = _checker(config).check(path, data)
         problems = [_line(rel, f) for f in result.findings if f.level == "error"]
     if not problems:
         return None

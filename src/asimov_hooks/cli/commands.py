@@ -82,6 +82,7 @@ LAZY_COMMANDS = {
     "agent": "asimov_hooks.agent.cli:group",
     "agent-event": "asimov_hooks.agent.cli:event_command",
     "ephemeral": "asimov_hooks.agent.cli:ephemeral_command",
+    "oc": "asimov_hooks.oc.cli:group",
 }
 
 
