@@ -183,8 +183,11 @@ def test_pre_commit_colour_reaches_the_hook(head_clone, tmp_path) -> None:
     outs = {}
     for mode in ("always", "never"):
         proc = subprocess.run(
-            [os.path.join(SCRIPTS, "pre-commit"), "try-repo", head_clone, "asimov-validate"]
-            + ["--color", mode, "--files", ".claude_checkpoint.yaml"],
+            [
+                os.path.join(SCRIPTS, "pre-commit"),
+                *("try-repo", head_clone, "asimov-validate"),
+                *("--color", mode, "--files", ".claude_checkpoint.yaml"),
+            ],
             cwd=repo,
             capture_output=True,
             text=True,
