@@ -83,6 +83,11 @@ class Installed:
         self.notes: list[str] = []
         self.attributes_changed = False
 
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        """The changes, then the notes: what callers that list lines want."""
+        yield from self.changes
+        yield from (f"note: {note}" for note in self.notes)
+
 
 def opted_out(cwd: str | None) -> bool:
     """`asimov-hooks uninstall` was run here (or globally) and install not run since."""
