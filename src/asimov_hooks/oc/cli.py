@@ -238,3 +238,75 @@ def init_command(no_merge_driver: bool, directory, config_path) -> None:  # type
     for line in problems:
         click.echo(f"warning: {line}")
     sys.exit(1 if problems else 0)
+
+
+@group.command("rotate", context_settings=CONTEXT)
+@click.argument("skills", nargs=-1, required=True, metavar="SKILL|FILE...")
+@click.option(
+    "--over-limit",
+    is_flag=True,
+    help="Only checkpoints over their max-bytes-soft guideline (~32 KB); the pre-commit hook.",
+)
+@click.option(
+    "--keep",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Items to leave at the end of each rotated array.",
+)
+@dir_options
+def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) -> None:  # type: ignore[no-untyped-def]
+    """Move SKILL's append-only skill_state telemetry to .checkpoints/history/.
+
+    Arrays whose merge policy is union (skill_state.merged_prs, reconciliation_log, ...)
+    are appended to history/<skill>.<date>.json. Exit 1 when a file was changed (as
+    every fixer), 0 when there was nothing to move.
+    """
+    from .rotate import over_limit as size_of
+    from .rotate import rotate
+    from .store import Checkpoint, Refused
+
+    project = _project(directory, config_path)
+    status = 0
+    for skill in skills:
+        try:
+            path = project.path_for(skill)
+        except OcError as exc:
+            _fail(str(exc))
+        shown = project.show(path)
+        if over_limit:
+            size, limit = size_of(project, path)
+            if limit is None or size <= limit:
+                continue
+        cp = Checkpoint(path)
+        try:
+            done = rotate(project, cp, keep)
+        except OcError as exc:
+            _fail(str(exc))
+        except Refused as refused:
+            click.echo(f"{shown}: not rotated: the {refused.what} would have errors")
+            for line in _finding_lines(refused.result):
+                click.echo(line)
+            status = max(status, 1)
+            continue
+        if done is None:
+            if over_limit:
+                click.echo(
+                    f"{shown}: over {limit:,} bytes but holds no append-only skill_state "
+                    "telemetry to rotate; shorten it by hand"
+                )
+                status = max(status, 1)
+            else:
+                click.echo(f"{shown}: no append-only skill_state telemetry to rotate")
+            continue
+        target, fields, count = done
+        click.echo(
+            f"{shown}: rotated {count} item{'s' if count != 1 else ''} of "
+            f"{', '.join(fields)} to {project.show(target)}"
+        )
+        if over_limit:
+            size, limit = size_of(project, path)
+            if limit is not None and size > limit:
+                click.echo(f"{shown}: still {size:,} bytes, over the {limit:,}-byte guideline")
+        status = max(status, 1)
+    sys.exit(status)
