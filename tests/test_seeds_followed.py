@@ -16,7 +16,11 @@ def validate(cwd, *args: str):
 
 
 def finding(run, rule: str) -> str:
-    lines = [line for line in run.stdout.splitlines() if f" {rule} " in line]
+    lines = [
+        line
+        for line in run.stdout.splitlines()
+        if f" {rule} " in line and not line.startswith("    suggestion:")
+    ]
     assert len(lines) == 1, run.stdout + run.stderr
     return lines[0]
 

@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from collections.abc import Callable, Sequence
 
-SIZE_OPTIONS = frozenset({"--config", "--strict", "-q", "--quiet", "--format"})
+SIZE_OPTIONS = frozenset({"--config", "--strict", "-q", "--quiet", "--format", "--color"})
 
 
 def _internal_error(prog: str, exc: Exception) -> int:
