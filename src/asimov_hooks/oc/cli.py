@@ -46,6 +46,15 @@ def dir_options(func):  # type: ignore[no-untyped-def]
 
 
 def format_option(func):  # type: ignore[no-untyped-def]
+    from ..report import COLOR_MODES
+
+    func = click.option(
+        "--color",
+        type=click.Choice(COLOR_MODES),
+        default="auto",
+        show_default=True,
+        help="auto: only on a terminal (NO_COLOR, FORCE_COLOR respected).",
+    )(func)
     return click.option(
         "--format",
         "fmt",
@@ -70,7 +79,9 @@ def group() -> None:
 @click.option("--since", metavar="ISO", help="Momentum digest: what changed since then.")
 @format_option
 @dir_options
-def status_command(brief: bool, since: str | None, fmt: str, directory, config_path) -> None:  # type: ignore[no-untyped-def]
+def status_command(
+    brief: bool, since: str | None, fmt: str, color: str, directory, config_path
+) -> None:  # type: ignore[no-untyped-def]
     """Where did I leave off? Every skill's status, age, summary, next action, blockers."""
     from . import render
     from .store import now
@@ -85,20 +96,20 @@ def status_command(brief: bool, since: str | None, fmt: str, directory, config_p
             _fail(f"--since {since!r} is not an ISO 8601 time (e.g. 2026-06-01T00:00:00Z)")
         if brief:
             _fail("--brief and --since do not go together")
-        sys.exit(render.since(project, when, moment, fmt))
-    sys.exit(render.status(project, moment, fmt, brief))
+        sys.exit(render.since(project, when, moment, fmt, color))
+    sys.exit(render.status(project, moment, fmt, brief, color))
 
 
 @group.command("next", context_settings=CONTEXT)
 @format_option
 @dir_options
-def next_command(fmt: str, directory, config_path) -> None:  # type: ignore[no-untyped-def]
+def next_command(fmt: str, color: str, directory, config_path) -> None:  # type: ignore[no-untyped-def]
     """The single highest-priority action across all checkpoints."""
     from . import render
     from .store import now
 
     project = _project(directory, config_path)
-    sys.exit(render.next_action(project, now(), fmt))
+    sys.exit(render.next_action(project, now(), fmt, color))
 
 
 def dump_json(doc: object) -> None:
