@@ -378,12 +378,14 @@ def iter_files(paths: Iterable[str], config: Config) -> Iterator[tuple[str, bool
     """(path, explicit) for every file to check; directories are searched by name.
 
     Inside a git work tree a directory search honours .gitignore (tracked files and
-    untracked files that are not ignored); elsewhere it walks the tree.
+    untracked files that are not ignored), except for files of the kinds marked
+    `ephemeral` (local by design, so always ignored: the session checkpoints), which
+    it finds ignored or not; elsewhere it walks the tree.
     """
     seen: set[str] = set()
     for raw in paths:
         if os.path.isdir(raw):
-            for found in sorted(_walk(raw)):
+            for found in sorted(_walk(raw, config)):
                 rel = config.relpath(found)
                 if found not in seen and config.kind_for(rel) and not config.excluded(rel):
                     seen.add(found)
@@ -394,10 +396,12 @@ def iter_files(paths: Iterable[str], config: Config) -> Iterator[tuple[str, bool
                 yield raw, True
 
 
-def _walk(directory: str) -> Iterator[str]:
+def _walk(directory: str, config: Config | None = None) -> Iterator[str]:
     listed = _git_ls_files(directory)
     if listed is not None:
         yield from listed
+        if config is not None:
+            yield from ignored_ephemeral(directory, config)
         return
     for root, dirs, files in os.walk(directory):
         dirs[:] = [d for d in dirs if d not in (".git", ".hg", ".svn")]
@@ -405,7 +409,35 @@ def _walk(directory: str) -> Iterator[str]:
             yield os.path.normpath(os.path.join(root, name))
 
 
-def _git_ls_files(directory: str) -> list[str] | None:
+def ephemeral_kinds(config: Config) -> list[str]:
+    """Kinds that are local by design (rules/kinds.json `ephemeral: true`)."""
+    return [name for name, spec in config.kinds.items() if spec.get("ephemeral")]
+
+
+def ignored_ephemeral(directory: str, config: Config, untracked: bool = False) -> list[str]:
+    """Git-ignored files under `directory` whose kind is ephemeral (one git call);
+    `untracked`: every file of those kinds that is not in the index, ignored or not."""
+    specs = []
+    for kind in ephemeral_kinds(config):
+        for pattern in config.kinds[kind].get("files", []):
+            glob = pattern[1:] if pattern.startswith("/") else "**/" + pattern
+            specs.append(":(glob)" + glob)
+    if not specs:
+        return []
+    which = ["--others"] if untracked else ["--others", "--ignored", "--exclude-standard"]
+    listed = _git_ls_files(directory, which, specs) or []
+    return [
+        path
+        for path in listed
+        if config.kinds.get(config.kind_for(config.relpath(path)) or "", {}).get("ephemeral")
+    ]
+
+
+def _git_ls_files(
+    directory: str,
+    which: tuple | list = ("--cached", "--others", "--exclude-standard"),
+    specs: tuple | list = (".",),
+) -> list[str] | None:
     import subprocess
 
     try:
@@ -416,12 +448,10 @@ def _git_ls_files(directory: str) -> list[str] | None:
                 directory,
                 "ls-files",
                 "-z",
-                "--cached",
-                "--others",
-                "--exclude-standard",
+                *which,
                 "--full-name",
                 "--",
-                ".",
+                *specs,
             ],
             capture_output=True,
             check=False,
