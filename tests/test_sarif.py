@@ -226,3 +226,14 @@ def test_examples_directory_validates(validator) -> None:
     _, doc = _sarif(os.path.join(ROOT, "examples"))
     _check(validator, doc)
     assert doc["runs"][0]["results"], "the examples hold deliberately bad files"
+
+
+@pytest.mark.parametrize("name", ["a b/CLAUDE.md", "ü/é.md", "x%y/[1]:z.md", "plain/dir/f.json"])
+def test_artifact_uri_is_a_percent_encoded_relative_reference(tmp_path, name) -> None:
+    from urllib.parse import quote, unquote
+
+    from asimov_hooks.sarif import artifact_uri
+
+    path = write(tmp_path, name, "x\n")
+    uri = artifact_uri(path, str(tmp_path))
+    assert uri == quote(name, safe="/") and unquote(uri) == name
