@@ -321,3 +321,44 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
                 click.echo(f"{shown}: still {size:,} bytes, over the {limit:,}-byte guideline")
         status = max(status, 1)
     sys.exit(status)
+
+
+@group.command("doctor", context_settings=CONTEXT)
+@click.option("--strict", is_flag=True, help="Fail on warnings too.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(("text", "json", "github", "sarif")),
+    default=None,
+    help="Output format, as asimov-validate's [default: text; github when GITHUB_ACTIONS=true].",
+)
+@click.option("--color", type=click.Choice(("auto", "always", "never")), default="auto")
+@click.option("-q", "--quiet", is_flag=True, help="Only print problems and the summary.")
+@click.option("--online", is_flag=True, hidden=True)
+@dir_options
+def doctor_command(
+    strict: bool, fmt, color: str, quiet: bool, online: bool, directory, config_path
+) -> None:  # type: ignore[no-untyped-def]
+    """Cross-check every checkpoint against git and the file system (drift).
+
+    project_dir missing on this machine, stale in_progress checkpoints, generated_files
+    that do not exist, next_actions at PRs or tickets already merged, .checkpoints/
+    ignored by git. Exit codes as asimov-validate: 1 on errors (or warnings with
+    --strict). The protocol's --online check (deployed health vs HEAD) is out of scope.
+    """
+    if online:
+        _fail(
+            "--online (deployed /api/health against the local HEAD) is out of scope for "
+            "asimov-hooks: it needs the project's deploy URL and network access; "
+            "run oc doctor for the local checks"
+        )
+    from ..report import default_format, write
+    from .drift_report import check
+
+    project = _project(directory, config_path)
+    if not project.files():
+        click.echo(f"no checkpoints in {project.show(project.dir)}/; nothing to check")
+        sys.exit(0)
+    results = check(project)
+    write(results, fmt or default_format(), sys.stdout, quiet, color)
+    sys.exit(1 if any(r.fails(strict) for r in results) else 0)
