@@ -112,6 +112,10 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
         location = [
             {"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}}}
         ]
+        for change in res.fixed:  # --fix: what the fixer changed (the text output's "Fixing")
+            notifications.append(
+                {"level": "note", "message": {"text": f"fixed: {change}"}, "locations": location}
+            )
         if res.fix_error:
             notifications.append(
                 {
