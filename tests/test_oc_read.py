@@ -69,7 +69,9 @@ def test_status_fits_the_terminal_and_colours_only_when_asked(project):
     assert "\u2026" in narrow.stdout
     coloured = oc(root, "status", FORCE_COLOR="1")
     assert "\x1b[31m" in coloured.stdout
-    assert "\x1b[" not in oc(root, "status", FORCE_COLOR="1", NO_COLOR="1").stdout
+    assert "\x1b[" not in oc(root, "status", NO_COLOR="1").stdout
+    assert "\x1b[" not in oc(root, "status", "--color", "never", FORCE_COLOR="1").stdout
+    assert "\x1b[1m" in oc(root, "next", "--color", "always").stdout
 
 
 def test_status_brief_is_the_top_skill_only(project):
@@ -252,3 +254,18 @@ def test_since_without_git_history_uses_timestamps(project):
     assert "oc-git-ops" in changed
     later = json.loads(oc(root, "status", "--since=2026-02-01", "--format", "json").stdout)
     assert "oc-git-ops" not in {c["skill"] for c in later["changed"]}
+
+
+def test_nearest_checkpoints_directory_in_a_monorepo(tmp_path):
+    repo = tmp_path / "mono"
+    git_init(repo)
+    make_project(repo / "apps" / "web")
+    (repo / "apps" / "web" / "src").mkdir(exist_ok=True)
+    inside = oc(repo / "apps" / "web" / "src", "status", "--format", "json")
+    doc = json.loads(inside.stdout)
+    assert doc["directory"] == os.path.join("..", ".checkpoints") or doc["directory"].endswith(
+        "apps/web/.checkpoints"
+    )
+    assert len(doc["checkpoints"]) == 6
+    top = oc(repo, "status")
+    assert top.stdout == "no .checkpoints/ directory; `asimov-hooks oc init` creates one\n"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from .output import Out, age
 from .priority import LEVELS, order, rank, ranked
 from .summary import records
@@ -31,7 +33,7 @@ def _no_checkpoints(project: Project, out: Out, fmt: str) -> int:
     where = project.show(project.dir)
     if fmt == "json":
         dump_json({"directory": where, "decisions_waiting": 0, "checkpoints": []})
-    elif __import__("os").path.isdir(project.dir):
+    elif os.path.isdir(project.dir):
         out.line(f"no checkpoints in {where}/")
     else:
         out.line(f"no {where}/ directory; `asimov-hooks oc init` creates one")
@@ -93,10 +95,12 @@ def _body(out: Out, rec: Record) -> None:
         out.line("    " + out.fit("PM: " + rec.pm, 4))
 
 
-def status(project: Project, moment: datetime.datetime, fmt: str, brief: bool) -> int:
+def status(
+    project: Project, moment: datetime.datetime, fmt: str, brief: bool, color: str = "auto"
+) -> int:
     from .cli import dump_json
 
-    out = Out()
+    out = Out(color=color)
     recs = records(project, moment)
     if not recs:
         return _no_checkpoints(project, out, fmt)
@@ -137,10 +141,10 @@ def status(project: Project, moment: datetime.datetime, fmt: str, brief: bool) -
     return 0
 
 
-def next_action(project: Project, moment: datetime.datetime, fmt: str) -> int:
+def next_action(project: Project, moment: datetime.datetime, fmt: str, color: str = "auto") -> int:
     from .cli import dump_json
 
-    out = Out()
+    out = Out(color=color)
     recs = records(project, moment)
     picks = ranked(recs, _gate_words(project))
     best = picks[0] if picks else None
@@ -175,11 +179,17 @@ def next_action(project: Project, moment: datetime.datetime, fmt: str) -> int:
     return 0
 
 
-def since(project: Project, when: datetime.datetime, moment: datetime.datetime, fmt: str) -> int:
+def since(
+    project: Project,
+    when: datetime.datetime,
+    moment: datetime.datetime,
+    fmt: str,
+    color: str = "auto",
+) -> int:
     from .cli import dump_json
     from .digest import changes
 
-    out = Out()
+    out = Out(color=color)
     recs = records(project, moment)
     found = [c for c in (changes(r, when) for r in recs) if c is not None]
     stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ")
