@@ -123,7 +123,10 @@ def tool_path(payload: dict[str, Any]) -> str | None:
     if not os.path.isabs(path):
         cwd = payload.get("cwd")
         path = os.path.join(cwd if isinstance(cwd, str) and cwd else os.getcwd(), path)
-    return os.path.normpath(path)
+    # the directory's real path (the work tree and config are found by real paths), the
+    # name as given: a checkpoint that is a symbolic link is still the checkpoint
+    path = os.path.normpath(path)
+    return os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
 
 
 def protocol_target(payload: dict[str, Any]) -> str | None:
@@ -158,7 +161,7 @@ def may_be_protocol_file(path: str) -> bool:
         if "kinds" in text or "extends" in text:
             return True
     top = work_tree_of(directory) or os.path.realpath(directory)
-    rel = os.path.relpath(os.path.realpath(path), top).replace(os.sep, "/")
+    rel = os.path.relpath(path, top).replace(os.sep, "/")
     return any(
         match_any(rel, spec.get("files", ()))
         for spec in load_rule_file("kinds.json").get("kinds", {}).values()
