@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from typing import Any
 
-PACKS = ("kinds.json", "trim.json", "merge.json")
+PACKS = ("kinds.json", "trim.json", "merge.json", "oc.json", "agent.json")
 CONFIG_NAMES = (".asimov-hooks.yaml", ".asimov-hooks.yml")
 ENV_CONFIG = "ASIMOV_HOOKS_CONFIG"
 

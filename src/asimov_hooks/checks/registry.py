@@ -56,9 +56,11 @@ INDEX: dict[str, tuple[str, str]] = {
     "session-id-matches-name": ("structure", "data"),
     "skill-matches-name": ("structure", "data"),
     "timestamp-order": ("structure", "data"),
+    "unknown-key": ("structure", "data"),
     "generated-files-exist": ("drift", "data"),
     "stale-checkpoint": ("drift", "data"),
     "next-action-merged": ("drift", "data git"),
+    "project-dir-exists": ("drift", "data"),
 }
 
 # Problems that stop a file from being read at all are reported whatever is selected
