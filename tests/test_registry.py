@@ -14,7 +14,7 @@ from asimov_hooks import checks
 from asimov_hooks.checks import registry
 from asimov_hooks.config import default_data, known_rule_ids
 
-NEEDS = {"path", "text", "data", "git", "reader"}
+NEEDS = {"path", "text", "data", "git", "emitted"}
 
 
 def _pack_rule_ids() -> set[str]:
@@ -44,11 +44,11 @@ def test_needs_are_words_the_engine_knows() -> None:
 
 
 @pytest.mark.parametrize("rid", registry.ids())
-def test_each_rule_has_a_check_unless_the_reader_reports_it(rid: str) -> None:
+def test_each_rule_has_a_check_unless_it_is_emitted_elsewhere(rid: str) -> None:
     module = importlib.import_module(registry.module_name(rid))
-    if "reader" in registry.needs(rid):
+    if "emitted" in registry.needs(rid):
         assert rid not in module.RULES
-        assert module.__doc__ and rid in module.__doc__, "document reader rules in their module"
+        assert module.__doc__ and rid in module.__doc__, "document emitted rules in their module"
     else:
         assert callable(registry.check(rid))
         assert registry.check(rid) is module.RULES[rid]
@@ -64,7 +64,7 @@ def test_check_modules_declare_only_registered_rules() -> None:
 def test_stages_cover_every_checked_rule_once() -> None:
     staged = [*registry.PATH_CHECKS, *registry.TEXT_CHECKS, *registry.DATA_CHECKS]
     assert len(staged) == len(set(staged))
-    checked = {rid for rid in registry.ids() if "reader" not in registry.needs(rid)}
+    checked = {rid for rid in registry.ids() if "emitted" not in registry.needs(rid)}
     assert set(staged) == checked
     assert {"must-be-ignored", "checkpoints-tracked"} == registry.PATH_RULES
     assert {
@@ -73,6 +73,8 @@ def test_stages_cover_every_checked_rule_once() -> None:
         "max-tokens",
         "max-bytes-soft",
         "max-bytes-hard",
+        "max-chars",
+        "shared-byte-budget",
     } == registry.SIZE_RULES
     assert "schema" not in registry.TEXT_RULES and "conflict-markers" in registry.TEXT_RULES
 

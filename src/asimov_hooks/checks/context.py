@@ -10,14 +10,23 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from ..readers.fileio import TextFile
 
 
+class At:
+    """A line and column a check reports at (`where` in a check's findings)."""
+
+    __slots__ = ("col", "line")
+
+    def __init__(self, line: int, col: int = 1) -> None:
+        self.line, self.col = line, col
+
+
 class Context:
     """One file on its way through the checks: where it is, its kind and rules, its text
     and (once parsed) its data.
 
     A check is `check(ctx, opts) -> iterable of (where, message[, on_key])`, where `opts`
     are the rule's options for this file and `where` is None (the top of the file), a
-    line number (int), or a path into the parsed data (tuple) that `locate` turns into
-    a line and column.
+    line number (int), an `At(line, col)`, or a path into the parsed data (tuple) that
+    `locate` turns into a line and column.
     """
 
     def __init__(
@@ -47,4 +56,6 @@ class Context:
             return (1, 1)
         if isinstance(where, int):
             return (where, 1)
+        if isinstance(where, At):
+            return (where.line, where.col)
         return self.locate(where, on_key)

@@ -9,8 +9,8 @@ What a rule needs decides when it runs and what it costs:
   text    the decoded text; no parse
   data    the parsed document: selecting it makes the file be parsed
   git     asks git (with path or data)
-  reader  reported by `readers/` while the file is read or parsed; its module only
-          documents it (no check function)
+  emitted reported outside a check function: by `readers/` while the file is read or
+          parsed, or by the inline-suppression layer; its module documents it
 
 A rule's levels, options and the kinds it applies to are data in `rules/kinds.json`
 (and a repository's config). To add a rule: write its check in a module here (its
@@ -31,15 +31,15 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
 # rules run in, and so the order of their findings at one position.
 INDEX: dict[str, tuple[str, str]] = {
     # reading the file (readers/fileio, readers/loaders, readers/markers)
-    "io-error": ("reading", "reader"),
-    "encoding": ("reading", "reader"),
-    "max-bytes-hard": ("sizes", "reader"),
-    "conflict-markers": ("reading", "text reader"),
-    "not-protocol-file": ("foreign", "text reader"),
-    "empty-file": ("reading", "data reader"),
-    "syntax": ("reading", "data reader"),
-    "duplicate-key": ("reading", "data reader"),
-    "yaml-aliases": ("reading", "data reader"),
+    "io-error": ("reading", "emitted"),
+    "encoding": ("reading", "emitted"),
+    "max-bytes-hard": ("sizes", "emitted"),
+    "conflict-markers": ("reading", "text emitted"),
+    "not-protocol-file": ("foreign", "text emitted"),
+    "empty-file": ("reading", "data emitted"),
+    "syntax": ("reading", "data emitted"),
+    "duplicate-key": ("reading", "data emitted"),
+    "yaml-aliases": ("reading", "data emitted"),
     # where the file is
     "must-be-ignored": ("drift", "path git"),
     "checkpoints-tracked": ("drift", "path git"),
@@ -48,6 +48,9 @@ INDEX: dict[str, tuple[str, str]] = {
     "max-lines-soft": ("sizes", "text"),
     "max-tokens": ("sizes", "text"),
     "max-bytes-soft": ("sizes", "text"),
+    # what other agents' loaders cut off
+    "max-chars": ("agent_limits", "text"),
+    "shared-byte-budget": ("agent_limits", "text"),
     # the parsed document
     "schema": ("schema", "data"),
     "max-length": ("structure", "data"),
@@ -61,6 +64,9 @@ INDEX: dict[str, tuple[str, str]] = {
     "stale-checkpoint": ("drift", "data"),
     "next-action-merged": ("drift", "data git"),
     "project-dir-exists": ("drift", "data"),
+    # inline suppressions (`asimov-hooks: disable-line RULE`), applied after the checks
+    "unused-suppression": ("suppress", "text emitted"),
+    "invalid-suppression": ("suppress", "text emitted"),
 }
 
 # Problems that stop a file from being read at all are reported whatever is selected
@@ -75,14 +81,17 @@ def _having(word: str) -> tuple[str, ...]:
 PATH_RULES = frozenset(_having("path"))
 # everything that does not make the file be parsed
 TEXT_RULES = frozenset(INDEX) - frozenset(_having("data"))
-SIZE_RULES = frozenset(rid for rid, (module, _) in INDEX.items() if module == "sizes")
-# the rules with a check function, in running order, per stage
-_READER = frozenset(_having("reader"))
-PATH_CHECKS = tuple(sorted(PATH_RULES - _READER))
-TEXT_CHECKS = tuple(
-    rid for rid in INDEX if rid in TEXT_RULES and rid not in PATH_RULES and rid not in _READER
+# what the size-only hook (asimov-check-size) runs
+SIZE_RULES = frozenset(
+    rid for rid, (module, _) in INDEX.items() if module in ("sizes", "agent_limits")
 )
-DATA_CHECKS = tuple(rid for rid in _having("data") if rid not in _READER)
+# the rules with a check function, in running order, per stage
+_EMITTED = frozenset(_having("emitted"))
+PATH_CHECKS = tuple(sorted(PATH_RULES - _EMITTED))
+TEXT_CHECKS = tuple(
+    rid for rid in INDEX if rid in TEXT_RULES and rid not in PATH_RULES and rid not in _EMITTED
+)
+DATA_CHECKS = tuple(rid for rid in _having("data") if rid not in _EMITTED)
 
 _FUNCS: dict[str, Check] = {}
 
@@ -114,7 +123,7 @@ def module_of(rule_id: str) -> Any:
 
 
 def check(rule_id: str) -> Check:
-    """The check function of a rule that has one (not `reader` rules)."""
+    """The check function of a rule that has one (not `emitted` rules)."""
     func = _FUNCS.get(rule_id)
     if func is None:
         func = _FUNCS[rule_id] = module_of(rule_id).RULES[rule_id]

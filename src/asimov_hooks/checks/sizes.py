@@ -28,16 +28,17 @@ def max_lines_hard(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[int, st
 
 
 def max_lines_soft(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[int, str]]:
-    """Only the most severe line limit is reported: nothing when the hard one is."""
+    """Found with the hard one; only the most severe is reported (`Checker.check`
+    drops this one after inline suppressions, so a suppressed hard limit leaves it)."""
     limit, lines = opts["max"], count_lines(ctx.text.text)
-    hard = ctx.rules.get("max-lines-hard", {}).get("max")
-    if lines > limit and not (hard is not None and lines > hard):
+    if lines > limit:
+        hard = ctx.rules.get("max-lines-hard", {}).get("max")
         also = f" (hard limit {hard})" if hard is not None else ""
         yield limit + 1, f"{lines} lines, over the soft limit of {limit}{also}"
 
 
 def max_tokens(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[int, str]]:
-    text, cap, est = ctx.text.text, opts["max"], ctx.config.estimator
+    text, cap, est = ctx.text.text, opts["max"], ctx.config.estimator_for(ctx.kind)
     tokens = est.estimate(text)
     if tokens > cap:
         line = 1
