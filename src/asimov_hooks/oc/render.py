@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from .output import Out, age
 from .priority import LEVELS, order, rank, ranked
 from .summary import records
@@ -31,7 +33,7 @@ def _no_checkpoints(project: Project, out: Out, fmt: str) -> int:
     where = project.show(project.dir)
     if fmt == "json":
         dump_json({"directory": where, "decisions_waiting": 0, "checkpoints": []})
-    elif __import__("os").path.isdir(project.dir):
+    elif os.path.isdir(project.dir):
         out.line(f"no checkpoints in {where}/")
     else:
         out.line(f"no {where}/ directory; `asimov-hooks oc init` creates one")
