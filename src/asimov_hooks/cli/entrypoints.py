@@ -107,7 +107,7 @@ def hooks_main(argv: Sequence[str] | None = None) -> int:
     if args[:3] == ["oc", "rotate", "--over-limit"]:  # the asimov-oc-rotate hook
         from ..oc.quick import rotate_over_limit
 
-        code = _run_hook("asimov-hooks", lambda: rotate_over_limit(args[3:]))
+        code = run_guarded("asimov-hooks", lambda: rotate_over_limit(args[3:]))
         if code is not None:
             return code
     opts = _trim_options(args[1:]) if args[:1] == ["trim"] else None
