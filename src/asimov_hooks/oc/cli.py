@@ -40,7 +40,8 @@ def dir_options(func):  # type: ignore[no-untyped-def]
         "--dir",
         "directory",
         type=click.Path(file_okay=False),
-        help="Project directory (or its .checkpoints/) [default: the git work tree you stand in].",
+        help="Project directory (or its .checkpoints/) [default: the nearest .checkpoints/ "
+        "up to the top of the git work tree you stand in].",
     )(func)
 
 
