@@ -143,7 +143,7 @@ def may_be_protocol_file(path: str) -> bool:
         if "kinds" in text or "extends" in text:
             return True
     top = work_tree_of(directory) or os.path.realpath(directory)
-    rel = os.path.relpath(os.path.realpath(path), top).replace(os.sep, "/")
+    rel = os.path.relpath(path, top).replace(os.sep, "/")
     return any(
         match_any(rel, spec.get("files", ()))
         for spec in load_rule_file("kinds.json").get("kinds", {}).values()

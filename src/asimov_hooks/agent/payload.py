@@ -27,4 +27,7 @@ def tool_path(payload: dict[str, Any]) -> str | None:
     if not os.path.isabs(path):
         cwd = payload.get("cwd")
         path = os.path.join(cwd if isinstance(cwd, str) and cwd else os.getcwd(), path)
-    return os.path.normpath(path)
+    # the directory's real path (the work tree and config are found by real paths), the
+    # name as given: a checkpoint that is a symbolic link is still the checkpoint
+    path = os.path.normpath(path)
+    return os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
