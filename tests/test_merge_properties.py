@@ -17,7 +17,7 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_merge_support import JSON_PATH, YAML_PATH, merge, parse, take
+from merge_support import JSON_PATH, YAML_PATH, merge, parse, take
 
 CASES = settings(
     max_examples=1000,
