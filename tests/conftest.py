@@ -152,7 +152,8 @@ def run_script(name: str, *args: str, cwd: os.PathLike | str, **extra: str):
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "slow: builds a wheel or pre-commit environment (network to PyPI); "
+        "slow: builds a wheel or pre-commit environment (network to PyPI), or runs "
+        "hundreds of hypothesis examples; "
         "run by default, deselect with -m 'not slow'",
     )
 
