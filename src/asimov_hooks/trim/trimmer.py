@@ -568,7 +568,7 @@ def _archive(
     if os.path.realpath(target) == os.path.realpath(path):
         return "not trimmed: the archive path is the checkpoint itself"
     other = config.kind_for(config.relpath(target))
-    if other is not None:
+    if other is not None and not config.kinds[other].get("archive"):
         return (
             f"not trimmed: the archive {target} would itself be checked as {other}; "
             "choose another trim.archive.path"
