@@ -16,13 +16,16 @@ from __future__ import annotations
 import os
 import sys
 
+from .payload import FILE_TOOLS, EventError, tool_path
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from collections.abc import Sequence
     from typing import Any
 
+__all__ = ["FILE_TOOLS", "EventError", "main", "protocol_target", "tool_path"]
+
 PROG = "asimov-hooks agent-event"
-FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 EVENTS = ("PreToolUse", "PostToolUse", "SessionStart", "Stop", "UserPromptSubmit")
 EXIT_OK, EXIT_FAIL = 0, 1
 USAGE = f"""Usage: {PROG} < HOOK-JSON
@@ -32,10 +35,6 @@ with the documented JSON on stdout. Installed by `asimov-hooks agent install` fo
 {", ".join(EVENTS)}. Exit 0, or 1 with one line on stderr when the event cannot be
 handled (never 2: a hook's exit 2 is a refusal). See docs/agent.md.
 """
-
-
-class EventError(Exception):
-    """The event cannot be handled; one line on stderr, exit 1."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -110,23 +109,6 @@ def read_payload() -> dict[str, Any]:
     if not isinstance(payload.get("hook_event_name"), str):
         raise EventError("stdin JSON has no hook_event_name")
     return payload
-
-
-def tool_path(payload: dict[str, Any]) -> str | None:
-    """The absolute path a Write/Edit/MultiEdit targets, or None for any other tool."""
-    if payload.get("tool_name") not in FILE_TOOLS:
-        return None
-    tool_input = payload.get("tool_input")
-    path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
-    if not isinstance(path, str) or not path:
-        raise EventError(f"{payload.get('tool_name')} event without tool_input.file_path")
-    if not os.path.isabs(path):
-        cwd = payload.get("cwd")
-        path = os.path.join(cwd if isinstance(cwd, str) and cwd else os.getcwd(), path)
-    # the directory's real path (the work tree and config are found by real paths), the
-    # name as given: a checkpoint that is a symbolic link is still the checkpoint
-    path = os.path.normpath(path)
-    return os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
 
 
 def protocol_target(payload: dict[str, Any]) -> str | None:

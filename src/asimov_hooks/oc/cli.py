@@ -6,7 +6,6 @@ fixer that changed files, doctor errors), 2 usage error or tool failure.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -111,11 +110,6 @@ def next_command(fmt: str, color: str, directory, config_path) -> None:  # type:
 
     project = _project(directory, config_path)
     sys.exit(render.next_action(project, now(), fmt, color))
-
-
-def dump_json(doc: object) -> None:
-    json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
 
 
 # ------------------------------------------------------------------ writes

@@ -28,7 +28,7 @@ def _gate_words(project: Project) -> list[str]:
 
 
 def _no_checkpoints(project: Project, out: Out, fmt: str) -> int:
-    from .cli import dump_json
+    from .output import dump_json
 
     where = project.show(project.dir)
     if fmt == "json":
@@ -98,7 +98,7 @@ def _body(out: Out, rec: Record) -> None:
 def status(
     project: Project, moment: datetime.datetime, fmt: str, brief: bool, color: str = "auto"
 ) -> int:
-    from .cli import dump_json
+    from .output import dump_json
 
     out = Out(color=color)
     recs = records(project, moment)
@@ -142,7 +142,7 @@ def status(
 
 
 def next_action(project: Project, moment: datetime.datetime, fmt: str, color: str = "auto") -> int:
-    from .cli import dump_json
+    from .output import dump_json
 
     out = Out(color=color)
     recs = records(project, moment)
@@ -186,8 +186,8 @@ def since(
     fmt: str,
     color: str = "auto",
 ) -> int:
-    from .cli import dump_json
     from .digest import changes
+    from .output import dump_json
 
     out = Out(color=color)
     recs = records(project, moment)

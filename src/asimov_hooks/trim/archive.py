@@ -100,6 +100,16 @@ def build(archive: str, entry: dict[str, Any], newline: str) -> tuple[bytes, str
         except FileProblem as problem:
             raise ArchiveError(f"archive {archive}: {problem.message}") from None
         old_text, bom, newline = current.text, current.bom, current.newline
+        from ..readers.markers import find_conflict_marker
+
+        marker = find_conflict_marker(old_text)
+        if marker is not None:
+            raise ArchiveError(
+                f"archive {archive} has unresolved merge conflict markers (line {marker}): "
+                "keep both sides' entries, remove the marker lines, then trim again "
+                "(`asimov-hooks install` routes archives to the merge driver, which "
+                "keeps both sides' entries without markers)"
+            )
         try:
             old = _load(old_text)
         except ArchiveError as exc:
