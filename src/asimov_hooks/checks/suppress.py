@@ -20,6 +20,8 @@ without directives pay one substring search.
 
 from __future__ import annotations
 
+from .registry import PATH_RULES, SIZE_RULES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Callable, Collection
@@ -31,22 +33,9 @@ ACTIONS = ("disable-line", "disable-next-line", "disable-file")
 UNUSED, INVALID = "unused-suppression", "invalid-suppression"
 RULES: dict[str, object] = {}  # both are emitted by `apply`, after the checks (no check)
 # Findings about the whole file: reported at a line, but that line is where the file
-# crossed a limit (or line 1), not the line at fault.
-FILE_RULES = frozenset(
-    {
-        "max-lines-soft",
-        "max-lines-hard",
-        "max-tokens",
-        "max-bytes-soft",
-        "max-bytes-hard",
-        "max-chars",
-        "shared-byte-budget",
-        "must-be-ignored",
-        "checkpoints-tracked",
-        "not-protocol-file",
-        "empty-file",
-    }
-)
+# crossed a limit (or line 1), not the line at fault. Taken from the registry: every size
+# and agent-limit rule, every rule about where the file is, and two about what it is.
+FILE_RULES = SIZE_RULES | PATH_RULES | {"not-protocol-file", "empty-file"}
 # Reported before the text can be read, or about the directives themselves.
 UNSUPPRESSIBLE = frozenset({"io-error", "encoding", UNUSED, INVALID})
 # After these nothing else in the file was checked: a directive for another rule may be
