@@ -168,3 +168,11 @@ def test_git_repository_search_mentions_gitignore(tmp_path) -> None:
     done = run_script("asimov-validate", ".", cwd=repo)
     assert "honouring .gitignore" in done.stdout
     assert sys.executable  # the interpreter the scripts run under
+
+
+def test_too_many_items_suggest_the_trim_that_fixes_them(tmp_path) -> None:
+    items = "".join(f'  - "task {i}"\n' for i in range(7))
+    write(tmp_path, CP, f'milestone: "m"\nstatus: finished\ncompleted:\n{items}')
+    run = run_script("asimov-validate", CP, cwd=tmp_path)
+    assert "it keeps the last 5 items of completed" in advice_for(run.stdout, "schema completed:")
+    assert "trim" not in advice_for(run.stdout, "schema status:")
