@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import pairwise
 from json.decoder import scanstring
 
-from ..readers.loaders import DuplicateKey, reject_duplicates
+from ..readers.loaders import DuplicateKey, NotJSONConstant, reject_constant, reject_duplicates
 from .core import MISSING, Item, canon, same
 
 TYPE_CHECKING = False
@@ -33,9 +33,11 @@ class ParseError(Exception):
 
 def load(body: str) -> Any:
     try:
-        data = json.loads(body, object_pairs_hook=reject_duplicates)
+        data = json.loads(body, object_pairs_hook=reject_duplicates, parse_constant=reject_constant)
     except json.JSONDecodeError as exc:
         raise ParseError(f"invalid JSON: {exc.msg} (line {exc.lineno})") from None
+    except NotJSONConstant as exc:  # as the validator: a merge never writes what it rejects
+        raise ParseError(f"invalid JSON: {exc.args[0]} is not a JSON value") from None
     except DuplicateKey as dup:
         raise ParseError(f"duplicate key {dup.args[0]!r}") from None
     except RecursionError:

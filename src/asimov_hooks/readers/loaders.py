@@ -435,12 +435,13 @@ def reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-class _Constant(Exception):
-    pass
+class NotJSONConstant(Exception):
+    """NaN or Infinity: Python's json module reads them, JSON (and other tools) do not."""
 
 
-def _no_constant(name: str) -> Any:
-    raise _Constant(name)
+def reject_constant(name: str) -> Any:
+    """`parse_constant` for json.loads: every reader of checkpoints refuses NaN/Infinity."""
+    raise NotJSONConstant(name)
 
 
 # a JSON string, or a token Python's json module reads but JSON does not allow
@@ -458,10 +459,10 @@ def _token_position(text: str, token: str) -> tuple[int, int]:
 
 def load_json(text: str) -> Document:
     try:
-        data = json.loads(text, object_pairs_hook=reject_duplicates, parse_constant=_no_constant)
+        data = json.loads(text, object_pairs_hook=reject_duplicates, parse_constant=reject_constant)
     except json.JSONDecodeError as exc:
         raise YAMLProblem("syntax", f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
-    except _Constant as exc:  # Python reads NaN and Infinity; JSON parsers elsewhere fail
+    except NotJSONConstant as exc:  # Python reads NaN and Infinity; JSON parsers elsewhere fail
         line, col = _token_position(text, r"NaN|-?Infinity")
         raise YAMLProblem(
             "syntax", f"invalid JSON: {exc.args[0]} is not a JSON value", line, col
