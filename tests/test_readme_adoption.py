@@ -108,3 +108,13 @@ def test_the_readme_local_pre_commit_config_works(tmp_path, isolated_home) -> No
     assert done.returncode == 1
     assert "Fixing .claude_checkpoint.yaml" in done.stdout  # the trim hook
     assert "schema status: 'finished'" in done.stdout  # the validate hook
+
+
+def test_example_configs_mark_the_release_tag() -> None:
+    import glob
+
+    for path in glob.glob(os.path.join(ROOT, "examples", "*", ".pre-commit-config.yaml")):
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        if "rev: v" in text:
+            assert "only after the first release" in text, path
