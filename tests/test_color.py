@@ -10,7 +10,7 @@ import subprocess
 import pytest
 from conftest import SCRIPTS, run_script, script_env, write
 
-from asimov_hooks.cli import fastargs
+from asimov_hooks.cli import options
 from asimov_hooks.report import COLOR_MODES, FORMATS
 
 ESC = "\x1b["
@@ -127,11 +127,12 @@ def test_fast_and_click_paths_agree(files) -> None:
     assert bad.stdout == ""
 
 
-def test_fastargs_choices_are_the_cli_choices() -> None:
-    assert fastargs.CHOICES["fmt"] == FORMATS
-    assert fastargs.CHOICES["color"] == COLOR_MODES
-    assert fastargs.parse(["--format=sarif", "--color", "never", "x"]) == {
-        **fastargs.parse(["x"]),
+def test_fast_scanner_choices_are_the_cli_choices() -> None:
+    assert options.CHOICES["fmt"] == FORMATS
+    assert options.CHOICES["color"] == COLOR_MODES
+    parse = options.parse_command
+    assert parse(options.VALIDATE, ["--format=sarif", "--color", "never", "x"]) == {
+        **parse(options.VALIDATE, ["x"]),
         "fmt": "sarif",
         "color": "never",
     }

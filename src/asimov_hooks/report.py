@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import os
 
+# declared with the command-line options that offer them
+from .cli.options import COLOR_MODES as COLOR_MODES
+from .cli.options import FORMATS as FORMATS
 from .findings import FileResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Callable, Sequence
     from typing import TextIO
-
-FORMATS = ("text", "json", "github", "sarif")
-COLOR_MODES = ("auto", "always", "never")
 
 
 def default_format() -> str:

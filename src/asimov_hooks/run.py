@@ -105,7 +105,7 @@ def run_options(
     color: str = "auto",
     prog: str = "asimov-validate",
 ) -> int:
-    """Run validate from parsed command-line options (click's or fastargs')."""
+    """Run validate from parsed command-line options (click's or cli.options.parse_command's)."""
     from .report import default_format
 
     return validate(
@@ -120,6 +120,18 @@ def run_options(
         jobs=jobs,
         color=color,
         prog=prog,
+    )
+
+
+def run_size_options(**opts: Any) -> int:
+    """`asimov-check-size` from its parsed options (click's or cli.options.parse_command's): validate with
+    the size rules only, no fixes, in this process (reading and counting: a worker
+    process would cost more than it saves)."""
+    from .checks.registry import SIZE_RULES
+
+    select = [",".join(sorted(SIZE_RULES))]
+    return run_options(
+        **opts, fix=False, select=select, ignore=[], jobs=1, prog="asimov-check-size"
     )
 
 

@@ -11,9 +11,9 @@ import sys
 
 import click
 
+from ..cli.clickopts import CONTEXT, with_options
+from ..cli.options import EPHEMERAL
 from .settings import SCOPES
-
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 def _top() -> str:
@@ -96,11 +96,7 @@ def event_command(args: tuple[str, ...]) -> None:
 
 
 @click.command("ephemeral", context_settings=CONTEXT)
-@click.argument("paths", nargs=-1, type=click.Path(file_okay=False))
-@click.option("--strict", is_flag=True, help="Fail (exit 1) on errors in these files.")
-@click.option("--no-trim", is_flag=True, help="Check only; do not trim checkpoints.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Config file.")
-@click.option("-q", "--quiet", is_flag=True, help="Only print problems and the summary.")
+@with_options(EPHEMERAL)
 def ephemeral_command(
     paths: tuple[str, ...], strict: bool, no_trim: bool, config_path: str | None, quiet: bool
 ) -> None:

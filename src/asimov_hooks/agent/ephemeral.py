@@ -21,21 +21,15 @@ if TYPE_CHECKING:  # annotations only
 
 PROG = "asimov-hooks ephemeral"
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
-FLAGS = {"--strict": "strict", "--no-trim": "no_trim", "-q": "quiet", "--quiet": "quiet"}
-VALUES = {"--config": "config_path"}
 
 
 def fast_main(args: Sequence[str]) -> int | None:
     """The hook's usual command line without click; None to let click parse it."""
-    from ..cli.fastargs import scan
+    from ..cli.options import EPHEMERAL, parse_command
 
-    scanned = scan(args, FLAGS, VALUES)
-    if scanned is None:
+    opts = parse_command(EPHEMERAL, args)
+    if opts is None:
         return None
-    found, paths = scanned
-    opts: dict[str, object] = {"paths": paths}
-    for key, value in found.items():
-        opts[key] = value if value is True else value[-1]  # type: ignore[index]
     try:
         return run(**opts)  # type: ignore[arg-type]
     except KeyboardInterrupt:

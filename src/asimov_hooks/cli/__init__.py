@@ -1,5 +1,6 @@
-"""The command line: click commands (`commands`), the click-free hook entry points
-(`entrypoints`) and their argument scanner (`fastargs`).
+"""The command line: every command's options as data and the click-free scanner that
+reads them (`options`), the click commands built from the same tables (`commands`,
+`clickopts`) and the click-free hook entry points (`entrypoints`).
 
 `asimov_hooks.cli.main` / `validate_main` still name the click commands; they are
 looked up on first use so that importing `asimov_hooks.cli.entrypoints` (every hook
@@ -13,7 +14,7 @@ if TYPE_CHECKING:  # annotations only
     from typing import Any
 
 
-_SUBMODULES = frozenset({"commands", "entrypoints", "fastargs", "guard"})
+_SUBMODULES = frozenset({"clickopts", "commands", "entrypoints", "guard", "info", "options"})
 
 
 def __getattr__(name: str) -> Any:

@@ -12,67 +12,10 @@ from collections.abc import Sequence
 import click
 
 from .. import __version__
-from ..report import COLOR_MODES, FORMATS
+from .clickopts import CONTEXT, with_options
+from .options import CHECK_SIZE, VALIDATE
 
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-COLOR_OPTION = click.option(
-    "--color",
-    type=click.Choice(COLOR_MODES),
-    default="auto",
-    show_default=True,
-    help="Colour the text output: auto = on a terminal, unless NO_COLOR is set "
-    "(FORCE_COLOR forces it).",
-)
-
-
-def _validate_options(func):  # type: ignore[no-untyped-def]
-    options = [
-        click.argument("paths", nargs=-1, type=click.Path()),
-        click.option("--fix", is_flag=True, help="Apply safe fixes (checkpoint trimming) first."),
-        click.option("--strict", is_flag=True, help="Fail on warnings too."),
-        click.option(
-            "--format",
-            "fmt",
-            type=click.Choice(FORMATS),
-            default=None,
-            help="Output format [default: text; github when GITHUB_ACTIONS=true].",
-        ),
-        COLOR_OPTION,
-        click.option(
-            "--config",
-            "config_path",
-            type=click.Path(dir_okay=False),
-            help="Config file (default: nearest .asimov-hooks.yaml or pyproject.toml "
-            "with [tool.asimov-hooks]; $ASIMOV_HOOKS_CONFIG).",
-        ),
-        click.option(
-            "--select",
-            multiple=True,
-            metavar="RULE[,RULE]",
-            help="Only run these rules (repeatable).",
-        ),
-        click.option(
-            "--ignore",
-            multiple=True,
-            metavar="RULE[,RULE]",
-            help="Do not run these rules (repeatable).",
-        ),
-        click.option(
-            "-j",
-            "--jobs",
-            type=click.IntRange(min=0),
-            default=0,
-            show_default=True,
-            help="Processes to check files with; 0 = one per core for big batches "
-            "(serial under pre-commit, which already spreads files over cores).",
-        ),
-        click.option("-q", "--quiet", is_flag=True, help="Only print problems and the summary."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+_validate_options = with_options(VALIDATE)
 
 
 def _run_validate(**opts) -> int:  # type: ignore[no-untyped-def]
@@ -151,31 +94,12 @@ def validate_standalone(**kwargs) -> None:  # type: ignore[no-untyped-def]
 
 @click.command("asimov-check-size", context_settings=CONTEXT)
 @click.version_option(__version__, "-V", "--version", prog_name="asimov-check-size")
-@click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--strict", is_flag=True, help="Fail on warnings too.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="Output format.")
-@COLOR_OPTION
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Config file.")
-@click.option("-q", "--quiet", is_flag=True, help="Only print problems and the summary.")
-def check_size_command(paths, strict, fmt, color, config_path, quiet) -> None:  # type: ignore[no-untyped-def]
+@with_options(CHECK_SIZE)
+def check_size_command(**kwargs) -> None:  # type: ignore[no-untyped-def]
     """ADR-007 size limits only (lines, estimated tokens, bytes); no YAML parsing."""
-    from ..engine import SIZE_RULES
+    from ..run import run_size_options
 
-    sys.exit(
-        _run_validate(
-            paths=paths,
-            fix=False,
-            strict=strict,
-            fmt=fmt,
-            config_path=config_path,
-            select=[",".join(sorted(SIZE_RULES))],
-            ignore=[],
-            quiet=quiet,
-            jobs=1,
-            color=color,
-            prog="asimov-check-size",
-        )
-    )
+    sys.exit(run_size_options(**kwargs))
 
 
 def _guarded(command: click.Command, argv: Sequence[str] | None, prog: str) -> int:

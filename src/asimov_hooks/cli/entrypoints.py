@@ -7,11 +7,10 @@ command lines are parsed here; help, version and usage errors go through click.
 
 from __future__ import annotations
 
-import os
 import sys
 
-from .fastargs import parse, scan
 from .guard import broken_pipe, run_guarded
+from .options import CHECK_SIZE, TRIM, VALIDATE, parse_command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -19,13 +18,11 @@ if TYPE_CHECKING:  # annotations only
 
 __all__ = ["broken_pipe", "check_size_main", "hooks_main", "validate_main"]
 
-SIZE_OPTIONS = frozenset({"--config", "--strict", "-q", "--quiet", "--format", "--color"})
-
 
 def validate_main(argv: Sequence[str] | None = None) -> int:
     """`asimov-validate`."""
     args = sys.argv[1:] if argv is None else list(argv)
-    opts = parse(args)
+    opts = parse_command(VALIDATE, args)
     if opts is None:
         from .commands import validate_main as click_main
 
@@ -42,52 +39,34 @@ def validate_main(argv: Sequence[str] | None = None) -> int:
 def check_size_main(argv: Sequence[str] | None = None) -> int:
     """`asimov-check-size`: ADR-007 size limits only; never imports a YAML parser."""
     args = sys.argv[1:] if argv is None else list(argv)
-    opts = parse(args, SIZE_OPTIONS)
+    opts = parse_command(CHECK_SIZE, args)
     if opts is None:
         from .commands import _guarded, check_size_command
 
         return _guarded(check_size_command, args, "asimov-check-size")
 
     def call() -> int:
-        from ..engine import SIZE_RULES
-        from ..run import run_options
+        from ..run import run_size_options
 
-        opts["select"] = [",".join(sorted(SIZE_RULES))]
-        opts["jobs"] = 1  # reading and counting: a worker would cost more than it saves
-        return run_options(**opts, prog="asimov-check-size")  # type: ignore[arg-type]
+        return run_size_options(**opts)
 
     return run_guarded("asimov-check-size", call)
 
 
-TRIM_FLAGS = {
-    "-q": "quiet",
-    "--quiet": "quiet",
-    "--dry-run": "dry_run",
-    "--diff": "diff",
-    "--no-archive": "no_archive",
-}
-TRIM_VALUES = {"--config": "config_path", "--archive": "archive_path"}
+def trim_arguments(opts: dict[str, object]) -> dict[str, object] | None:
+    """`trimmer.run`'s arguments from `trim`'s options; None when --archive and
+    --no-archive are both given (a usage error)."""
+    no_archive = opts.pop("no_archive")
+    if no_archive and opts.get("archive_path"):
+        return None
+    opts["archive"] = False if no_archive else None
+    return opts
 
 
 def _trim_options(args: Sequence[str]) -> dict[str, object] | None:
-    """`trim`'s options and files, or None to let click parse (and explain) them."""
-    scanned = scan(args, TRIM_FLAGS, TRIM_VALUES)
-    if scanned is None:
-        return None
-    found, files = scanned
-    opts: dict[str, object] = {"files": files, "archive": None}
-    for key, value in found.items():
-        if key == "no_archive":
-            opts["archive"] = False
-        elif value is True:
-            opts[key] = True
-        elif any(os.path.isdir(v) for v in value):  # type: ignore[attr-defined]
-            return None  # click says it must be a file
-        else:
-            opts[key] = value[-1]  # type: ignore[index]
-    if opts["archive"] is False and opts.get("archive_path"):
-        return None  # click's usage error says why
-    return opts
+    """`trim`'s arguments, or None to let click parse (and explain) them."""
+    opts = parse_command(TRIM, args)
+    return None if opts is None else trim_arguments(opts)
 
 
 def hooks_main(argv: Sequence[str] | None = None) -> int:

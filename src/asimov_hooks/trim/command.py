@@ -11,31 +11,13 @@ import sys
 
 import click
 
+from ..cli.clickopts import CONTEXT, with_options
+from ..cli.options import TRIM
 from .trimmer import run
 
 
-@click.command(
-    "trim", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100}
-)
-@click.argument("files", nargs=-1, type=click.Path())
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    help="Config file (default: nearest .asimov-hooks.yaml or pyproject.toml with "
-    "[tool.asimov-hooks]; $ASIMOV_HOOKS_CONFIG).",
-)
-@click.option(
-    "--archive",
-    "archive_path",
-    type=click.Path(dir_okay=False),
-    help="Append what is removed to this file (default: trim.archive.path, "
-    "next to each checkpoint).",
-)
-@click.option("--no-archive", is_flag=True, help="Do not keep what is removed.")
-@click.option("--dry-run", is_flag=True, help="Report what would be removed; write nothing.")
-@click.option("--diff", is_flag=True, help="Also print a unified diff of each change.")
-@click.option("-q", "--quiet", is_flag=True, help="Do not mention skipped files.")
+@click.command("trim", context_settings=CONTEXT)
+@with_options(TRIM)
 def command(
     files: tuple[str, ...],
     config_path: str | None,

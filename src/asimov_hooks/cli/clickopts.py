@@ -1,0 +1,58 @@
+"""click parameters built from the option tables of `cli/options`.
+
+`options.parse_command` reads the same tables for the hook's usual command lines
+without click, so the two parsers cannot drift apart: an option, its spellings,
+choices, default and help are declared once. Imported only by the click commands.
+"""
+
+from __future__ import annotations
+
+import click
+
+from .options import COUNT, DIRS, FILE, FLAG, MULTI, Command, Option
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from collections.abc import Callable
+    from typing import Any
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def click_option(opt: Option) -> Callable[[Any], Any]:
+    """The click decorator of one option."""
+    extra: dict[str, Any] = {}
+    if opt.kind == FLAG:
+        extra["is_flag"] = True
+    elif opt.kind == MULTI:
+        extra["multiple"] = True
+    elif opt.kind == COUNT:
+        extra["type"] = click.IntRange(min=0)
+    elif opt.kind == FILE:
+        extra["type"] = click.Path(dir_okay=False)
+    elif opt.choices:
+        extra["type"] = click.Choice(opt.choices)
+    if opt.kind != FLAG and opt.kind != MULTI:
+        extra["default"] = opt.default
+    if opt.metavar:
+        extra["metavar"] = opt.metavar
+    if opt.show_default:
+        extra["show_default"] = True
+    return click.option(*opt.names, opt.dest, help=opt.help, **extra)
+
+
+def with_options(command: Command) -> Callable[[Any], Any]:
+    """Decorate a click command's function with `command`'s argument and options (in
+    the table's order, which is the order of its help)."""
+    path = click.Path(file_okay=False) if command.argument_kind == DIRS else click.Path()
+    decorators = [
+        click.argument(command.argument, nargs=-1, type=path),
+        *(click_option(opt) for opt in command.options),
+    ]
+
+    def apply(func: Any) -> Any:
+        for decorator in reversed(decorators):
+            func = decorator(func)
+        return func
+
+    return apply
