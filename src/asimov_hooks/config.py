@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from typing import Any
 
-PACKS = ("kinds.json", "trim.json", "merge.json")
+PACKS = ("kinds.json", "trim.json", "merge.json", "limits.json")
 CONFIG_NAMES = (".asimov-hooks.yaml", ".asimov-hooks.yml")
 LEVELS = ("error", "warning", "info", "off")
 # Problems that stop a file from being read at all are reported whatever is selected
@@ -281,6 +281,16 @@ class Config:
         self._rules_cache: dict[tuple, dict[str, dict[str, Any]]] = {}
         self._relpaths: dict[tuple[str, str], str] = {}
         self._kind_cache: dict[str, str | None] = {}
+        self._limits: dict[str, int] | None = None
+
+    @property
+    def limits(self) -> dict[str, int]:
+        """Input limits (rules/limits.json under the config's `limits:`), see guards."""
+        if self._limits is None:
+            from .guards import limits
+
+            self._limits = limits(self.data)
+        return self._limits
 
     def section(self, name: str) -> dict[str, Any]:
         return self.data.get(name, {})

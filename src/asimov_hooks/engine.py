@@ -202,9 +202,9 @@ class Checker:
         try:
             if fmt == "yaml":
                 max_nodes = rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
-                ctx.document = load_yaml(text.text, max_nodes)
+                ctx.document = load_yaml(text.text, max_nodes, self.config.limits)
             else:
-                ctx.document = load_json(text.text)
+                ctx.document = load_json(text.text, self.config.limits)
         except YAMLProblem as problem:
             if problem.rule == "multi-document":  # protocol files are always one mapping
                 result.skipped = f"not an {spec.get('description', kind)}: {problem.message}"

@@ -49,7 +49,7 @@ class Outcome:
 class Settings:
     """Everything one merge needs from the configuration."""
 
-    __slots__ = ("fmt", "labels", "marker_size", "max_bytes", "policies", "schema")
+    __slots__ = ("fmt", "labels", "limits", "marker_size", "max_bytes", "policies", "schema")
 
     def __init__(
         self,
@@ -59,9 +59,15 @@ class Settings:
         marker_size: int = 7,
         labels: tuple[str, str] = ("ours", "theirs"),
         max_bytes: int | None = None,
+        limits: dict[str, int] | None = None,
     ) -> None:
+        from .guards import limits as default_limits
+
         self.fmt, self.policies, self.schema = fmt, policies, schema
         self.marker_size, self.labels, self.max_bytes = marker_size, labels, max_bytes
+        lim = limits if limits is not None else default_limits()
+        # what each side's parse is bounded by: nesting depth, alias references, alias nodes
+        self.limits = (lim["max-depth"], lim["max-aliases"], lim["max-alias-nodes"])
 
 
 # ---------------------------------------------------------------- in-process API
@@ -83,7 +89,7 @@ def _keyed(policies: Policies) -> Any:
     return keyed
 
 
-def _parse(mod: Any, raw: bytes | None) -> tuple[Any, Any, str | None]:
+def _parse(mod: Any, raw: bytes | None, limits: tuple[int, int, int]) -> tuple[Any, Any, str | None]:
     """(Text, data, problem) for one side; data is None when the side is unusable."""
     from .merge_text import Text
 
@@ -99,7 +105,7 @@ def _parse(mod: Any, raw: bytes | None) -> tuple[Any, Any, str | None]:
     if line is not None:
         return text, None, f"already holds conflict markers (line {line})"
     try:
-        data = mod.load(text.body)
+        data = mod.load(text.body, *limits)
     except mod.ParseError as exc:
         return text, None, str(exc)
     if data is None:
@@ -139,12 +145,12 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
     if settings.max_bytes is not None and max(len(ours), len(theirs)) > settings.max_bytes:
         return Outcome(1, None, "line-merge", reason=f"over {settings.max_bytes:,} bytes")
     mod = _loader(settings.fmt)
-    o_text, o_data, o_problem = _parse(mod, ours)
-    t_text, t_data, t_problem = _parse(mod, theirs)
+    o_text, o_data, o_problem = _parse(mod, ours, settings.limits)
+    t_text, t_data, t_problem = _parse(mod, theirs, settings.limits)
     if o_problem or t_problem:
         side, problem = ("ours", o_problem) if o_problem else ("theirs", t_problem)
         return Outcome(1, None, "line-merge", reason=f"{side} {_phrase(problem)}")
-    b_text, b_data, _ = _parse(mod, base)
+    b_text, b_data, _ = _parse(mod, base, settings.limits)
     b_value = MISSING if b_data is None else b_data
 
     tree, conflicts = merge_trees(b_value, o_data, t_data, settings.policies)
@@ -159,7 +165,7 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
         if find_conflict_marker(body) is not None:
             return None
         try:
-            parsed = mod.load(body)
+            parsed = mod.load(body, *settings.limits)
         except mod.ParseError:
             return None
         return parsed if same(parsed, value) else None
@@ -285,6 +291,7 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
         marker_size=marker_size,
         labels=(labels.get("ours", "ours"), labels.get("theirs", "theirs")),
         max_bytes=section.get("max-bytes"),
+        limits=config.limits,
     )
 
 
