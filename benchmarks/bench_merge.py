@@ -177,9 +177,9 @@ def run_once(argv: list[str], cwd: str, restore: tuple[str, str], env: dict[str,
 
 def in_process_ms(triple: tuple[str, str, str], rel: str, runs: int) -> float:
     sys.path.insert(0, os.path.join(REPO, "src"))
-    from asimov_hooks import merge_yaml
     from asimov_hooks.config import load_config
-    from asimov_hooks.merge_driver import merge_bytes, settings_for
+    from asimov_hooks.merge import yaml_merge as merge_yaml
+    from asimov_hooks.merge.driver import merge_bytes, settings_for
 
     settings = settings_for(rel, 7, load_config(None, start=tempfile.gettempdir()))
     raw = [t.encode() for t in triple]
@@ -196,7 +196,7 @@ def in_process_ms(triple: tuple[str, str, str], rel: str, runs: int) -> float:
 def bench(name: str, rel: str, triple: tuple[str, str, str], runs: int, check) -> list[str]:
     from_repo = os.path.join(REPO, "src")
     sys.path.insert(0, from_repo)
-    from asimov_hooks.merge_git import driver_command
+    from asimov_hooks.gitutil import driver_command
 
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-merge-") as tmp:

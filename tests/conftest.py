@@ -241,7 +241,7 @@ def cli(capsys):
 @pytest.fixture
 def size_cli(capsys):
     """size_cli(*argv) runs `asimov-check-size argv` in process."""
-    from asimov_hooks.check_size import main
+    from asimov_hooks.cli.check_size import main
 
     def run(*argv: str) -> Run:
         capsys.readouterr()

@@ -7,7 +7,7 @@ import os
 import pytest
 from conftest import git, git_init, run_module, write
 
-from asimov_hooks.merge_git import driver_command
+from asimov_hooks.gitutil import driver_command
 
 pytestmark = pytest.mark.usefixtures("isolated_home")
 

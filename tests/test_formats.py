@@ -11,7 +11,7 @@ import pytest
 from conftest import GOOD_CHECKPOINT, ROOT, run_script, script_env, write
 
 import asimov_hooks
-from asimov_hooks import entrypoints
+from asimov_hooks.cli import entrypoints
 
 pytestmark = pytest.mark.usefixtures("in_tmp")
 
@@ -314,7 +314,7 @@ def test_output_to_a_closed_pipe(tmp_path) -> None:
 
 SIZE_ONLY_PROBE = """
 import sys
-from asimov_hooks.check_size import main
+from asimov_hooks.cli.check_size import main
 code = main(sys.argv[1:])
 heavy = sorted(m for m in ("jsonschema", "ruamel", "ruamel.yaml", "click") if m in sys.modules)
 print("HEAVY:", ",".join(heavy))
@@ -356,7 +356,7 @@ def test_size_console_script_imports_no_parser(tmp_path) -> None:
     probe = (
         "import runpy, sys\n"
         "sys.argv = ['asimov-check-size', 'CLAUDE.md']\n"
-        "from asimov_hooks.entrypoints import check_size_main\n"
+        "from asimov_hooks.cli.entrypoints import check_size_main\n"
         "code = check_size_main()\n"
         "print('HEAVY:', [m for m in ('jsonschema', 'ruamel.yaml', 'click') if m in sys.modules])\n"
         "sys.exit(code)\n"
@@ -413,7 +413,7 @@ def test_command_group_usage(argv, capsys) -> None:
 LIGHT_PROBE = """
 import sys
 before = set(sys.modules)
-from asimov_hooks.entrypoints import check_size_main
+from asimov_hooks.cli.entrypoints import check_size_main
 code = check_size_main(sys.argv[1:])
 added = sorted(m for m in ("re", "json", "functools", "enum") if m in sys.modules and m not in before)
 print("ADDED:", ",".join(added))

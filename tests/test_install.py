@@ -8,7 +8,7 @@ import sys
 import pytest
 from conftest import commit_all, git, git_init, run_module, write
 
-from asimov_hooks.merge_git import BLOCK_END, BLOCK_START, command_paths, driver_command
+from asimov_hooks.gitutil import BLOCK_END, BLOCK_START, command_paths, driver_command
 
 LINES = [
     ".claude_checkpoint.yaml merge=asimov-checkpoint",
@@ -137,7 +137,7 @@ def test_reinstall_from_another_environment_updates_the_command(tmp_path) -> Non
 
 def test_paths_with_spaces_and_quotes_are_quoted(tmp_path) -> None:
     command = driver_command(python="/a b/it's/python", package_dir="/p q/pkg")
-    assert command_paths(command) == ("/a b/it's/python", "/p q/pkg/merge_driver.py")
+    assert command_paths(command) == ("/a b/it's/python", "/p q/pkg/merge/driver.py")
 
 
 def test_works_in_a_worktree(tmp_path) -> None:

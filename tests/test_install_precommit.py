@@ -61,7 +61,7 @@ def test_checkout_and_merge_hooks_register_the_driver(tmp_path) -> None:
 
     checkout = git(clone, "checkout", "-q", "other")
     assert "asimov merge driver" in checkout.stdout + checkout.stderr
-    assert "asimov_hooks.merge_driver" in git(clone, "config", "--local", "--get", key).stdout
+    assert "asimov_hooks.merge.driver" in git(clone, "config", "--local", "--get", key).stdout
     assert git(clone, "status", "--porcelain").stdout == ""  # nothing written to the tree
 
     write(clone, ".claude_checkpoint.yaml", 'milestone: "y"\n')
@@ -70,4 +70,4 @@ def test_checkout_and_merge_hooks_register_the_driver(tmp_path) -> None:
     git(clone, "config", "--local", "--remove-section", "merge.asimov-checkpoint")
     merged = git(clone, "merge", "-q", "--no-edit", "other")
     assert merged.returncode == 0
-    assert "asimov_hooks.merge_driver" in git(clone, "config", "--local", "--get", key).stdout
+    assert "asimov_hooks.merge.driver" in git(clone, "config", "--local", "--get", key).stdout

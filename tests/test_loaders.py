@@ -15,7 +15,7 @@ from conftest import GOOD_CHECKPOINT
 from hypothesis import HealthCheck, given, settings
 from test_trim_properties import checkpoints, mutated
 
-from asimov_hooks import loaders
+from asimov_hooks.readers import loaders
 
 
 def paths(data: object, prefix: tuple = ()):

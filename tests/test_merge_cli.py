@@ -124,7 +124,7 @@ def test_usage_errors_exit_2(tmp_path, args) -> None:
 
 
 def test_internal_error_still_leaves_markers(tmp_path, monkeypatch, capsys) -> None:
-    from asimov_hooks import merge_driver
+    from asimov_hooks.merge import driver as merge_driver
 
     def boom(*_a: object, **_k: object) -> None:
         raise RuntimeError("boom")

@@ -7,7 +7,7 @@ import datetime
 import pytest
 from test_merge_support import YAML_PATH, merge, parse
 
-from asimov_hooks.merge_core import (
+from asimov_hooks.merge.core import (
     MISSING,
     Conflict,
     Item,

@@ -16,7 +16,7 @@ import pytest
 from conftest import commit_all, git, git_init, run_module, write
 from test_merge_support import ASIMOV_BASE, JSON_PATH, YAML_PATH, dump, oc, parse
 
-from asimov_hooks.merge_git import driver_command
+from asimov_hooks.gitutil import driver_command
 
 pytestmark = pytest.mark.usefixtures("isolated_home")
 

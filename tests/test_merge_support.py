@@ -6,8 +6,8 @@ import json
 import re
 
 from asimov_hooks.config import load_config
-from asimov_hooks.merge_driver import Outcome, Settings, merge_bytes, settings_for
-from asimov_hooks.merge_yaml import load as yaml_load
+from asimov_hooks.merge.driver import Outcome, Settings, merge_bytes, settings_for
+from asimov_hooks.merge.yaml_merge import load as yaml_load
 
 YAML_PATH = ".claude_checkpoint.yaml"
 JSON_PATH = ".checkpoints/oc-app-architect.checkpoint.json"
@@ -98,7 +98,7 @@ def parse(text: str | bytes, path: str) -> object:
         text = text.decode("utf-8-sig").replace("\r\n", "\n")
     if path.endswith(".json"):
         return json.loads(text)
-    from asimov_hooks.loaders import to_plain
+    from asimov_hooks.readers.loaders import to_plain
 
     return to_plain(yaml_load(text))
 

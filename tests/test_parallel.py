@@ -160,7 +160,7 @@ def test_interrupt_is_quiet_with_the_shell_code(batch, capsys, monkeypatch) -> N
         return real(self, path)
 
     monkeypatch.setattr(engine.Checker, "check", check)
-    from asimov_hooks import entrypoints
+    from asimov_hooks.cli import entrypoints
 
     assert entrypoints.validate_main(["-j", "3", *paths]) == 130
     out, err = capsys.readouterr()

@@ -820,7 +820,7 @@ LONG = "milestone: M\ncompleted:\n" + items("Task", 8) + "next_steps:\n" + items
 )
 def test_fast_trim_entry_matches_click(capsys, repo, argv, trims):
     """`asimov-hooks trim FILE...` (the hook) skips click; the result is the same."""
-    from asimov_hooks.entrypoints import hooks_main
+    from asimov_hooks.cli.entrypoints import hooks_main
 
     (repo / "kept").mkdir()
     write(".asimov-hooks.yaml", "trim:\n  archive:\n    enabled: true\n")
@@ -841,7 +841,7 @@ def test_hook_trim_imports_no_click(repo):
     write(CP, LONG)
     probe = (
         "import sys\n"
-        "from asimov_hooks.entrypoints import hooks_main\n"
+        "from asimov_hooks.cli.entrypoints import hooks_main\n"
         "code = hooks_main(['trim', sys.argv[1]])\n"
         "print('HEAVY:', [m for m in ('click', 'dataclasses', 'jsonschema') if m in sys.modules])\n"
         "sys.exit(code)\n"

@@ -25,10 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
+from asimov_hooks.checks.sizes import count_lines
 from asimov_hooks.config import Config, default_data
-from asimov_hooks.loaders import load_yaml
-from asimov_hooks.sizes import count_lines
-from asimov_hooks.trim import fix_file
+from asimov_hooks.readers.loaders import load_yaml
+from asimov_hooks.trim.trimmer import fix_file
 
 CP = ".claude_checkpoint.yaml"
 ARCHIVE = ".claude_checkpoint.archive.yaml"

@@ -1,5 +1,5 @@
 """`python -m asimov_hooks` runs the `asimov-hooks` command group."""
 
-from .entrypoints import hooks_main
+from .cli.entrypoints import hooks_main
 
 raise SystemExit(hooks_main())

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 
+from .checks.sizes import TokenEstimator
 from .globs import match_any
-from .sizes import TokenEstimator
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -50,7 +50,7 @@ def load_rule_file(name: str) -> Any:
     """A JSON document from rules/ (rule packs and schemas); read once per process."""
     if name in _RULE_FILES:
         return _RULE_FILES[name]
-    from .fastjson import loads
+    from .readers.fastjson import loads
 
     path = os.path.join(rules_dir(), name)
     try:
@@ -140,7 +140,7 @@ def _read_config_file(path: str) -> dict[str, Any]:
         if data is None:
             raise ConfigError(f"{path}: no [tool.asimov-hooks] table")
     else:
-        from .loaders import YAMLProblem, load_yaml_plain
+        from .readers.loaders import YAMLProblem, load_yaml_plain
 
         try:
             data = load_yaml_plain(text)
@@ -287,7 +287,7 @@ class Config:
     def limits(self) -> dict[str, int]:
         """Input limits (rules/limits.json under the config's `limits:`), see guards."""
         if self._limits is None:
-            from .guards import limits
+            from .readers.guards import limits
 
             self._limits = limits(self.data)
         return self._limits

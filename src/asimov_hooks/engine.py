@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 
+from .checks.sizes import count_lines
 from .config import ESSENTIAL_RULES, Config, ConfigError, load_schema
-from .fileio import FileProblem, TextFile, check_regular_file, read_text
 from .findings import FileResult, Finding
-from .markers import find_conflict_marker
-from .sizes import count_lines
+from .readers.fileio import FileProblem, TextFile, check_regular_file, read_text
+from .readers.markers import find_conflict_marker
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -54,7 +54,8 @@ class Context:
 
 
 def _structure_rules() -> dict[str, RuleFunc]:
-    from . import drift, structure_rules
+    from .checks import drift
+    from .checks import structure as structure_rules
 
     return {**structure_rules.RULES, **drift.RULES}
 
@@ -129,7 +130,7 @@ class Checker:
                 for rid in PATH_RULES.intersection(self.rules(kind, rel)):
                     wanted.setdefault(rid, []).append(path)
         if wanted:
-            from .drift import prefetch
+            from .checks.drift import prefetch
 
             prefetch(wanted)
 
@@ -197,7 +198,7 @@ class Checker:
         if not text.text.strip():
             emit("empty-file", f"file is empty; expected a {spec.get('description', kind)}")
             return result
-        from .loaders import YAMLProblem, load_json, load_yaml
+        from .readers.loaders import YAMLProblem, load_json, load_yaml
 
         try:
             if fmt == "yaml":
@@ -244,7 +245,7 @@ class Checker:
         kinds = [k for k in set(kinds) if self.parses(k)]
         if not kinds:
             return
-        from . import loaders
+        from .readers import loaders
 
         loaders._fast_loader_class()
         self._funcs()
@@ -348,8 +349,8 @@ class _JsonschemaAdapter:
         self.validator = cls(schema)
 
     def errors(self, data: Any) -> list[Any]:
-        from .loaders import to_plain
         from .minischema import SchemaError
+        from .readers.loaders import to_plain
 
         out = []
         for err in self.validator.iter_errors(to_plain(data)):

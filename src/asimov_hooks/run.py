@@ -6,8 +6,8 @@ import sys
 
 from .config import ConfigError, load_config
 from .engine import Checker, ensure_exists, iter_files
-from .fileio import FileProblem
 from .findings import FileResult
+from .readers.fileio import FileProblem
 from .report import write
 
 TYPE_CHECKING = False
@@ -107,7 +107,7 @@ def _fix(path: str, checker: Checker) -> tuple[list[str], str | None]:
     kind = checker.config.kind_for(rel)
     if kind not in checker.config.section("trim").get("kinds", []):
         return [], None
-    from .trim import fix_file
+    from .trim.trimmer import fix_file
 
     outcome = fix_file(path, checker.config)
     return (outcome.messages if outcome.changed else []), outcome.error

@@ -54,12 +54,12 @@ def validate_main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     opts = parse(args)
     if opts is None:
-        from .cli import validate_main as click_main
+        from .commands import validate_main as click_main
 
         return click_main(args)
 
     def call() -> int:
-        from .run import run_options
+        from ..run import run_options
 
         return run_options(**opts)  # type: ignore[arg-type]
 
@@ -71,13 +71,13 @@ def check_size_main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     opts = parse(args, SIZE_OPTIONS)
     if opts is None:
-        from .cli import _guarded, check_size_command
+        from .commands import _guarded, check_size_command
 
         return _guarded(check_size_command, args, "asimov-check-size")
 
     def call() -> int:
-        from .engine import SIZE_RULES
-        from .run import run_options
+        from ..engine import SIZE_RULES
+        from ..run import run_options
 
         opts["select"] = [",".join(sorted(SIZE_RULES))]
         opts["jobs"] = 1  # reading and counting: a worker would cost more than it saves
@@ -122,12 +122,12 @@ def hooks_main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     opts = _trim_options(args[1:]) if args[:1] == ["trim"] else None
     if opts is None:
-        from .cli import main
+        from .commands import main
 
         return main(args)
 
     def call() -> int:
-        from .trim import run
+        from ..trim.trimmer import run
 
         return run(**opts)  # type: ignore[arg-type]
 

@@ -19,8 +19,8 @@ import io
 import os
 import warnings
 
-from .config import ConfigError
-from .fileio import BOM, FileProblem, atomic_write, read_text
+from ..config import ConfigError
+from ..readers.fileio import BOM, FileProblem, atomic_write, read_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -67,7 +67,7 @@ def _loader() -> Any:
 def root_of(path: str) -> str:
     """The directory a checkpoint's trim may write in: its repository's work tree
     (where the link sits, for a symlinked checkpoint), or its own directory outside git."""
-    from .config import work_tree_of
+    from ..config import work_tree_of
 
     directory = os.path.dirname(os.path.abspath(path))
     return work_tree_of(directory) or os.path.realpath(directory)
@@ -82,8 +82,8 @@ def inside_root(target: str, root: str) -> bool:
 def _load(text: str, limits: dict[str, int] | None = None) -> Any:
     from ruamel.yaml.error import YAMLError
 
-    from .guards import InputProblem, check_aliases, check_depth, check_tags
-    from .guards import limits as default_limits
+    from ..readers.guards import InputProblem, check_aliases, check_depth, check_tags
+    from ..readers.guards import limits as default_limits
 
     lim = limits if limits is not None else default_limits()
     try:
@@ -142,8 +142,8 @@ def build(
     limits: dict[str, int] | None = None,
 ) -> tuple[bytes, str]:
     """(new archive bytes, the entry's text); raises ArchiveError when unsafe."""
-    from .guards import limits as default_limits
-    from .trim_layout import same
+    from ..readers.guards import limits as default_limits
+    from .layout import same
 
     lim = limits if limits is not None else default_limits()
     checked_from = 0  # where the part of the archive that is parsed starts

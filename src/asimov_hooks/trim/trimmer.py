@@ -22,8 +22,8 @@ from __future__ import annotations
 import os
 import sys
 
-from .config import Config, ConfigError, load_config
-from .sizes import count_lines
+from ..checks.sizes import count_lines
+from ..config import Config, ConfigError, load_config
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost every commit ~10 ms
@@ -154,7 +154,7 @@ class Cut:
 
 def plan_cut(layout: Any, windows: dict[str, tuple[str, int]], drop: list[str], why: str) -> Cut:
     """The edits that keep `windows` of the lists and remove the `drop` fields."""
-    from .trim_layout import iter_scalars
+    from .layout import iter_scalars
 
     cut = Cut()
     for key, fld in layout.fields.items():
@@ -207,7 +207,7 @@ def plan_cut(layout: Any, windows: dict[str, tuple[str, int]], drop: list[str], 
 
 def _empty_marker(layout: Any, fld: Any) -> tuple[int, int, str]:
     """Insert ` []` after `key:` (and any tag/anchor) so an emptied block list stays a list."""
-    from .trim_layout import Refused
+    from .layout import Refused
 
     text, lines = layout.text, layout.lines
     line_end = lines.start(fld.key_line) + len(lines.get(fld.key_line))
@@ -231,7 +231,7 @@ def render(layout: Any, cut: Cut, final_newline_as_before: bool = True) -> str:
     newline too, unless `final_newline_as_before` is off: a `|` block scalar that
     becomes the last value would lose a character of its content.
     """
-    from .trim_layout import Refused
+    from .layout import Refused
 
     text, lines = layout.text, layout.lines
     merged: list[list[int]] = []
@@ -265,7 +265,7 @@ def render(layout: Any, cut: Cut, final_newline_as_before: bool = True) -> str:
 
 
 def removed_comments(layout: Any, cut: Cut) -> list[str]:
-    from .trim_layout import comments_in
+    from .layout import comments_in
 
     found: list[str] = []
     for start, end, _ in cut.edits:
@@ -307,7 +307,7 @@ class TrimResult:
 
 
 def _check_shapes(layout: Any, settings: Settings) -> None:
-    from .trim_layout import Refused, shape_name
+    from .layout import Refused, shape_name
 
     for name in settings.caps:
         fld = layout.fields.get(name)
@@ -336,7 +336,7 @@ def trim_text(
     limits: dict[str, int] | None = None,
 ) -> TrimResult:
     """Apply the algorithm to a checkpoint's text; raises Refused when it cannot."""
-    from .trim_layout import Refused, analyze
+    from .layout import Refused, analyze
 
     layout = analyze(text, settings.list_fields(), max_nodes, limits)
     before = count_lines(text)
@@ -344,7 +344,7 @@ def trim_text(
     if not layout.fields:
         return result
     if identify is not None:
-        from .engine import foreign_reason
+        from ..engine import foreign_reason
 
         reason = foreign_reason(layout.fields.keys(), identify)
         if reason:
@@ -398,7 +398,7 @@ def _verified(
     text: str, expected: Any, settings: Settings, max_nodes: int, limits: Any = None
 ) -> Any:
     """The layout of `text` if it parses to exactly `expected`, else None."""
-    from .trim_layout import Refused, analyze, same
+    from .layout import Refused, analyze, same
 
     try:
         checked = analyze(text, settings.list_fields(), max_nodes, limits)
@@ -467,8 +467,8 @@ def fix_file(
 
     ConfigError (an unusable `trim` section) propagates: it is the caller's exit 2.
     """
-    from . import trim_archive
-    from .fileio import DirectoryLocks
+    from ..readers.fileio import DirectoryLocks
+    from . import archive as trim_archive
 
     outcome = Outcome(path)
     settings = Settings.from_config(config)
@@ -499,7 +499,7 @@ def fix_file(
 def _archive_target(path: str, settings: Settings, archive_path: str | None) -> str:
     """The archive file for `path`: the command line's (trusted) or the config's, which
     a pull request can change and so must stay inside the checkpoint's repository."""
-    from . import trim_archive
+    from . import archive as trim_archive
 
     if archive_path:
         return os.path.abspath(archive_path)
@@ -525,9 +525,9 @@ def _fix_locked(
     target: str | None,
     dry_run: bool,
 ) -> Outcome:
-    from .fileio import BOM, FileProblem, read_text
-    from .markers import find_conflict_marker
-    from .trim_layout import Refused
+    from ..readers.fileio import BOM, FileProblem, read_text
+    from ..readers.markers import find_conflict_marker
+    from .layout import Refused
 
     soft = rules.get("max-lines-soft", {}).get("max")
     hard = rules.get("max-lines-hard", {}).get("max")
@@ -573,7 +573,7 @@ def _fix_locked(
         else:
             outcome.messages.append("removed content not archived (archive disabled)")
         if not dry_run:
-            from .fileio import atomic_write
+            from ..readers.fileio import atomic_write
 
             data = (BOM if source.bom else b"") + result.text.encode("utf-8")
             try:
@@ -603,7 +603,7 @@ def _archive(
     """Append the removed data to the archive; an error message when that is unsafe."""
     import datetime
 
-    from . import trim_archive
+    from . import archive as trim_archive
 
     path = outcome.path
     if os.path.realpath(target) == os.path.realpath(path):
@@ -658,7 +658,7 @@ def run(
         if not os.path.lexists(path):
             err.write(f"{PROG}: error: {path}: no such file or directory\n")
             return EXIT_USAGE
-    from .engine import iter_files
+    from ..engine import iter_files
 
     status = EXIT_OK
     try:

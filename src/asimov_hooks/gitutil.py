@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # annotations only
 
 BLOCK_START = "# >>> asimov-hooks merge driver (managed by `asimov-hooks install`)"
 BLOCK_END = "# <<< asimov-hooks merge driver"
-DRIVER_MODULE = "asimov_hooks.merge_driver"
+DRIVER_MODULE = "asimov_hooks.merge.driver"
 DRIVER_ARGS = "%O %A %B %L %P"
 
 
@@ -83,14 +83,14 @@ def driver_command(python: str | None = None, package_dir: str | None = None) ->
     environment (pre-commit rebuilds its own) degrades to git's line merge with a
     conflict instead of leaving %A untouched behind a bare failure status.
 
-    It runs `python -m asimov_hooks.merge_driver`, the same driver as `asimov-hooks
+    It runs `python -m asimov_hooks.merge.driver`, the same driver as `asimov-hooks
     merge-driver` without loading the CLI framework, which is most of the start-up.
     """
     python = python or sys.executable
     if package_dir is None:
         package_dir = os.path.dirname(os.path.realpath(__file__))
     py = shlex.quote(python)
-    main = shlex.quote(os.path.join(package_dir, "merge_driver.py"))
+    main = shlex.quote(os.path.join(package_dir, "merge", "driver.py"))
     missing = (
         "echo 'asimov-hooks merge driver not found (run asimov-hooks install); "
         "falling back to a line merge' >&2"
@@ -103,7 +103,7 @@ def driver_command(python: str | None = None, package_dir: str | None = None) ->
 
 
 def command_paths(command: str) -> tuple[str, str] | None:
-    """(python, merge_driver.py) named by a command `driver_command` wrote, else None."""
+    """(python, merge/driver.py) named by a command `driver_command` wrote, else None."""
     try:
         words = shlex.split(command.replace(";", " ; "))
     except ValueError:
@@ -160,7 +160,7 @@ def write_block(path: str, wanted: list[str]) -> tuple[list[str], list[str]]:
 
     Returns (lines added, lines removed) compared with the block before.
     """
-    from .fileio import atomic_write
+    from .readers.fileio import atomic_write
 
     lines, newline = read_lines(path)
     outside, inside, start = split_block(lines)

@@ -18,8 +18,8 @@ import re
 import warnings
 from functools import lru_cache
 
-from .merge_core import MISSING, Item, same, unmemoized
-from .merge_text import merge3
+from .core import MISSING, Item, same, unmemoized
+from .text_merge import merge3
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -70,7 +70,7 @@ def load(
     """
     from ruamel.yaml.error import YAMLError
 
-    from .guards import InputProblem, check_aliases, check_depth, check_tags
+    from ..readers.guards import InputProblem, check_aliases, check_depth, check_tags
 
     try:
         check_depth(body, "yaml", max_depth)

@@ -18,7 +18,7 @@ import time
 
 import click
 
-from .merge_git import (
+from ..gitutil import (
     GitError,
     command_paths,
     config_scope_of,
@@ -207,7 +207,7 @@ def _check_attributes(report: Report, name: str, top: str, config: Any, settings
 def _pattern_for(rel: str, patterns: list[str]) -> str:
     """The attributes pattern that would route `rel`: gitattributes anchors a pattern
     with a slash at the file's directory, so a nested file gets its prefix."""
-    from .globs import match_any
+    from ..globs import match_any
 
     for pattern in patterns:
         if match_any(rel, [pattern]):
@@ -247,7 +247,7 @@ def _check_hooks(report: Report, top: str) -> None:
 
 
 def diagnose(top: str) -> Report:
-    from .config import load_config
+    from ..config import load_config
 
     config = load_config(None, start=top)
     settings = merge_settings(config)
@@ -265,7 +265,7 @@ def command() -> None:
     Exit 0 when everything is in place, 1 when something needs fixing (each problem
     comes with what to do), 2 when the check itself could not run.
     """
-    from .config import ConfigError
+    from ..config import ConfigError
 
     try:
         top = toplevel()

@@ -16,8 +16,8 @@ from functools import lru_cache
 from itertools import pairwise
 from json.decoder import scanstring
 
-from .loaders import DuplicateKey, reject_duplicates
-from .merge_core import MISSING, Item, canon, same
+from ..readers.loaders import DuplicateKey, reject_duplicates
+from .core import MISSING, Item, canon, same
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -52,7 +52,7 @@ def load(
     """The document (an object), or ParseError. JSON has no aliases; nesting is
     bounded before parsing, and NaN, Infinity and overflowing numbers are refused
     (Python reads them, other JSON tools do not)."""
-    from .guards import InputProblem, check_depth
+    from ..readers.guards import InputProblem, check_depth
 
     try:
         check_depth(body, "json", max_depth)

@@ -14,13 +14,13 @@ from __future__ import annotations
 import os
 import sys
 
-from .markers import find_conflict_marker
+from ..readers.markers import find_conflict_marker
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from .merge_core import Policies
+    from .core import Policies
 
 PROG = "asimov-hooks merge-driver"
 DISABLE_VALUES = frozenset({"0", "false", "no", "off", "disable", "disabled"})
@@ -61,7 +61,7 @@ class Settings:
         max_bytes: int | None = None,
         limits: dict[str, int] | None = None,
     ) -> None:
-        from .guards import limits as default_limits
+        from ..readers.guards import limits as default_limits
 
         self.fmt, self.policies, self.schema = fmt, policies, schema
         self.marker_size, self.labels, self.max_bytes = marker_size, labels, max_bytes
@@ -73,10 +73,10 @@ class Settings:
 # ---------------------------------------------------------------- in-process API
 def _loader(fmt: str) -> Any:
     if fmt == "yaml":
-        from . import merge_yaml
+        from . import yaml_merge as merge_yaml
 
         return merge_yaml
-    from . import merge_json
+    from . import json_merge as merge_json
 
     return merge_json
 
@@ -91,7 +91,7 @@ def _keyed(policies: Policies) -> Any:
 
 def _parse(mod: Any, raw: bytes | None, limits: tuple[int, int, int]) -> tuple[Any, Any, str | None]:
     """(Text, data, problem) for one side; data is None when the side is unusable."""
-    from .merge_text import Text
+    from .text_merge import Text
 
     if raw is None:
         return None, None, "missing"
@@ -116,7 +116,7 @@ def _parse(mod: Any, raw: bytes | None, limits: tuple[int, int, int]) -> tuple[A
 def _error_keys(settings: Settings, data: Any) -> set[tuple]:
     if settings.schema is None:
         return set()
-    from .minischema import Evaluator
+    from ..minischema import Evaluator
 
     keys = set()
     for err in Evaluator(settings.schema).errors(data):
@@ -128,15 +128,15 @@ def _error_keys(settings: Settings, data: Any) -> set[tuple]:
 
 def merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Settings) -> Outcome:
     """The merge of three file contents; pure, so tests and benchmarks call it directly."""
-    from .merge_core import memoized
+    from .core import memoized
 
     with memoized():
         return _merge_bytes(base, ours, theirs, settings)
 
 
 def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Settings) -> Outcome:
-    from .merge_core import MISSING, has_conflicts, merge_trees, resolve, same
-    from .merge_text import merge3, with_markers
+    from .core import MISSING, has_conflicts, merge_trees, resolve, same
+    from .text_merge import merge3, with_markers
 
     if ours == theirs or base == theirs:
         return Outcome(0, ours)
@@ -224,7 +224,7 @@ def _schema_conflicts(
     tree: dict, new_errors: set[tuple], base: Any, ours: dict, theirs: dict
 ) -> dict | None:
     """Turn the top-level fields a schema error points at into conflicts."""
-    from .merge_core import MISSING, Conflict
+    from .core import MISSING, Conflict
 
     keys = {where[0] for where, _, _ in new_errors if where}
     if any(not where for where, _, _ in new_errors) or not keys:
@@ -240,7 +240,7 @@ def _schema_conflicts(
 
 
 def _conflict_paths(tree: Any) -> list[str]:
-    from .merge_core import Conflict, show_path
+    from .core import Conflict, show_path
 
     found: list[str] = []
 
@@ -261,8 +261,8 @@ def _conflict_paths(tree: Any) -> list[str]:
 # ---------------------------------------------------------------- configuration
 def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings | str:
     """Settings for the file git is merging, or why the driver does not handle it."""
-    from .config import load_config, load_schema
-    from .merge_core import POLICIES, Policies
+    from ..config import load_config, load_schema
+    from .core import POLICIES, Policies
 
     if config is None:
         config = load_config(None)
@@ -325,8 +325,8 @@ def line_merge(base: str, ours: str, theirs: str, size: int, labels: tuple[str, 
         done = None
     if done is not None and 0 <= done.returncode < 128:
         return 0 if done.returncode == 0 else 1
-    from .fileio import atomic_write
-    from .merge_text import whole_file_conflict
+    from ..readers.fileio import atomic_write
+    from .text_merge import whole_file_conflict
 
     def read(path: str) -> str:
         with open(path, "rb") as fh:
@@ -352,7 +352,7 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
     if disabled():
         return line_merge(base, ours, theirs, size, labels)
     try:
-        from .config import ConfigError
+        from ..config import ConfigError
 
         try:
             settings = settings_for(relpath, size)
@@ -379,7 +379,7 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
         _say(f"{where}: {outcome.reason}; fell back to git's line merge")
         line_merge(base, ours, theirs, size, labels)
         return 1
-    from .fileio import atomic_write
+    from ..readers.fileio import atomic_write
 
     if outcome.data is not None and outcome.data != ours_raw:
         atomic_write(ours, outcome.data)
@@ -399,7 +399,7 @@ def _say(message: str) -> None:
     sys.stderr.write(f"{PROG}: {message}\n")
 
 
-USAGE = "usage: python -m asimov_hooks.merge_driver %O %A %B [%L [%P]]"
+USAGE = "usage: python -m asimov_hooks.merge.driver %O %A %B [%L [%P]]"
 
 
 def _build_command() -> Any:
@@ -435,7 +435,7 @@ def __getattr__(name: str) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m asimov_hooks.merge_driver %O %A %B %L %P`, the command install writes.
+    """`python -m asimov_hooks.merge.driver %O %A %B %L %P`, the command install writes.
 
     The same driver as `asimov-hooks merge-driver`, without loading the CLI framework
     (most of a merge's start-up time).

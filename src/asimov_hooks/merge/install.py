@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from .merge_git import (
+from ..gitutil import (
     GitError,
     command_paths,
     config_get,
@@ -161,7 +161,7 @@ def install_command(global_: bool, attributes: str, quiet: bool) -> None:
     files to it in .gitattributes. Disable it for one command with
     ASIMOV_HOOKS_MERGE_DRIVER=0.
     """
-    from .config import ConfigError
+    from ..config import ConfigError
 
     try:
         changes = install(global_, attributes)
@@ -182,7 +182,7 @@ def install_command(global_: bool, attributes: str, quiet: bool) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing unless something fails.")
 def uninstall_command(global_: bool, quiet: bool) -> None:
     """Remove exactly what `asimov-hooks install` added (git config and attribute lines)."""
-    from .config import ConfigError
+    from ..config import ConfigError
 
     try:
         changes = uninstall(global_)

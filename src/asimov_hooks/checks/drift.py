@@ -11,14 +11,14 @@ import os
 import re
 from functools import lru_cache
 
-from .config import work_tree_of
+from ..config import work_tree_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Iterator
     from typing import Any
 
-    from .engine import Context
+    from ..engine import Context
 
 _PR_REF = re.compile(r"(?:PR\s*#?|pull/|#)(\d+)\b", re.I)
 
@@ -157,7 +157,7 @@ def generated_files_exist(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[
 
 def parse_time(value: Any) -> datetime.datetime | None:
     """A timestamp as an aware datetime (naive ones are taken as UTC), or None."""
-    from .merge_core import parse_timestamp
+    from ..merge.core import parse_timestamp
 
     stamp = parse_timestamp(value)
     if stamp is not None and stamp.tzinfo is None:

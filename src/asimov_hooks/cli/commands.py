@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import click
 
-from . import __version__
-from .report import FORMATS
+from .. import __version__
+from ..report import FORMATS
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -66,7 +66,7 @@ def _validate_options(func):  # type: ignore[no-untyped-def]
 
 
 def _run_validate(**opts) -> int:  # type: ignore[no-untyped-def]
-    from .run import run_options
+    from ..run import run_options
 
     return run_options(**opts)
 
@@ -74,11 +74,11 @@ def _run_validate(**opts) -> int:  # type: ignore[no-untyped-def]
 # Subcommands live in their own modules and are imported only when invoked, so a
 # merge-driver call does not pay for the validator and vice versa.
 LAZY_COMMANDS = {
-    "trim": "asimov_hooks.trim_cli:command",
-    "merge-driver": "asimov_hooks.merge_driver:command",
-    "install": "asimov_hooks.setup_git:install_command",
-    "uninstall": "asimov_hooks.setup_git:uninstall_command",
-    "doctor": "asimov_hooks.doctor:command",
+    "trim": "asimov_hooks.trim.command:command",
+    "merge-driver": "asimov_hooks.merge.driver:command",
+    "install": "asimov_hooks.merge.install:install_command",
+    "uninstall": "asimov_hooks.merge.install:uninstall_command",
+    "doctor": "asimov_hooks.merge.doctor:command",
 }
 
 
@@ -130,7 +130,7 @@ def validate_standalone(**kwargs) -> None:  # type: ignore[no-untyped-def]
 @click.option("-q", "--quiet", is_flag=True, help="Only print problems and the summary.")
 def check_size_command(paths, strict, fmt, config_path, quiet) -> None:  # type: ignore[no-untyped-def]
     """ADR-007 size limits only (lines, estimated tokens, bytes); no YAML parsing."""
-    from .engine import SIZE_RULES
+    from ..engine import SIZE_RULES
 
     sys.exit(
         _run_validate(

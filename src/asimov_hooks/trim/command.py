@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from .trim import run
+from .trimmer import run
 
 
 @click.command(

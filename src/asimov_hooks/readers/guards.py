@@ -49,7 +49,7 @@ def limits(data: dict[str, Any] | None = None) -> dict[str, int]:
     """The limits in force: rules/limits.json under a config's merged `limits:` section."""
     merged = dict(DEFAULT_LIMITS)
     if data is None:
-        from .config import ConfigError, load_rule_file
+        from ..config import ConfigError, load_rule_file
 
         try:
             data = load_rule_file("limits.json")

@@ -149,7 +149,7 @@ def parse(
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
-    from .loaders import YAMLProblem, count_nodes, guard
+    from ..readers.loaders import YAMLProblem, count_nodes, guard
 
     try:  # nesting and tags first: the same verdict as validate, before any parser runs
         guard(text, "yaml", limits)
@@ -176,7 +176,7 @@ def parse(
             raise Refused(f"invalid YAML: a value cannot be read ({detail})") from None
     try:
         if limits is not None:
-            from .guards import InputProblem, check_aliases
+            from ..readers.guards import InputProblem, check_aliases
 
             try:
                 check_aliases(data, limits["max-aliases"], max_nodes)

@@ -1,0 +1,1 @@
+"""Rule checks: size measures, structure rules and drift (git-aware) rules."""

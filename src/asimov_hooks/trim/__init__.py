@@ -1,0 +1,2 @@
+"""The checkpoint trimmer (ADR-007 rolling windows): the trimmer, its YAML layout
+analysis, the archive of what it removed, and the `asimov-hooks trim` command."""
