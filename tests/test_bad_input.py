@@ -296,7 +296,9 @@ def test_recursive_alias(tmp_path, cli) -> None:
 def test_deep_nesting(tmp_path, cli) -> None:
     path = write(tmp_path, OC, "[" * 100_000 + "]" * 100_000)
     run = cli("--ignore", "max-bytes-soft", path)
-    assert run.code == 1 and "error syntax invalid JSON: nesting too deep" in run.out
+    assert (
+        run.code == 1 and "error syntax invalid JSON: nested more than 100 levels deep" in run.out
+    )
     cp = write(tmp_path, CP, "milestone: " + "[" * 600 + "]" * 600 + "\n")
     run = cli("--ignore", "max-tokens", cp)
     assert run.code == 1 and "error syntax invalid YAML" in run.out

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 from .checks.sizes import count_lines
-from .config import ESSENTIAL_RULES, Config, ConfigError, load_schema
+from .config import ESSENTIAL_RULES, Config, ConfigError
 from .findings import FileResult, Finding
 from .readers.fileio import FileProblem, TextFile, check_regular_file, read_text
 from .readers.markers import find_conflict_marker
@@ -222,7 +222,7 @@ class Checker:
                 result.skipped = reason
                 return result
         if "schema" in rules and spec.get("schema"):
-            for err_path, message, on_key in schema_errors(ctx.data, spec["schema"]):
+            for err_path, message, on_key in schema_errors(ctx.data, spec["schema"], self.config):
                 line, col = ctx.locate(err_path, on_key)
                 emit(
                     "schema", f"{_dotted(err_path)}: {message}" if err_path else message, line, col
@@ -252,7 +252,7 @@ class Checker:
         for kind in kinds:
             schema = self.config.kinds[kind].get("schema")
             if schema:
-                evaluator = _evaluator(schema)
+                evaluator = _evaluator(schema, self.config)
                 if hasattr(evaluator, "root"):
                     evaluator.errors(None)  # compiles the root and what it reaches first
 
@@ -315,31 +315,58 @@ def _dotted(path: tuple) -> str:
     return out or "(document)"
 
 
-_EVALUATORS: dict[str, Any] = {}
+_EVALUATORS: dict[tuple[str, str], Any] = {}
 
 
-def _evaluator(schema_name: str) -> Any:
-    if schema_name not in _EVALUATORS:
-        schema = load_schema(schema_name)
+def _evaluator(schema_name: str, config: Config | None = None) -> Any:
+    """The compiled schema a kind names: shipped, or a file in the repository (see
+    readers.schemas), whose patterns run with a time bound."""
+    from .readers.schemas import is_user_schema, schema_for
+
+    user = is_user_schema(schema_name)
+    key = (schema_name, config.base_dir if user and config is not None else "")
+    if key not in _EVALUATORS:
+        schema = schema_for(schema_name, config)
         from .minischema import Evaluator, unsupported_keywords
 
-        _EVALUATORS[schema_name] = (
-            Evaluator(schema) if not unsupported_keywords(schema) else _JsonschemaAdapter(schema)
+        seconds = None
+        if user:
+            limits = config.limits if config is not None else {}
+            seconds = limits.get("pattern-milliseconds", 1000) / 1000
+        _EVALUATORS[key] = (
+            Evaluator(schema, seconds)
+            if not unsupported_keywords(schema)
+            else _JsonschemaAdapter(schema, seconds)
         )
-    return _EVALUATORS[schema_name]
+    return _EVALUATORS[key]
 
 
-def schema_errors(data: Any, schema_name: str) -> Iterator[tuple[tuple, str, bool]]:
+def schema_errors(
+    data: Any, schema_name: str, config: Config | None = None
+) -> Iterator[tuple[tuple, str, bool]]:
     """(instance path, message, on_key) for each schema violation."""
-    for err in _evaluator(schema_name).errors(data):
+    from .minischema import PatternTimeout
+
+    try:
+        found = _evaluator(schema_name, config).errors(data)
+    except PatternTimeout as exc:
+        raise ConfigError(
+            f"schema {schema_name!r}: keyword 'pattern' {exc.pattern[:80]!r} ran longer than "
+            f"{exc.seconds:g} s on one value (limits.pattern-milliseconds); simplify it"
+        ) from None
+    except RecursionError:
+        raise ConfigError(f"schema {schema_name!r}: nests or refers to itself too deeply") from None
+    for err in found:
         yield err.path, err.message, err.on_key
 
 
 class _JsonschemaAdapter:
     """Full jsonschema for user schemas that go beyond the in-house subset."""
 
-    def __init__(self, schema: dict[str, Any]) -> None:
+    def __init__(self, schema: dict[str, Any], seconds: float | None = None) -> None:
         import jsonschema
+
+        self.seconds = seconds
 
         cls = jsonschema.validators.validator_for(schema)
         try:
@@ -353,7 +380,15 @@ class _JsonschemaAdapter:
         from .readers.loaders import to_plain
 
         out = []
-        for err in self.validator.iter_errors(to_plain(data)):
+        if self.seconds is not None:  # a user's schema: the whole check is time-bounded
+            from .minischema import _timed_call
+
+            found = _timed_call(
+                lambda: list(self.validator.iter_errors(to_plain(data))), self.seconds * 5
+            )
+        else:
+            found = self.validator.iter_errors(to_plain(data))
+        for err in found:
             on_key = err.validator == "additionalProperties"
             out.append(
                 SchemaError(tuple(err.absolute_path), err.message, str(err.validator), on_key)

@@ -89,7 +89,9 @@ def _keyed(policies: Policies) -> Any:
     return keyed
 
 
-def _parse(mod: Any, raw: bytes | None, limits: tuple[int, int, int]) -> tuple[Any, Any, str | None]:
+def _parse(
+    mod: Any, raw: bytes | None, limits: tuple[int, int, int]
+) -> tuple[Any, Any, str | None]:
     """(Text, data, problem) for one side; data is None when the side is unusable."""
     from .text_merge import Text
 
@@ -261,7 +263,7 @@ def _conflict_paths(tree: Any) -> list[str]:
 # ---------------------------------------------------------------- configuration
 def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings | str:
     """Settings for the file git is merging, or why the driver does not handle it."""
-    from ..config import load_config, load_schema
+    from ..config import load_config
     from .core import POLICIES, Policies
 
     if config is None:
@@ -282,7 +284,9 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
     schema_name = config.kinds[kind].get("schema")
     schema = None
     if schema_name and section.get("schema-check", True):
-        schema = load_schema(schema_name)
+        from ..readers.schemas import schema_for
+
+        schema = schema_for(schema_name, config)
     labels = section.get("labels", {})
     return Settings(
         fmt=fmt,

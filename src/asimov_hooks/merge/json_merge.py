@@ -46,9 +46,7 @@ def _finite(text: str) -> float:
     return value
 
 
-def load(
-    body: str, max_depth: int = 100, max_aliases: int = 0, max_nodes: int = 0
-) -> Any:
+def load(body: str, max_depth: int = 100, max_aliases: int = 0, max_nodes: int = 0) -> Any:
     """The document (an object), or ParseError. JSON has no aliases; nesting is
     bounded before parsing, and NaN, Infinity and overflowing numbers are refused
     (Python reads them, other JSON tools do not)."""

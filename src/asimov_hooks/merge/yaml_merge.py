@@ -58,9 +58,7 @@ def _new_yaml(indent: tuple[int, int, int] | None, explicit_start: bool) -> Any:
 
 
 @lru_cache(maxsize=64)
-def load(
-    body: str, max_depth: int = 100, max_aliases: int = 1000, max_nodes: int = 100_000
-) -> Any:
+def load(body: str, max_depth: int = 100, max_aliases: int = 1000, max_nodes: int = 100_000) -> Any:
     """The document's root (a mapping), or ParseError; empty documents are None.
 
     Cached by text: a round-trip load is the driver's main cost and the same text is

@@ -156,6 +156,8 @@ class DirectoryLocks:
         self.fds: list[int] = []
 
     def __enter__(self) -> DirectoryLocks:
+        import contextlib
+
         try:
             import fcntl
         except ImportError:  # Windows: no flock
@@ -166,10 +168,8 @@ class DirectoryLocks:
             except OSError:
                 continue
             self.fds.append(fd)
-            try:
+            with contextlib.suppress(OSError):
                 fcntl.flock(fd, fcntl.LOCK_EX)
-            except OSError:
-                pass
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -27,6 +27,7 @@ DEFAULT_LIMITS = {  # used only when rules/limits.json cannot be read
     "max-alias-nodes": 100_000,
     "max-config-bytes": 1 << 20,
     "max-pattern-length": 1000,
+    "pattern-milliseconds": 1000,
     "archive-check-bytes": 1 << 20,
 }
 
@@ -175,7 +176,11 @@ def _yaml_depth(text: str, max_depth: int) -> None:
                 break
             elif token.lstrip().startswith("#"):
                 break
-        if quote is None and flow == 0 and re.search(r"(?:^|[\s:\-?])[|>][-+0-9]*[ \t]*(?:#.*)?$", line):
+        if (
+            quote is None
+            and flow == 0
+            and re.search(r"(?:^|[\s:\-?])[|>][-+0-9]*[ \t]*(?:#.*)?$", line)
+        ):
             block_scalar = indent
 
 

@@ -410,7 +410,13 @@ def _untag(root: Any) -> Any:
         if id(node) in seen:
             continue
         seen.add(id(node))
-        pairs = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        pairs = (
+            node.items()
+            if isinstance(node, dict)
+            else enumerate(node)
+            if isinstance(node, list)
+            else ()
+        )
         for key, value in list(pairs):
             if isinstance(value, TaggedScalar):
                 node[key] = str(value.value)
