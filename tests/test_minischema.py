@@ -305,7 +305,7 @@ OC = load(os.path.join(ROOT, "rules", "schemas", "oc-checkpoint.schema.json"))
         ({"milestone": "m", "completed": ["a"] * 5}, False),
         ({"milestone": "m", "completed": ["a"] * 6}, True),
         ({"milestone": "m", "next_steps": [1]}, True),
-        ({"milestone": "m", "extra": 1}, True),
+        ({"milestone": "m", "extra": 1}, False),  # extra keys: a warning, not the schema's
         ({"milestone": ""}, True),
     ],
 )
@@ -321,6 +321,12 @@ def test_error_paths_and_keywords() -> None:
     found = {(e.path, e.keyword, e.on_key) for e in errors}
     assert (("status",), "enum", False) in found
     assert (("completed", 0), "type", False) in found
+    assert not any(e.path == ("bogus",) for e in errors)  # the unknown-key rule's
+    strict = {**CHECKPOINT, "additionalProperties": False}
+    found = {
+        (e.path, e.keyword, e.on_key)
+        for e in Evaluator(strict).errors({"milestone": "m", "bogus": 1})
+    }
     assert (("bogus",), "additionalProperties", True) in found
 
 

@@ -78,8 +78,8 @@ def test_checkpoint_schema_positions(tmp_path, cli) -> None:
         "4:1: error schema completed: has 6 items, more than 5",
         "6:5: error schema completed[1]: 5 is not of type string (got integer)",
         "11:1: error schema next_steps: has 6 items, more than 5",
-        "12:1: error schema stray_key: unexpected property 'stray_key'",
     ]
+    assert "12:1: warning unknown-key unknown key 'stray_key'" in run.out
 
 
 def test_checkpoint_types(tmp_path, cli) -> None:
@@ -278,7 +278,7 @@ def test_oc_next_actions_required_while_in_progress(tmp_path, cli) -> None:
     assert run.code == 1
     assert "1:1: error schema missing required property 'next_actions'" in only(run, "schema")
     write(tmp_path, OC, oc_checkpoint(next_actions=[]))
-    assert "next_actions: has 0 items, fewer than 1" in cli(path).out
+    assert cli(path).code == 0  # the seed requires the key, not a first item
     for status in ("blocked", "complete", "failed"):
         write(tmp_path, OC, oc_checkpoint(next_actions=None, status=status))
         assert cli(path).code == 0, status
@@ -352,9 +352,10 @@ def test_oc_history_is_an_archive(tmp_path, cli) -> None:
     run = cli(archived, old)
     assert run.code == 0, run
     assert f"{archived}: valid" in run.out and f"{old}: valid" in run.out
-    write(tmp_path, ".checkpoints/history/list.json", "[1, 2]\n")
-    run = cli(os.path.join(tmp_path, ".checkpoints/history/list.json"))
-    assert run.code == 1 and "is not of type object" in run.out
+    for name, text in (("list", "[1, 2]"), ("text", '"x"'), ("null", "null"), ("n", "3")):
+        path = write(tmp_path, f".checkpoints/history/{name}.json", text + "\n")
+        run = cli(path)
+        assert run.code == 0 and f"{path}: valid" in run.out, run  # archives: any JSON
     write(tmp_path, ".checkpoints/history/broken.json", '{"a": 1,}\n')
     run = cli(os.path.join(tmp_path, ".checkpoints/history/broken.json"))
     assert run.code == 1 and "1:9: error syntax invalid JSON" in "\n".join(only(run, "syntax"))
@@ -566,7 +567,8 @@ def test_look_alikes_are_skipped(tmp_path, cli, name: str, text: str, why: str) 
 def test_protocol_file_with_a_stray_key_is_not_skipped(tmp_path, cli) -> None:
     path = write(tmp_path, ".claude_checkpoint.yaml", "milestone: m\napiVersion: v1\nkind: x\n")
     run = cli(path)
-    assert run.code == 1 and "unexpected property 'apiVersion'" in run.out
+    assert run.code == 0 and "warning unknown-key unknown key 'apiVersion'" in run.out
+    assert f"{path}: skipped" not in run.out
 
 
 # ------------------------------------------------------------------ directories

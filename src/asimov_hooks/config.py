@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from typing import Any
 
-PACKS = ("kinds.json", "trim.json", "merge.json", "limits.json")
+PACKS = ("kinds.json", "trim.json", "merge.json", "oc.json", "agent.json", "limits.json")
 CONFIG_NAMES = (".asimov-hooks.yaml", ".asimov-hooks.yml")
 LEVELS = ("error", "warning", "info", "off")
 # Problems that stop a file from being read at all are reported whatever is selected

@@ -12,7 +12,7 @@ import os
 from .checks.sizes import count_lines
 from .config import ESSENTIAL_RULES, Config, ConfigError
 from .findings import FileResult, Finding
-from .readers.fileio import FileProblem, TextFile, check_regular_file, read_text
+from .readers.fileio import FileProblem, TextFile, check_regular_file, decode, read_text
 from .readers.markers import find_conflict_marker
 
 TYPE_CHECKING = False
@@ -135,7 +135,9 @@ class Checker:
             prefetch(wanted)
 
     # ------------------------------------------------------------- one file
-    def check(self, path: str) -> FileResult:
+    def check(self, path: str, content: bytes | None = None) -> FileResult:
+        """Check the file at `path`, or `content` as if it were that file's bytes
+        (a result checked before it is written)."""
         rel = self.config.relpath(path)
         kind = self.config.kind_for(rel)
         if kind is None:
@@ -167,7 +169,15 @@ class Checker:
 
         limit = rules.get("max-bytes-hard", {}).get("max")
         try:
-            text = read_text(path, limit)
+            bound = rules.get("max-bytes-hard", {}).get("bound", "limit")
+            if content is None:
+                text = read_text(path, limit, bound)
+            elif limit is not None and len(content) > limit:
+                raise FileProblem(
+                    "max-bytes-hard", f"{len(content):,} bytes, over the {limit:,}-byte {bound}"
+                )
+            else:
+                text = decode(path, content)
         except FileProblem as problem:
             emit(problem.rule, problem.message, problem.line, problem.col)
             if problem.rule not in rules:  # switched off: still say why nothing was checked
@@ -229,8 +239,10 @@ class Checker:
                 )
         for rid, func in self._funcs().items():
             if rid in rules and rid not in PATH_RULES:
-                for err_path, message in func(ctx, rules[rid]):
-                    line, col = ctx.locate(err_path) if err_path is not None else (1, 1)
+                for found in func(ctx, rules[rid]):  # (path, message[, on the key])
+                    err_path, message = found[0], found[1]
+                    on_key = len(found) > 2 and found[2]
+                    line, col = ctx.locate(err_path, on_key) if err_path is not None else (1, 1)
                     emit(rid, message, line, col)
         result.findings.sort(key=lambda f: (f.line, f.col))
         return result
@@ -401,12 +413,14 @@ def iter_files(paths: Iterable[str], config: Config) -> Iterator[tuple[str, bool
     """(path, explicit) for every file to check; directories are searched by name.
 
     Inside a git work tree a directory search honours .gitignore (tracked files and
-    untracked files that are not ignored); elsewhere it walks the tree.
+    untracked files that are not ignored), except for files of the kinds marked
+    `ephemeral` (local by design, so always ignored: the session checkpoints), which
+    it finds ignored or not; elsewhere it walks the tree.
     """
     seen: set[str] = set()
     for raw in paths:
         if os.path.isdir(raw):
-            for found in sorted(_walk(raw)):
+            for found in sorted(_walk(raw, config)):
                 rel = config.relpath(found)
                 if found not in seen and config.kind_for(rel) and not config.excluded(rel):
                     seen.add(found)
@@ -417,10 +431,12 @@ def iter_files(paths: Iterable[str], config: Config) -> Iterator[tuple[str, bool
                 yield raw, True
 
 
-def _walk(directory: str) -> Iterator[str]:
+def _walk(directory: str, config: Config | None = None) -> Iterator[str]:
     listed = _git_ls_files(directory)
     if listed is not None:
         yield from listed
+        if config is not None:
+            yield from ignored_ephemeral(directory, config)
         return
     for root, dirs, files in os.walk(directory):
         dirs[:] = [d for d in dirs if d not in (".git", ".hg", ".svn")]
@@ -428,7 +444,35 @@ def _walk(directory: str) -> Iterator[str]:
             yield os.path.normpath(os.path.join(root, name))
 
 
-def _git_ls_files(directory: str) -> list[str] | None:
+def ephemeral_kinds(config: Config) -> list[str]:
+    """Kinds that are local by design (rules/kinds.json `ephemeral: true`)."""
+    return [name for name, spec in config.kinds.items() if spec.get("ephemeral")]
+
+
+def ignored_ephemeral(directory: str, config: Config, untracked: bool = False) -> list[str]:
+    """Git-ignored files under `directory` whose kind is ephemeral (one git call);
+    `untracked`: every file of those kinds that is not in the index, ignored or not."""
+    specs = []
+    for kind in ephemeral_kinds(config):
+        for pattern in config.kinds[kind].get("files", []):
+            glob = pattern[1:] if pattern.startswith("/") else "**/" + pattern
+            specs.append(":(glob)" + glob)
+    if not specs:
+        return []
+    which = ["--others"] if untracked else ["--others", "--ignored", "--exclude-standard"]
+    listed = _git_ls_files(directory, which, specs) or []
+    return [
+        path
+        for path in listed
+        if config.kinds.get(config.kind_for(config.relpath(path)) or "", {}).get("ephemeral")
+    ]
+
+
+def _git_ls_files(
+    directory: str,
+    which: tuple | list = ("--cached", "--others", "--exclude-standard"),
+    specs: tuple | list = (".",),
+) -> list[str] | None:
     import subprocess
 
     try:
@@ -439,12 +483,10 @@ def _git_ls_files(directory: str) -> list[str] | None:
                 directory,
                 "ls-files",
                 "-z",
-                "--cached",
-                "--others",
-                "--exclude-standard",
+                *which,
                 "--full-name",
                 "--",
-                ".",
+                *specs,
             ],
             capture_output=True,
             check=False,

@@ -1,4 +1,5 @@
-"""Output formats: text for people, json for machines, github for Actions annotations."""
+"""Output formats: text for people (coloured on a terminal), json for machines, github for
+Actions annotations, sarif for code scanning (asimov_hooks.sarif, imported only for it)."""
 
 from __future__ import annotations
 
@@ -8,14 +9,35 @@ from .findings import FileResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import TextIO
 
-FORMATS = ("text", "json", "github")
+FORMATS = ("text", "json", "github", "sarif")
+COLOR_MODES = ("auto", "always", "never")
 
 
 def default_format() -> str:
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+
+
+def wants_color(mode: str, out: object) -> bool:
+    """--color always|never wins; for auto, NO_COLOR (set, not empty) turns colour off,
+    FORCE_COLOR (set, not empty or 0) turns it on, else colour only on a terminal."""
+    if mode != "auto":
+        return mode == "always"
+    env = os.environ
+    if env.get("NO_COLOR"):
+        return False
+    force = env.get("FORCE_COLOR")
+    if force:
+        return force not in ("0", "false")
+    if env.get("TERM") == "dumb":
+        return False
+    isatty = getattr(out, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
 
 
 def _plural(n: int, word: str) -> str:
@@ -53,12 +75,17 @@ def summary_line(results: Sequence[FileResult]) -> str:
     return line
 
 
-def _status_text(res: FileResult) -> str:
+def _plain(role: str, text: str) -> str:
+    return text
+
+
+def _status_text(res: FileResult, paint: Callable[[str, str], str] = _plain) -> str:
     status = res.status
+    path = paint("path", res.path)
     if status == "skipped":
-        return f"{res.path}: skipped ({res.skipped})"
+        return f"{path}: skipped ({res.skipped})"
     if status == "valid":
-        return f"{res.path}: valid"
+        return f"{path}: {paint('valid', 'valid')}"
     errors = sum(f.level == "error" for f in res.findings)
     warnings = sum(f.level == "warning" for f in res.findings)
     parts = [
@@ -66,19 +93,28 @@ def _status_text(res: FileResult) -> str:
         for p in (errors and _plural(errors, "error"), warnings and _plural(warnings, "warning"))
         if p
     ]
-    return f"{res.path}: {status} ({', '.join(parts)})"
+    return f"{path}: {paint(status, status)} ({', '.join(parts)})"
 
 
-def write_text(results: Sequence[FileResult], out: TextIO, quiet: bool = False) -> None:
+def write_text(
+    results: Sequence[FileResult], out: TextIO, quiet: bool = False, color: bool = False
+) -> None:
+    """`path:line:col: level rule-id message`; level, rule id and path coloured if `color`."""
+    paint = _plain
+    if color:
+        from .color import paint
     for res in results:
         for change in res.fixed:
-            out.write(f"Fixing {res.path}: {change}\n")
+            out.write(f"Fixing {paint('path', res.path)}: {change}\n")
         if res.fix_error:
-            out.write(f"Not fixed {res.path}: {res.fix_error}\n")
+            out.write(f"Not fixed {paint('path', res.path)}: {res.fix_error}\n")
         if not (quiet and res.status in ("valid", "skipped")):
-            out.write(_status_text(res) + "\n")
+            out.write(_status_text(res, paint) + "\n")
         for f in res.findings:
-            out.write(f"{f.path}:{f.line}:{f.col}: {f.level} {f.rule} {f.message}\n")
+            out.write(
+                f"{paint('path', f.path)}:{f.line}:{f.col}: {paint(f.level, f.level)} "
+                f"{paint('rule', f.rule)} {f.message}\n"
+            )
             if f.suggestion and not quiet:
                 out.write(f"    suggestion: {f.suggestion}\n")
     out.write(summary_line(results) + "\n")
@@ -134,9 +170,21 @@ def write_github(results: Sequence[FileResult], out: TextIO) -> None:
     out.write(summary_line(results) + "\n")
 
 
-def write(results: Sequence[FileResult], fmt: str, out: TextIO, quiet: bool = False) -> None:
+def write(
+    results: Sequence[FileResult],
+    fmt: str,
+    out: TextIO,
+    quiet: bool = False,
+    color: str = "auto",
+) -> None:
+    """Print `results` in `fmt`; colour (text only) as `wants_color(color, out)` decides."""
     if fmt == "json":  # json.dump escapes what the stream could not encode
         write_json(results, out)
+        return
+    if fmt == "sarif":
+        from .sarif import write as write_sarif
+
+        write_sarif(results, out)
         return
     import io
 
@@ -144,7 +192,7 @@ def write(results: Sequence[FileResult], fmt: str, out: TextIO, quiet: bool = Fa
     if fmt == "github":
         write_github(results, buf)
     else:
-        write_text(results, buf, quiet)
+        write_text(results, buf, quiet, fmt == "text" and wants_color(color, out))
     # Keys, values and file names can hold lone surrogates (JSON "\ud800", a file
     # name that is not UTF-8); print them escaped instead of failing on the stream.
     encoding = getattr(out, "encoding", None) or "utf-8"

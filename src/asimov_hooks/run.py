@@ -29,6 +29,7 @@ def validate(
     fix: bool = False,
     prog: str = "asimov-validate",
     jobs: int = 1,
+    color: str = "auto",
 ) -> int:
     try:
         config = load_config(config_path)
@@ -65,7 +66,7 @@ def validate(
     except ConfigError as exc:
         sys.stderr.write(f"{prog}: error: {exc}\n")
         return EXIT_USAGE
-    write(results, fmt, sys.stdout, quiet)
+    write(results, fmt, sys.stdout, quiet, color)
     return EXIT_FAIL if any(r.fails(strict) for r in results) else EXIT_OK
 
 
@@ -84,6 +85,7 @@ def run_options(
     ignore: Sequence[str],
     quiet: bool,
     jobs: int = 0,
+    color: str = "auto",
 ) -> int:
     """Run validate from parsed command-line options (click's or fastargs')."""
     from .report import default_format
@@ -98,6 +100,7 @@ def run_options(
         ignore=_ids(ignore) or set(),
         fix=fix,
         jobs=jobs,
+        color=color,
     )
 
 

@@ -180,18 +180,49 @@ def stale_checkpoint(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple
         )
 
 
+_TICKET = re.compile(r"\b([A-Z][A-Z0-9]{1,9}-[0-9]+)\b")
+_CLOSES = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+#(\d+)\b", re.I)
+
+
 @lru_cache(maxsize=8)
-def _merged_refs(root: str) -> frozenset[str]:
-    proc = _git(root, "log", "--format=%s", "-n", "5000")
+def merged_refs(root: str) -> frozenset[str]:
+    """What the branch's history shows as merged: PR numbers (`12`) and ticket ids
+    (`PLAT-4471`, `#14` closed by a commit).
+
+    A PR is merged when a merge commit says `Merge pull request #N` or a squash merge's
+    subject ends in `(#N)`. A ticket is merged when a merge (a merge commit or a squash
+    merge) names it, or any commit closes it (`Fixes #14`, `closes #14`). A commit that
+    only mentions a ticket ("PLAT-1: first half") does not make it merged.
+    """
+    proc = _git(root, "log", "--format=%P%x1f%s%x1f%b%x1e", "-n", "5000")
     if proc is None or proc.returncode != 0:
         return frozenset()
     refs: set[str] = set()
-    for subject in proc.stdout.splitlines():
+    for record in proc.stdout.split("\x1e"):
+        parts = record.strip("\n").split("\x1f")
+        if len(parts) < 3:
+            continue
+        parents, subject, body = parts[0], parts[1], parts[2]
         m = re.match(r"Merge pull request #(\d+)", subject)
         if m:
             refs.add(m.group(1))
-        refs.update(re.findall(r"\(#(\d+)\)\s*$", subject))
+        squash = re.findall(r"\(#(\d+)\)\s*$", subject)
+        refs.update(squash)
+        if m or squash or len(parents.split()) > 1:
+            refs.update(_TICKET.findall(subject))
+            refs.update(_TICKET.findall(body))
+        refs.update(f"#{n}" for n in _CLOSES.findall(subject + "\n" + body))
     return frozenset(refs)
+
+
+def _action_refs(text: str) -> list[tuple[str, str]]:
+    """(key in merged_refs, how to name it) for each PR, issue or ticket `text` names."""
+    found = []
+    for number in _PR_REF.findall(text):
+        found.append((number, f"#{number}"))
+        found.append((f"#{number}", f"#{number}"))
+    found.extend((ticket, ticket) for ticket in _TICKET.findall(text))
+    return found
 
 
 def next_action_merged(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
@@ -201,18 +232,30 @@ def next_action_merged(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tup
     root = git_root(os.path.realpath(_dir(ctx)))
     if root is None:
         return
-    merged = _merged_refs(root)
+    merged = merged_refs(root)
     for i, action in enumerate(actions):
         text = action.get("text") if isinstance(action, dict) else action
         if not isinstance(text, str):
             continue
-        for number in _PR_REF.findall(text):
-            if number in merged:
+        for key, name in _action_refs(text):
+            if key in merged:
+                what = "closed" if key.startswith("#") else "merged"
                 yield (
                     ("next_actions", i),
-                    f"points at #{number}, which git log shows as merged already",
+                    f"points at {name}, which git log shows as {what} already",
                 )
                 break
+
+
+def project_dir_exists(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
+    """The seed's doctor: a project_dir that does not exist on this machine."""
+    value = ctx.data.get("project_dir") if isinstance(ctx.data, dict) else None
+    if not isinstance(value, str) or not value:
+        return
+    if not os.path.isabs(value):
+        yield ("project_dir",), f"project_dir {value!r} is not an absolute path"
+    elif not os.path.isdir(value):
+        yield ("project_dir",), f"project_dir {value!r} does not exist on this machine"
 
 
 RULES = {
@@ -221,4 +264,5 @@ RULES = {
     "generated-files-exist": generated_files_exist,
     "stale-checkpoint": stale_checkpoint,
     "next-action-merged": next_action_merged,
+    "project-dir-exists": project_dir_exists,
 }

@@ -76,6 +76,29 @@ def timestamp_order(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple,
         yield (last,), f"{last} ({ctx.data[last]}) is earlier than {first} ({ctx.data[first]})"
 
 
+def unknown_key(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str, bool]]:
+    """A top-level key the kind's schema does not name: allowed (the protocol allows
+    extra keys), but most are typos, so say which known key it is closest to."""
+    if not isinstance(ctx.data, dict):
+        return
+    known = opts.get("known")
+    if known is None:
+        from ..config import load_schema
+
+        schema = ctx.spec.get("schema")
+        known = list(load_schema(schema).get("properties", {})) if schema else []
+    if not known:
+        return
+    import difflib
+
+    for key in ctx.data:
+        if not isinstance(key, str) or key in known:
+            continue
+        close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        yield (key,), f"unknown key {key!r} (not one of the checkpoint's known keys){hint}", True
+
+
 RULES = {
     "max-length": max_length,
     "max-items": max_items,
@@ -83,4 +106,5 @@ RULES = {
     "session-id-matches-name": name_matches_field,
     "skill-matches-name": name_matches_field,
     "timestamp-order": timestamp_order,
+    "unknown-key": unknown_key,
 }

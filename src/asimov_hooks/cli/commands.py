@@ -13,9 +13,19 @@ from collections.abc import Sequence
 import click
 
 from .. import __version__
-from ..report import FORMATS
+from ..report import COLOR_MODES, FORMATS
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+COLOR_OPTION = click.option(
+    "--color",
+    type=click.Choice(COLOR_MODES),
+    default="auto",
+    show_default=True,
+    help="Colour the text output: auto = on a terminal, unless NO_COLOR is set "
+    "(FORCE_COLOR forces it).",
+)
 
 
 def _validate_options(func):  # type: ignore[no-untyped-def]
@@ -30,6 +40,7 @@ def _validate_options(func):  # type: ignore[no-untyped-def]
             default=None,
             help="Output format [default: text; github when GITHUB_ACTIONS=true].",
         ),
+        COLOR_OPTION,
         click.option(
             "--config",
             "config_path",
@@ -79,6 +90,12 @@ LAZY_COMMANDS = {
     "install": "asimov_hooks.merge.install:install_command",
     "uninstall": "asimov_hooks.merge.install:uninstall_command",
     "doctor": "asimov_hooks.merge.doctor:command",
+    "agent": "asimov_hooks.agent.cli:group",
+    "agent-event": "asimov_hooks.agent.cli:event_command",
+    "ephemeral": "asimov_hooks.agent.cli:ephemeral_command",
+    "rules": "asimov_hooks.cli.info:rules_command",
+    "schema": "asimov_hooks.cli.info:schema_command",
+    "oc": "asimov_hooks.oc.cli:group",
 }
 
 
@@ -126,9 +143,10 @@ def validate_standalone(**kwargs) -> None:  # type: ignore[no-untyped-def]
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--strict", is_flag=True, help="Fail on warnings too.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None, help="Output format.")
+@COLOR_OPTION
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Config file.")
 @click.option("-q", "--quiet", is_flag=True, help="Only print problems and the summary.")
-def check_size_command(paths, strict, fmt, config_path, quiet) -> None:  # type: ignore[no-untyped-def]
+def check_size_command(paths, strict, fmt, color, config_path, quiet) -> None:  # type: ignore[no-untyped-def]
     """ADR-007 size limits only (lines, estimated tokens, bytes); no YAML parsing."""
     from ..engine import SIZE_RULES
 
@@ -143,6 +161,7 @@ def check_size_command(paths, strict, fmt, config_path, quiet) -> None:  # type:
             ignore=[],
             quiet=quiet,
             jobs=1,
+            color=color,
         )
     )
 

@@ -16,7 +16,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from collections.abc import Callable, Sequence
 
-SIZE_OPTIONS = frozenset({"--config", "--strict", "-q", "--quiet", "--format"})
+SIZE_OPTIONS = frozenset({"--config", "--strict", "-q", "--quiet", "--format", "--color"})
 
 
 def _internal_error(prog: str, exc: Exception) -> int:
@@ -118,8 +118,19 @@ def _trim_options(args: Sequence[str]) -> dict[str, object] | None:
 
 
 def hooks_main(argv: Sequence[str] | None = None) -> int:
-    """`asimov-hooks`: the command group; `trim FILE...` skips click."""
+    """`asimov-hooks`: the command group; `trim FILE...`, `ephemeral` and `agent-event`
+    (run by the agent on every file edit) skip click."""
     args = sys.argv[1:] if argv is None else list(argv)
+    if args[:1] == ["agent-event"]:
+        from ..agent.event import main as agent_event
+
+        return agent_event(args[1:])
+    if args[:1] == ["ephemeral"]:
+        from ..agent.ephemeral import fast_main
+
+        code = fast_main(args[1:])
+        if code is not None:
+            return code
     opts = _trim_options(args[1:]) if args[:1] == ["trim"] else None
     if opts is None:
         from .commands import main

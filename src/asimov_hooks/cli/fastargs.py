@@ -13,9 +13,19 @@ if TYPE_CHECKING:  # annotations only
     from collections.abc import Sequence
 
 FLAGS = {"--fix": "fix", "--strict": "strict", "-q": "quiet", "--quiet": "quiet"}
-VALUES = {"--format": "fmt", "--config": "config_path", "-j": "jobs", "--jobs": "jobs"}
+VALUES = {
+    "--format": "fmt",
+    "--color": "color",
+    "--config": "config_path",
+    "-j": "jobs",
+    "--jobs": "jobs",
+}
 MULTI = {"--select": "select", "--ignore": "ignore"}
-CHOICES = {"fmt": ("text", "json", "github")}
+# the same choices as the click options (report.FORMATS, report.COLOR_MODES; a test checks)
+CHOICES = {
+    "fmt": ("text", "json", "github", "sarif"),
+    "color": ("auto", "always", "never"),
+}
 
 
 def scan(
@@ -76,6 +86,7 @@ def parse(argv: Sequence[str], allowed: frozenset[str] | None = None) -> dict[st
         "select": [],
         "ignore": [],
         "jobs": 0,
+        "color": "auto",
         "paths": paths,
     }
     for key, value in found.items():

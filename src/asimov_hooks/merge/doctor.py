@@ -255,6 +255,11 @@ def diagnose(top: str) -> Report:
     _check_driver(report, settings["name"], top)
     _check_attributes(report, settings["name"], top, config, settings)
     _check_hooks(report, top)
+    from ..agent.settings import diagnose as agent_lines
+
+    report.head("Claude Code agent hooks (asimov-hooks agent install):")
+    for level, message, fix in agent_lines(top):
+        report.add(level, message, fix)
     return report
 
 

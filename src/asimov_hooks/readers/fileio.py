@@ -77,11 +77,14 @@ def decode(path: str, raw: bytes) -> TextFile:
     return TextFile(path, raw, text, bom, newline)
 
 
-def read_text(path: str, max_bytes: int | None = None) -> TextFile:
+def read_text(path: str, max_bytes: int | None = None, bound: str = "limit") -> TextFile:
+    """The file's text; over `max_bytes` it is not read. `bound` names what the cap is
+    (a protocol's limit, or only a resource bound where the protocol sets none)."""
     st = check_regular_file(path)
     if max_bytes is not None and st.st_size > max_bytes:
         raise FileProblem(
-            "max-bytes-hard", f"{st.st_size:,} bytes, over the {max_bytes:,}-byte limit; not parsed"
+            "max-bytes-hard",
+            f"{st.st_size:,} bytes, over the {max_bytes:,}-byte {bound}; not parsed",
         )
     try:
         with open(path, "rb") as fh:

@@ -440,6 +440,7 @@ class Outcome:
         "messages",
         "path",
         "skipped",
+        "warning",
         "written",
     )
 
@@ -448,6 +449,7 @@ class Outcome:
         self.changed = False
         self.messages: list[str] = []
         self.error: str | None = None
+        self.warning: str | None = None  # over a hard limit whose rule is only a warning
         self.skipped: str | None = None
         self.written = False
         self.archive: str | None = None
@@ -588,7 +590,10 @@ def _fix_locked(
                 return outcome
             outcome.written = True
     if result.over_hard:
-        outcome.error = result.over_hard
+        if rules.get("max-lines-hard", {}).get("level", "error") == "error":
+            outcome.error = result.over_hard
+        else:  # the repository made the hard limit a warning (as ADR-007's own CLI)
+            outcome.warning = result.over_hard
     return outcome
 
 
@@ -631,7 +636,12 @@ def _archive(
         return f"not trimmed: {exc}"
     outcome.archive = target
     shown = os.path.relpath(target) if not os.path.isabs(path) else target
-    outcome.messages.append(f"archived what was removed to {shown}")
+    if dry_run:
+        outcome.messages.append(
+            f"would archive what it removes to {shown} (dry run: nothing written)"
+        )
+    else:
+        outcome.messages.append(f"archived what was removed to {shown}")
     return None
 
 
@@ -696,6 +706,9 @@ def _report(outcome: Outcome, dry_run: bool, diff: bool, quiet: bool, out: Any, 
                     tofile=f"b/{path}",
                 )
             )
+    if outcome.warning:
+        out.flush()
+        err.write(f"{path}: warning: {outcome.warning}\n")
     if outcome.error:
         out.flush()
         err.write(f"{path}: error: {outcome.error}\n")

@@ -1,0 +1,104 @@
+"""`asimov-hooks ephemeral`: the `asimov-ephemeral` pre-commit hook.
+
+ADR-007 calls `.claude_checkpoint.yaml` ephemeral and every repository that follows
+the protocol git-ignores it, so the commit-time hooks, which only see staged files,
+never meet it. This hook runs on every commit (`always_run`, no file names): it finds
+the work tree's files of the `ephemeral` kinds that are not in the index (ignored or
+untracked), trims the trimmable ones (with their archive) and checks them all.
+
+Those files are not part of the commit, so by default nothing here fails it: the
+hook reports what it did and exits 0. `--strict` makes errors fail (exit 1).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from collections.abc import Sequence
+
+PROG = "asimov-hooks ephemeral"
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+FLAGS = {"--strict": "strict", "--no-trim": "no_trim", "-q": "quiet", "--quiet": "quiet"}
+VALUES = {"--config": "config_path"}
+
+
+def fast_main(args: Sequence[str]) -> int | None:
+    """The hook's usual command line without click; None to let click parse it."""
+    from ..cli.fastargs import scan
+
+    scanned = scan(args, FLAGS, VALUES)
+    if scanned is None:
+        return None
+    found, paths = scanned
+    opts: dict[str, object] = {"paths": paths}
+    for key, value in found.items():
+        opts[key] = value if value is True else value[-1]  # type: ignore[index]
+    try:
+        return run(**opts)  # type: ignore[arg-type]
+    except KeyboardInterrupt:
+        return 130
+
+
+def run(
+    paths: Sequence[str] = (),
+    *,
+    strict: bool = False,
+    no_trim: bool = False,
+    quiet: bool = False,
+    config_path: str | None = None,
+) -> int:
+    from ..config import ConfigError, load_config
+    from ..engine import Checker, ephemeral_kinds, ignored_ephemeral
+
+    try:
+        config = load_config(config_path)
+        kinds = ephemeral_kinds(config)
+        files: list[str] = []
+        for directory in paths or ["."]:
+            if not os.path.isdir(directory):
+                sys.stderr.write(f"{PROG}: error: {directory}: not a directory\n")
+                return EXIT_USAGE
+            for path in sorted(ignored_ephemeral(directory, config, untracked=True)):
+                if path not in files and not config.excluded(config.relpath(path)):
+                    files.append(path)
+        if not kinds or not files:
+            if not quiet:
+                sys.stdout.write(f"{PROG}: no git-ignored or untracked ephemeral files\n")
+            return EXIT_OK
+        checker = Checker(config)
+        results = []
+        trimmed = set(_trim_settings(config).kinds) if not no_trim else set()
+        for path in files:
+            fixed: list[str] = []
+            fix_error = None
+            if config.kind_for(config.relpath(path)) in trimmed:
+                from ..trim.trimmer import fix_file
+
+                outcome = fix_file(path, config)
+                fixed = outcome.messages if outcome.written else []
+                fix_error = outcome.error
+            result = checker.check(path)
+            result.fixed, result.fix_error = fixed, fix_error
+            results.append(result)
+    except ConfigError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return EXIT_USAGE
+    from ..report import write
+
+    sys.stdout.write(
+        f"{PROG}: {len(files)} file(s) git does not track (not part of this commit"
+        + ("" if strict else "; reported, never failing without --strict")
+        + ")\n"
+    )
+    write(results, "text", sys.stdout, quiet)
+    failed = any(r.fix_error or any(f.level == "error" for f in r.findings) for r in results)
+    return EXIT_FAIL if strict and failed else EXIT_OK
+
+
+def _trim_settings(config: object) -> object:
+    from ..trim.trimmer import Settings
+
+    return Settings.from_config(config)  # type: ignore[arg-type]

@@ -1,0 +1,240 @@
+"""The `asimov-hooks oc` command group (registered lazily in asimov_hooks.cli).
+
+Exit codes as everywhere in asimov-hooks: 0 done, 1 findings (a refused write, a
+fixer that changed files, doctor errors), 2 usage error or tool failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from .store import OcError, Project
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _fail(message: str) -> None:
+    sys.stderr.write(f"asimov-hooks oc: error: {message}\n")
+    sys.exit(2)
+
+
+def _project(directory: str | None, config: str | None) -> Project:
+    try:
+        return Project(directory, config)
+    except OcError as exc:
+        _fail(str(exc))
+        raise  # not reached
+
+
+def dir_options(func):  # type: ignore[no-untyped-def]
+    func = click.option(
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False),
+        help="Config file (default: the project's .asimov-hooks.yaml or pyproject.toml).",
+    )(func)
+    return click.option(
+        "--dir",
+        "directory",
+        type=click.Path(file_okay=False),
+        help="Project directory (or its .checkpoints/) [default: the git work tree you stand in].",
+    )(func)
+
+
+def format_option(func):  # type: ignore[no-untyped-def]
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(("text", "json")),
+        default="text",
+        show_default=True,
+        help="json: one JSON document for scripts.",
+    )(func)
+
+
+@click.group("oc", context_settings=CONTEXT)
+def group() -> None:
+    """The OC Checkpoint Protocol toolkit for .checkpoints/<skill>.checkpoint.json.
+
+    Read: status, next. Write (validated, atomic, refused when the result has errors):
+    update, done, rotate, init. Drift: doctor. See docs/oc-toolkit.md.
+    """
+
+
+@group.command("status", context_settings=CONTEXT)
+@click.option("--brief", is_flag=True, help="Only the top skill, its next action and blockers.")
+@click.option("--since", metavar="ISO", help="Momentum digest: what changed since then.")
+@format_option
+@dir_options
+def status_command(brief: bool, since: str | None, fmt: str, directory, config_path) -> None:  # type: ignore[no-untyped-def]
+    """Where did I leave off? Every skill's status, age, summary, next action, blockers."""
+    from . import render
+    from .store import now
+
+    project = _project(directory, config_path)
+    moment = now()
+    if since is not None:
+        from ..checks.drift import parse_time
+
+        when = parse_time(since)
+        if when is None:
+            _fail(f"--since {since!r} is not an ISO 8601 time (e.g. 2026-06-01T00:00:00Z)")
+        if brief:
+            _fail("--brief and --since do not go together")
+        sys.exit(render.since(project, when, moment, fmt))
+    sys.exit(render.status(project, moment, fmt, brief))
+
+
+@group.command("next", context_settings=CONTEXT)
+@format_option
+@dir_options
+def next_command(fmt: str, directory, config_path) -> None:  # type: ignore[no-untyped-def]
+    """The single highest-priority action across all checkpoints."""
+    from . import render
+    from .store import now
+
+    project = _project(directory, config_path)
+    sys.exit(render.next_action(project, now(), fmt))
+
+
+def dump_json(doc: object) -> None:
+    json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+# ------------------------------------------------------------------ writes
+WRITE_CONTEXT = {**CONTEXT, "ignore_unknown_options": True}
+
+
+def _finding_lines(result) -> list[str]:  # type: ignore[no-untyped-def]
+    return [f"{f.path}:{f.line}:{f.col}: {f.level} {f.rule} {f.message}" for f in result.findings]
+
+
+def write_checkpoint(project: Project, cp, data: dict, what: str) -> int:  # type: ignore[no-untyped-def]
+    """Validate and write; print what happened. Exit code 0 written, 1 refused."""
+    from .store import Refused, save
+
+    shown = project.show(cp.path)
+    try:
+        result = save(project, cp, data, what)
+    except Refused as refused:
+        click.echo(f"{shown}: not written: the result would have errors ({what})")
+        for line in _finding_lines(refused.result):
+            click.echo(line)
+        click.echo("(lines refer to the refused result; the file is unchanged)")
+        return 1
+    except OcError as exc:
+        _fail(str(exc))
+    click.echo(f"{shown}: {what}")
+    for line in _finding_lines(result):
+        click.echo(line)
+    return 0
+
+
+def _apply_ops(project: Project, data: dict, ops: tuple[str, ...], new_keys: bool) -> list[str]:
+    from ..config import load_schema
+    from .edit import OpError, apply, parse
+
+    try:
+        parsed = parse(ops)
+        schema = load_schema("oc-checkpoint.schema.json")
+        for op in parsed:
+            apply(data, op, schema, new_keys)
+    except OpError as exc:
+        _fail(str(exc))
+    return [op.describe() for op in parsed]
+
+
+def _restamp(data: dict, ops: tuple[str, ...]) -> None:
+    from .jsonfmt import insert_key
+    from .store import stamp
+
+    if not any(op.split("=")[0].rstrip("+").removesuffix(":json") == "--updated_at" for op in ops):
+        insert_key(data, "updated_at", stamp(data.get("updated_at")))
+
+
+@group.command("update", context_settings=WRITE_CONTEXT)
+@click.argument("skill")
+@click.argument("ops", nargs=-1, type=click.UNPROCESSED)
+@click.option("--new-key", is_flag=True, help="Allow adding keys the schema does not name.")
+@dir_options
+def update_command(skill: str, ops: tuple[str, ...], new_key: bool, directory, config_path) -> None:  # type: ignore[no-untyped-def]
+    """Apply --PATH=VALUE, --PATH+=VALUE, --PATH:json=VALUE to SKILL's checkpoint.
+
+    PATH is dotted (context_primer.key_decisions, progress_table.sprint-2.status);
+    updated_at is stamped. The result is validated and written atomically, or refused
+    (exit 1, file unchanged).
+    """
+    from .store import Checkpoint
+
+    if not ops:
+        _fail("nothing to update: give --PATH=VALUE, --PATH+=VALUE or --PATH:json=VALUE")
+    project = _project(directory, config_path)
+    try:
+        cp = Checkpoint(project.path_for(skill))
+        data = cp.require(project)
+    except OcError as exc:
+        _fail(str(exc))
+    changes = _apply_ops(project, data, ops, new_key)
+    _restamp(data, ops)
+    sys.exit(write_checkpoint(project, cp, data, "updated " + "; ".join(changes)))
+
+
+@group.command("done", context_settings=WRITE_CONTEXT)
+@click.argument("skill")
+@click.argument("ops", nargs=-1, type=click.UNPROCESSED)
+@click.option("--new-key", is_flag=True, help="Allow adding keys the schema does not name.")
+@dir_options
+def done_command(skill: str, ops: tuple[str, ...], new_key: bool, directory, config_path) -> None:  # type: ignore[no-untyped-def]
+    """Move SKILL's next_actions[0] to recently_done and stamp updated_at.
+
+    Takes the same --PATH=VALUE operations as update, applied in the same write
+    (e.g. `oc done SKILL --status=complete` for the last action).
+    """
+    from .edit import OpError, pop_done
+    from .store import Checkpoint, stamp
+
+    project = _project(directory, config_path)
+    try:
+        cp = Checkpoint(project.path_for(skill))
+        data = cp.require(project)
+    except OcError as exc:
+        _fail(str(exc))
+    when = stamp(data.get("updated_at"))
+    try:
+        text = pop_done(data, when)
+    except OpError as exc:
+        _fail(f"{project.show(cp.path)}: {exc}")
+    changes = _apply_ops(project, data, ops, new_key) if ops else []
+    _restamp(data, ops)
+    what = f"done: {text}" + (f"; updated {'; '.join(changes)}" if changes else "")
+    sys.exit(write_checkpoint(project, cp, data, what))
+
+
+@group.command("init", context_settings=CONTEXT)
+@click.option(
+    "--no-merge-driver",
+    is_flag=True,
+    help="Do not register the asimov-checkpoint merge driver (git config, .gitattributes).",
+)
+@dir_options
+def init_command(no_merge_driver: bool, directory, config_path) -> None:  # type: ignore[no-untyped-def]
+    """Scaffold .checkpoints/ (README, merge driver); never replaces an existing file."""
+    from ..gitutil import GitError
+    from .scaffold import init
+
+    project = _project(directory, config_path)
+    name = os.path.relpath(project.dir, project.root)
+    try:
+        done, problems = init(project.root, name, not no_merge_driver)
+    except (OSError, GitError) as exc:
+        _fail(f"init: {exc}")
+    for line in done or [f"{name}/ already set up; nothing to do"]:
+        click.echo(line)
+    for line in problems:
+        click.echo(f"warning: {line}")
+    sys.exit(1 if problems else 0)

@@ -1,0 +1,80 @@
+"""Terminal output for the read commands: width, colour, symbols, relative ages.
+
+Lines are cut to the terminal's width ($COLUMNS, else the terminal, else 100).
+Colour only on a terminal, never with NO_COLOR set; FORCE_COLOR turns it on.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import shutil
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO
+
+CODES = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "bold": "1", "dim": "2"}
+
+
+class Out:
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stdout
+        self.width = max(40, shutil.get_terminal_size((100, 24)).columns)
+        tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        if os.environ.get("NO_COLOR"):
+            self.color = False
+        elif os.environ.get("FORCE_COLOR"):
+            self.color = True
+        else:
+            self.color = tty and os.environ.get("TERM") != "dumb"
+        encoding = (getattr(self.stream, "encoding", None) or "utf-8").lower()
+        self.unicode = encoding.replace("-", "") in ("utf8", "utf16", "utf32")
+        self.stop = "\u26d4" if self.unicode else "!!"
+        self.warn = "\u26a0" if self.unicode else "!"
+        self.more = "\u2026" if self.unicode else "..."
+        self.arrow = "\u2192" if self.unicode else "->"
+
+    def paint(self, text: str, *styles: str) -> str:
+        if not self.color or not styles:
+            return text
+        return "".join(f"\033[{CODES[s]}m" for s in styles) + text + "\033[0m"
+
+    def fit(self, text: str, indent: int = 0) -> str:
+        """One line of at most the terminal's width (before colour is added)."""
+        text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
+        room = self.width - indent
+        if len(text) <= room:
+            return text
+        return text[: max(1, room - len(self.more))].rstrip() + self.more
+
+    def wrap(self, text: str, indent: int, max_lines: int = 3) -> list[str]:
+        import textwrap
+
+        lines = textwrap.wrap(" ".join(text.split()), self.width - indent) or [""]
+        if len(lines) > max_lines:
+            lines = lines[:max_lines]
+            lines[-1] = self.fit(lines[-1] + " " + self.more, indent)
+        return lines
+
+    def line(self, text: str = "") -> None:
+        self.stream.write(text + "\n")
+
+
+def age(seconds: float | None) -> str:
+    """A relative age: `just now`, `5m ago`, `3h ago`, `12d ago`."""
+    if seconds is None:
+        return "no time"
+    if seconds < 0:
+        return "in the future"
+    if seconds < 60:
+        return "just now"
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit} ago"
+    return "just now"
+
+
+def seconds_since(stamp: datetime.datetime | None, now: datetime.datetime) -> float | None:
+    return None if stamp is None else (now - stamp).total_seconds()

@@ -1,0 +1,176 @@
+"""Finding, reading and (validated, atomic) writing of a project's checkpoints.
+
+Every write goes read -> change -> validate -> write: the result is checked by the
+same validator as `asimov-validate` (schema and content rules of the oc-checkpoint
+kind) before anything touches the disk, and a result with errors is refused with the
+file left byte for byte as it was.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+
+from ..config import Config, load_config, work_tree_of
+from ..readers.fileio import atomic_write
+from .jsonfmt import JSONProblem, Layout, dump_bytes, load_bytes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from ..findings import FileResult
+
+SUFFIX = ".checkpoint.json"
+
+
+class OcError(Exception):
+    """A usage problem or a tool failure: one line, exit 2."""
+
+
+class Refused(Exception):
+    """The validator found errors in a result: nothing was written (exit 1)."""
+
+    def __init__(self, result: FileResult, what: str) -> None:
+        super().__init__(what)
+        self.result = result
+        self.what = what
+
+
+class Project:
+    """A project directory, its checkpoint directory and the configuration for it."""
+
+    def __init__(self, directory: str | None, config_path: str | None = None) -> None:
+        if directory is not None:
+            if not os.path.isdir(directory):
+                raise OcError(f"{directory}: no such directory")
+            root = os.path.abspath(directory)
+        else:
+            root = work_tree_of(os.getcwd()) or os.getcwd()
+        try:
+            self.config: Config = load_config(config_path, start=root)
+        except Exception as exc:  # ConfigError and bad YAML alike: one line
+            raise OcError(str(exc)) from None
+        self.settings: dict[str, Any] = dict(self.config.section("oc"))
+        name = self.settings.get("directory", ".checkpoints")
+        if directory is not None and os.path.basename(os.path.normpath(root)) == name:
+            root = os.path.dirname(os.path.normpath(root))  # --dir .checkpoints
+        self.root = root
+        self.dir = os.path.join(root, name)
+
+    def show(self, path: str) -> str:
+        """A path as the user should see it: relative to the working directory when
+        below it, otherwise absolute."""
+        rel = os.path.relpath(path)
+        return path if rel.startswith("..") else rel
+
+    def files(self) -> list[str]:
+        if not os.path.isdir(self.dir):
+            return []
+        return sorted(
+            os.path.join(self.dir, name)
+            for name in os.listdir(self.dir)
+            if name.endswith(SUFFIX) and os.path.isfile(os.path.join(self.dir, name))
+        )
+
+    def path_for(self, skill: str) -> str:
+        """The checkpoint file of `skill` (a skill name or a path to its file)."""
+        if "/" in skill or os.sep in skill:
+            if not os.path.isfile(skill):
+                raise OcError(f"{skill}: no such checkpoint file")
+            return os.path.abspath(skill)
+        if skill.endswith(SUFFIX):
+            skill = skill[: -len(SUFFIX)]
+        path = os.path.join(self.dir, skill + SUFFIX)
+        if not skill or not os.path.isfile(path):
+            known = ", ".join(skill_of(p) for p in self.files()) or "none"
+            raise OcError(
+                f"no checkpoint for skill {skill!r} ({self.show(path)}); known skills: {known}"
+            )
+        return path
+
+    def rules(self, path: str) -> dict[str, dict[str, Any]]:
+        rel = self.config.relpath(path)
+        return self.config.rules_for(self.config.kind_for(rel), rel)
+
+    def stale_days(self) -> int:
+        opts = self.config.rules_for("oc-checkpoint", ".checkpoints/x" + SUFFIX)
+        return int(opts.get("stale-checkpoint", {}).get("days", 7))
+
+
+def skill_of(path: str) -> str:
+    name = os.path.basename(path)
+    return name[: -len(SUFFIX)] if name.endswith(SUFFIX) else name
+
+
+class Checkpoint:
+    """One checkpoint file as read: its bytes, layout and data, or why it is unusable."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.skill = skill_of(path)
+        self.raw = b""
+        self.data: dict[str, Any] | None = None
+        self.layout = Layout()
+        self.problem: str | None = None
+        try:
+            with open(path, "rb") as fh:
+                self.raw = fh.read()
+            data, self.layout = load_bytes(self.raw)
+        except OSError as exc:
+            self.problem = f"cannot read: {exc.strerror}"
+            return
+        except JSONProblem as exc:
+            self.problem = str(exc)
+            return
+        if not isinstance(data, dict):
+            self.problem = "not a JSON object"
+            return
+        self.data = data
+
+    def require(self, project: Project) -> dict[str, Any]:
+        if self.data is None:
+            raise OcError(f"{project.show(self.path)}: {self.problem}")
+        return self.data
+
+
+def validate(project: Project, path: str, content: bytes) -> FileResult:
+    """The validator's verdict on `content` as the file at `path` (drift rules and
+    rules about the file's place in git are the doctor's, not a write's)."""
+    from ..checks import drift
+    from ..engine import PATH_RULES, Checker
+
+    checker = Checker(project.config, None, set(PATH_RULES) | set(drift.RULES))
+    return checker.check(project.show(path), content)
+
+
+def save(project: Project, cp: Checkpoint, data: dict[str, Any], what: str) -> FileResult:
+    """Validate `data` as the new content of `cp` and write it atomically, or raise
+    Refused (nothing written). Refuses too when the file changed since it was read."""
+    content = dump_bytes(data, cp.layout)
+    result = validate(project, cp.path, content)
+    if result.status == "error":
+        raise Refused(result, what)
+    if content != cp.raw:
+        try:
+            with open(cp.path, "rb") as fh:
+                current = fh.read()
+        except OSError as exc:
+            raise OcError(f"{project.show(cp.path)}: cannot read: {exc.strerror}") from None
+        if current != cp.raw:
+            raise OcError(f"{project.show(cp.path)}: changed while being updated; run it again")
+        atomic_write(cp.path, content)
+    return result
+
+
+def now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+def stamp(like: Any = None, when: datetime.datetime | None = None) -> str:
+    """Now as the protocol writes it (UTC, `Z`); with milliseconds when the value it
+    replaces had fractional seconds (JavaScript's toISOString), else whole seconds."""
+    when = (when or now()).astimezone(datetime.timezone.utc)
+    if isinstance(like, str) and "." in like:
+        return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,129 @@
+"""What `oc status` says about each checkpoint, read from the file alone."""
+
+from __future__ import annotations
+
+from ..checks.drift import parse_time
+from .output import seconds_since
+from .store import Checkpoint, Project
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime
+    from typing import Any
+
+RESOLVED = ("resolved", "done", "closed", "fixed")
+
+
+def action_text(action: Any) -> str | None:
+    """A next action's text (a string, or {text, done_when})."""
+    if isinstance(action, str):
+        return action
+    if isinstance(action, dict) and isinstance(action.get("text"), str):
+        return action["text"]
+    return None
+
+
+def open_blockers(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Blockers not marked resolved (`resolved: true`, `resolved_at`, or a status
+    of resolved / done / closed / fixed): the protocol allows either removing a
+    resolved blocker or marking it."""
+    out = []
+    for blocker in data.get("blockers") or []:
+        if not isinstance(blocker, dict):
+            continue
+        if blocker.get("resolved") is True or blocker.get("resolved_at"):
+            continue
+        if str(blocker.get("status", "")).lower() in RESOLVED:
+            continue
+        out.append(blocker)
+    return out
+
+
+def pm_line(refs: Any) -> str | None:
+    """`PLAT-4471 (source) + 3 children`, the protocol's one-line PM summary."""
+    if not isinstance(refs, list):
+        return None
+    refs = [r for r in refs if isinstance(r, dict) and r.get("id")]
+    if not refs:
+        return None
+    lead = next((r for r in refs if r.get("role") == "source"), refs[0])
+    text = f"{lead['id']}" + (f" ({lead['role']})" if lead.get("role") else "")
+    counts: dict[str, int] = {}
+    for ref in refs:
+        if ref is not lead:
+            role = str(ref.get("role") or "linked")
+            counts[role] = counts.get(role, 0) + 1
+    plural = {"child": "children"}
+    for role, n in counts.items():
+        text += f" + {n} {plural.get(role, role + 's') if n > 1 else role}"
+    return text
+
+
+class Record:
+    """One checkpoint as the read commands see it."""
+
+    def __init__(self, project: Project, cp: Checkpoint, now: datetime.datetime) -> None:
+        self.cp = cp
+        self.skill = cp.skill
+        self.file = project.show(cp.path)
+        self.problem = cp.problem
+        data = cp.data or {}
+        self.data = data
+        self.status = data.get("status") if isinstance(data.get("status"), str) else None
+        self.updated = parse_time(data.get("updated_at"))
+        self.age = seconds_since(self.updated, now)
+        days = project.stale_days()
+        self.stale_days = (
+            int(self.age // 86400)
+            if self.status == "in_progress" and self.age is not None and self.age > days * 86400
+            else None
+        )
+        actions = data.get("next_actions")
+        self.actions = actions if isinstance(actions, list) else []
+        self.next_action = action_text(self.actions[0]) if self.actions else None
+        first = self.actions[0] if self.actions else None
+        self.done_when = first.get("done_when") if isinstance(first, dict) else None
+        self.blockers = open_blockers(data) if not cp.problem else []
+        self.decisions = [b for b in self.blockers if b.get("needs") == "user_decision"]
+        table = data.get("progress_table")
+        self.rows = [r for r in table if isinstance(r, dict)] if isinstance(table, list) else []
+        self.pm = pm_line(data.get("pm_refs"))
+
+    @property
+    def progress(self) -> str | None:
+        if not self.rows:
+            return None
+        done = sum(1 for r in self.rows if r.get("status") == "complete")
+        return f"{done}/{len(self.rows)} complete"
+
+    def as_dict(self) -> dict[str, Any]:
+        def text(key: str) -> Any:
+            value = self.data.get(key)
+            return value if isinstance(value, str) else None
+
+        return {
+            "skill": self.skill,
+            "file": self.file,
+            "problem": self.problem,
+            "status": self.status,
+            "phase": text("phase"),
+            "step": text("step"),
+            "updated_at": text("updated_at"),
+            "age_seconds": None if self.age is None else int(self.age),
+            "stale_days": self.stale_days,
+            "progress": self.progress,
+            "progress_summary": text("progress_summary"),
+            "next_action": self.next_action,
+            "done_when": self.done_when,
+            "next_actions": len(self.actions),
+            "blockers": [
+                {k: b.get(k) for k in ("id", "description", "needs", "blocking")}
+                for b in self.blockers
+            ],
+            "decisions_waiting": len(self.decisions),
+            "pm": self.pm,
+        }
+
+
+def records(project: Project, now: datetime.datetime) -> list[Record]:
+    return [Record(project, Checkpoint(path), now) for path in project.files()]
