@@ -192,3 +192,21 @@ def test_installed_settings_drive_agent_event(repo) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_install_outside_git_records_in_user_state(tmp_path, isolated_home) -> None:
+    state = tmp_path / "state"
+    projects = [tmp_path / "one", tmp_path / "two"]
+    for project in projects:
+        project.mkdir()
+        proc = run_script(
+            "asimov-hooks", "agent", "install", cwd=project, XDG_STATE_HOME=str(state)
+        )
+        assert proc.returncode == 0, proc.stderr
+    assert (state / "asimov-hooks" / "agent-install.json").is_file()
+    for project in projects:
+        proc = run_script(
+            "asimov-hooks", "agent", "uninstall", cwd=project, XDG_STATE_HOME=str(state)
+        )
+        assert proc.returncode == 0 and "(file removed)" in proc.stdout, proc.stdout
+        assert not (project / ".claude").exists()

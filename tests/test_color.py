@@ -169,3 +169,34 @@ def test_output_code_is_imported_only_when_used(files, args, loaded) -> None:
     )
     assert proc.returncode == 1, proc
     assert f"LOADED: {loaded}\n" in proc.stdout, proc.stdout[-300:]
+
+
+@pytest.mark.slow
+def test_pre_commit_colour_reaches_the_hook(head_clone, tmp_path) -> None:
+    """pre-commit runs a hook on a pseudo-terminal when its own output is coloured, so
+    `--color auto` follows `pre-commit run --color`."""
+    from conftest import git, git_init
+
+    repo = git_init(tmp_path / "repo")
+    write(repo, ".claude_checkpoint.yaml", BAD)
+    git(repo, "add", "-A")
+    outs = {}
+    for mode in ("always", "never"):
+        proc = subprocess.run(
+            [
+                os.path.join(SCRIPTS, "pre-commit"),
+                *("try-repo", head_clone, "asimov-validate"),
+                *("--color", mode, "--files", ".claude_checkpoint.yaml"),
+            ],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            env=script_env(
+                PRE_COMMIT_HOME=str(tmp_path / "home"), PIP_DISABLE_PIP_VERSION_CHECK="1"
+            ),
+            timeout=600,
+        )
+        assert proc.returncode == 1, proc.stdout + proc.stderr
+        outs[mode] = proc.stdout
+    assert "\x1b[1;31merror\x1b[0m \x1b[35mschema\x1b[0m" in outs["always"]
+    assert ESC not in outs["never"] and "error schema status" in outs["never"]

@@ -148,3 +148,35 @@ def test_ephemeral_hook_through_pre_commit(head_clone, repo, tmp_path) -> None:
     )
     output = tried.stdout + tried.stderr
     assert tried.returncode == 0 and "error syntax" in output, output  # not part of the commit
+
+
+def test_plain_git_hook_trims_the_ignored_checkpoint(repo) -> None:
+    """hooks/pre-commit (no pre-commit framework) runs the ephemeral check too."""
+    import shutil
+    import stat
+
+    from conftest import GIT_ENV, ROOT
+
+    target = os.path.join(repo, ".git", "hooks", "pre-commit")
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    shutil.copy(os.path.join(ROOT, "hooks", "pre-commit"), target)
+    os.chmod(target, os.stat(target).st_mode | stat.S_IXUSR)
+    path = write(repo, ".claude_checkpoint.yaml", BLOATED)
+    write(repo, "README.md", "x\n")
+    git(repo, "add", "README.md", ".gitignore")
+    env = {**os.environ, **GIT_ENV, "PATH": SCRIPTS + os.pathsep + os.environ.get("PATH", "")}
+    env.pop("ASIMOV_HOOKS_CONFIG", None)
+    proc = subprocess.run(
+        ["git", "commit", "-q", "-m", "x"], cwd=repo, capture_output=True, text=True, env=env
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "completed: removed 7 of 12 items" in proc.stdout + proc.stderr
+    with open(path, encoding="utf-8") as fh:
+        assert "task 1\n" not in fh.read()
+    write(repo, ".claude_checkpoint.yaml", BROKEN)  # never fails a commit it is not part of
+    write(repo, "README.md", "y\n")
+    git(repo, "add", "README.md")
+    proc = subprocess.run(
+        ["git", "commit", "-q", "-m", "y"], cwd=repo, capture_output=True, text=True, env=env
+    )
+    assert proc.returncode == 0 and "error syntax" in proc.stdout + proc.stderr

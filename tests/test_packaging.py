@@ -106,3 +106,23 @@ def test_installed_wheel_validates(installed, tmp_path) -> None:
         bad,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_installed_wheel_documents_rules_and_schemas(installed, tmp_path) -> None:
+    """`rules`, `schema` and `--format sarif` read their data from the installed package."""
+    proc = run_installed(installed, str(tmp_path), "-m", "asimov_hooks", "rules", "schema")
+    assert proc.returncode == 0 and proc.stdout.startswith("schema: "), proc.stderr
+    proc = run_installed(
+        installed, str(tmp_path), "-m", "asimov_hooks", "schema", "oc-checkpoint", "--path"
+    )
+    assert proc.returncode == 0, proc.stderr
+    expected = os.path.join(
+        installed, "asimov_hooks", "rules", "schemas", "oc-checkpoint.schema.json"
+    )
+    assert proc.stdout.strip() == expected
+    bad = write(tmp_path, ".claude_checkpoint.yaml", "milestone: m\nstatus: finished\n")
+    proc = run_installed(
+        installed, str(tmp_path), "-m", "asimov_hooks", "validate", "--format", "sarif", bad
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert '"ruleId": "schema"' in proc.stdout and '"uri": ".claude_checkpoint.yaml"' in proc.stdout

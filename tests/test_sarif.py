@@ -226,3 +226,32 @@ def test_examples_directory_validates(validator) -> None:
     _, doc = _sarif(os.path.join(ROOT, "examples"))
     _check(validator, doc)
     assert doc["runs"][0]["results"], "the examples hold deliberately bad files"
+
+
+@pytest.mark.parametrize("name", ["a b/CLAUDE.md", "ü/é.md", "x%y/[1]:z.md", "plain/dir/f.json"])
+def test_artifact_uri_is_a_percent_encoded_relative_reference(tmp_path, name) -> None:
+    from urllib.parse import quote, unquote
+
+    from asimov_hooks.sarif import artifact_uri
+
+    path = write(tmp_path, name, "x\n")
+    uri = artifact_uri(path, str(tmp_path))
+    assert uri == quote(name, safe="/") and unquote(uri) == name
+
+
+def test_fix_reports_what_changed_as_notifications(tmp_path, validator) -> None:
+    repo = git_init(tmp_path / "r")
+    items = "".join(f'  - "task {i}"\n' for i in range(9))
+    write(
+        repo, ".claude_checkpoint.yaml", f'milestone: "m"\nstatus: in_progress\ncompleted:\n{items}'
+    )
+    run, doc = _sarif(repo, "--fix")
+    assert run.returncode == 1  # a fixer changed a file, as pre-commit expects
+    _check(validator, doc)
+    notes = doc["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    fixed = [n["message"]["text"] for n in notes if n["message"]["text"].startswith("fixed: ")]
+    assert fixed and all(
+        n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        == ".claude_checkpoint.yaml"
+        for n in notes
+    )

@@ -332,6 +332,7 @@ class Config:
         self.overrides: list[dict[str, Any]] = list(data.get("overrides", []))
         est = data.get("token-estimator", {})
         self.estimator = TokenEstimator(est.get("method", "chars"), est.get("divisor", 4))
+        self._estimators: dict[str, TokenEstimator] = {}
         self._rules_cache: dict[tuple, dict[str, dict[str, Any]]] = {}
         self._relpaths: dict[tuple[str, str], str] = {}
         self._kind_cache: dict[str, str | None] = {}
@@ -345,6 +346,19 @@ class Config:
 
             self._limits = limits(self.data)
         return self._limits
+
+    def estimator_for(self, kind: str) -> TokenEstimator:
+        """The kind's own `token-estimator` over the top-level one (the default)."""
+        est = self._estimators.get(kind)
+        if est is None:
+            own = self.kinds.get(kind, {}).get("token-estimator")
+            if not own:
+                est = self.estimator
+            else:
+                method = own.get("method", self.estimator.method)
+                est = TokenEstimator(method, own.get("divisor", self.estimator.divisor))
+            self._estimators[kind] = est
+        return est
 
     def section(self, name: str) -> dict[str, Any]:
         return self.data.get(name, {})

@@ -24,13 +24,28 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
     RuleFunc = Callable[["Context", dict[str, Any]], RuleResult]
 
 SIZE_RULES = frozenset(
-    {"max-lines-soft", "max-lines-hard", "max-tokens", "max-bytes-soft", "max-bytes-hard"}
+    {
+        "max-lines-soft",
+        "max-lines-hard",
+        "max-tokens",
+        "max-bytes-soft",
+        "max-bytes-hard",
+        "max-chars",
+        "shared-byte-budget",
+    }
 )
+SUPPRESSION_RULES = frozenset({"unused-suppression", "invalid-suppression"})
 # Rules that need no parse; anything else selected makes the file be parsed.
 # Rules about where a file is, not what it holds: they run before the file is read, so
 # a committed session file fails whether or not it is empty, binary or invalid JSON.
 PATH_RULES = frozenset({"must-be-ignored", "checkpoints-tracked"})
-TEXT_RULES = SIZE_RULES | ESSENTIAL_RULES | PATH_RULES | {"conflict-markers", "not-protocol-file"}
+TEXT_RULES = (
+    SIZE_RULES
+    | ESSENTIAL_RULES
+    | PATH_RULES
+    | SUPPRESSION_RULES
+    | {"conflict-markers", "not-protocol-file"}
+)
 
 
 _TOP_KEY = r"""^(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#&*!|>'"%@`{}\[\],?:-][^:\n]*?|-[^\s:][^:\n]*?))[ \t]*:(?:[ \t]|$)"""
@@ -96,6 +111,7 @@ class Checker:
         self.extra_select = extra_select
         self.extra_ignore = extra_ignore or set()
         self._rule_funcs: dict[str, RuleFunc] | None = None
+        self._known: set[str] | None = None  # rule ids, for inline directives
         self._selected: dict[int, tuple[dict, dict[str, dict[str, Any]]]] = {}
 
     # ------------------------------------------------------------- selection
@@ -138,6 +154,44 @@ class Checker:
     def check(self, path: str, content: bytes | None = None) -> FileResult:
         """Check the file at `path`, or `content` as if it were that file's bytes
         (a result checked before it is written)."""
+        read: list[tuple[str, str, dict[str, dict[str, Any]]]] = []
+        result = self._check(path, content, read)
+        if read and "asimov-hooks:" in read[0][0]:
+            self._suppress(result, *read[0])
+        found = result.findings
+        if any(f.rule == "max-lines-hard" for f in found):
+            found[:] = [f for f in found if f.rule != "max-lines-soft"]
+        return result
+
+    def _suppress(
+        self, result: FileResult, text: str, fmt: str, rules: dict[str, dict[str, Any]]
+    ) -> None:
+        """Apply the file's inline directives (see suppress.py) to its findings."""
+        from .checks.suppress import apply, comment_style
+        from .config import known_rule_ids
+
+        style = comment_style(fmt)
+        if style is None:  # JSON: no comments, nothing to read
+            return
+
+        def emit(rule: str, message: str, line: int = 1, col: int = 1) -> None:
+            opts = rules.get(rule)
+            if opts is not None:
+                result.findings.append(
+                    Finding(result.path, line, col, opts.get("level", "error"), rule, message)
+                )
+
+        if self._known is None:
+            self._known = known_rule_ids()
+        apply(result, text, style, self._known, rules, emit)
+        result.findings.sort(key=lambda f: (f.line, f.col))
+
+    def _check(
+        self,
+        path: str,
+        content: bytes | None,
+        read: list[tuple[str, str, dict[str, dict[str, Any]]]],
+    ) -> FileResult:
         rel = self.config.relpath(path)
         kind = self.config.kind_for(rel)
         if kind is None:
@@ -185,6 +239,7 @@ class Checker:
             return result
         ctx = Context(path, rel, kind, spec, self.config, text)
         fmt = spec.get("format", "text")
+        read.append((text.text, fmt, rules))
 
         marker = find_conflict_marker(text.text) if fmt != "text" else None
         if marker is not None:
@@ -281,7 +336,8 @@ class Checker:
         lines = count_lines(text)
         hard = rules.get("max-lines-hard", {}).get("max")
         soft = rules.get("max-lines-soft", {}).get("max")
-        # only the most severe line limit is reported: hard first, then soft
+        # both are found, and only the most severe is reported (see check): a file whose
+        # hard limit is suppressed inline still gets its soft warning
         for rid, limit, other, other_name in (
             ("max-lines-hard", hard, soft, "soft"),
             ("max-lines-soft", soft, hard, "hard"),
@@ -293,10 +349,9 @@ class Checker:
                     rid, f"{lines} lines, over the {kind_name} limit of {limit}{also}", limit + 1, 1
                 )
                 reported = True
-                break
+        est = self.config.estimator_for(ctx.kind)
         if "max-tokens" in rules:
             cap = rules["max-tokens"]["max"]
-            est = self.config.estimator
             tokens = est.estimate(text)
             if tokens > cap:
                 line = 1
@@ -316,6 +371,20 @@ class Checker:
             if size > cap:
                 line = ctx.text.raw.count(b"\n", 0, cap) + 1
                 emit("max-bytes-soft", f"{size:,} bytes, over the {cap:,}-byte guideline", line, 1)
+                reported = True
+        if "max-chars" in rules or "shared-byte-budget" in rules:
+            from .checks import agent_limits
+
+            problems = []
+            if "max-chars" in rules:
+                found = agent_limits.max_chars(ctx.text, rules["max-chars"], est)
+                problems += [("max-chars", p) for p in found]
+            if "shared-byte-budget" in rules:
+                opts = rules["shared-byte-budget"]
+                found = agent_limits.shared_byte_budget(ctx.path, ctx.text, opts, est)
+                problems += [("shared-byte-budget", p) for p in found]
+            for rid, (line, col, message) in problems:
+                emit(rid, message, line, col)
                 reported = True
         return reported
 

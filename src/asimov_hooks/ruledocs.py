@@ -136,9 +136,7 @@ def _example_files(example: dict[str, Any], key: str) -> list[tuple[str, str]]:
     return [(path, text.replace("\x00", "\\0")) for path, text in example.get(key, {}).items()]
 
 
-def explain_text(rid: str) -> str:
-    rule = info(rid)
-    assert rule is not None
+def explain_text(rule: RuleInfo) -> str:
     doc = rule.doc
     out = [f"{rule.id}: {doc['summary']}", ""]
     out.append(f"Default level: {rule.level_text()}")

@@ -37,14 +37,19 @@ def _root(path: str, roots: dict[str, str]) -> str:
     return roots[directory]
 
 
+# RFC 3986 unreserved characters and the path separator stay; anything else is %-encoded
+_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+
+
 def artifact_uri(path: str, root: str) -> str:
     """`path` relative to `root` as a URI reference: forward slashes, no leading slash."""
-    from urllib.parse import quote
-
     where = os.path.abspath(path)  # the link itself, not where a symbolic link points
     where = os.path.join(os.path.realpath(os.path.dirname(where)), os.path.basename(where))
-    rel = os.path.relpath(where, os.path.realpath(root))
-    return quote(rel.replace(os.sep, "/"), safe="/")
+    rel = os.path.relpath(where, os.path.realpath(root)).replace(os.sep, "/")
+    return "".join(
+        c if c in _SAFE else "".join(f"%{b:02X}" for b in c.encode("utf-8", "surrogateescape"))
+        for c in rel
+    )
 
 
 def _rule_descriptor(rule: Any) -> dict[str, Any]:
@@ -56,7 +61,7 @@ def _rule_descriptor(rule: Any) -> dict[str, Any]:
         "name": "".join(part.capitalize() for part in rule.id.split("-")),
         "shortDescription": {"text": doc["summary"]},
         "fullDescription": {"text": doc["why"]},
-        "help": {"text": explain_text(rule.id), "markdown": rule_markdown(rule, "###")},
+        "help": {"text": explain_text(rule), "markdown": rule_markdown(rule, "###")},
         "defaultConfiguration": {"level": LEVELS[rule.default_level()]},
         "properties": {"tags": sorted({"asimov-hooks", *doc["source"].split(" / ")})},
     }
@@ -107,6 +112,10 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
         location = [
             {"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}}}
         ]
+        for change in res.fixed:  # --fix: what the fixer changed (the text output's "Fixing")
+            notifications.append(
+                {"level": "note", "message": {"text": f"fixed: {change}"}, "locations": location}
+            )
         if res.fix_error:
             notifications.append(
                 {

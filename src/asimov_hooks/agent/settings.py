@@ -11,8 +11,8 @@ nothing else: every other key, event, group and hook stays as it was, in its ord
 It is idempotent (an event that already runs our command is left alone). Uninstall
 removes exactly our hook entries, then the groups and events that only held them, and
 a settings file (and `.claude/` directory) only when install created it and nothing
-else is left in it; what install created is recorded next to the agent state
-(`.git/asimov-hooks/agent-install.json`). A settings file that is not valid JSON, or
+else is left in it; what install created is recorded (absolute paths) next to the agent
+state (`.git/asimov-hooks/agent-install.json`, or the user's state directory outside git). A settings file that is not valid JSON, or
 whose `hooks` is not shaped as above, is an error naming the file; nothing is
 written then. Writes are atomic and keep the file's permissions.
 """
@@ -183,10 +183,10 @@ def install(top: str, scope: str = "project") -> tuple[str, list[str]]:
     directory = os.path.dirname(path)
     if not os.path.isdir(directory):
         os.makedirs(directory)
-        record["created"].append(os.path.relpath(directory, top))
+        record["created"].append(os.path.abspath(directory))
     atomic_write(path, _dump(data, text))
     if not existed:
-        record["created"].append(os.path.relpath(path, top))
+        record["created"].append(os.path.abspath(path))
     _write_record(top, record)
     return path, [event for event, _ in missing]
 
@@ -220,15 +220,15 @@ def uninstall(top: str, scopes: list[str] | None = None) -> list[tuple[str, list
                 del hooks[event]
         if not hooks:
             del data["hooks"]
-        rel = os.path.relpath(path, top)
-        if not data and rel in record["created"]:
+        absolute = os.path.abspath(path)
+        if not data and absolute in record["created"]:
             os.unlink(path)
-            record["created"].remove(rel)
+            record["created"].remove(absolute)
             removed.append("(file removed)")
-            directory = os.path.dirname(rel)
+            directory = os.path.dirname(absolute)
             if directory in record["created"]:
                 try:
-                    os.rmdir(os.path.join(top, directory))
+                    os.rmdir(directory)
                     record["created"].remove(directory)
                 except OSError:
                     pass  # something else lives there now

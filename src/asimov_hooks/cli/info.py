@@ -37,9 +37,7 @@ def rules_command(rule_id: str | None, fmt: str) -> None:
             if rule is None:
                 _fail(f"unknown rule id {rule_id!r} (`asimov-hooks rules` lists them)")
             text = (
-                ruledocs.rule_markdown(rule)
-                if fmt == "markdown"
-                else ruledocs.explain_text(rule_id)
+                ruledocs.rule_markdown(rule) if fmt == "markdown" else ruledocs.explain_text(rule)
             )  # type: ignore[arg-type]
     except ConfigError as exc:
         _fail(str(exc))

@@ -1,0 +1,216 @@
+"""Start-up cost of `asimov-hooks agent-event`, the Claude Code hook on every file edit.
+
+Claude Code runs the PreToolUse and PostToolUse hooks on every Write, Edit and
+MultiEdit; almost all of them touch files that are not protocol files, where the hook
+has nothing to do. Its cost there must stay within about 2x a bare `python -c pass`
+(issue 12). This measures it as a user has it: asimov-hooks installed with `pip
+install .` into a fresh virtual environment (as pre-commit installs it: a wheel, with
+compiled bytecode), each event a whole process fed its JSON on stdin, the same way
+Claude Code starts it.
+
+    python benchmarks/bench_agent_event.py            # builds a venv in a temp dir
+    python benchmarks/bench_agent_event.py --env .venv --runs 15
+
+Rows are medians over `--runs` timed runs (round-robin over the rows, after one
+warm-up run each), with the ratio to `python -c pass` of the same interpreter. The
+markdown table goes to stdout and, with --out, to a file (benchmarks/agent-event.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CHECKPOINT = (
+    'timestamp: "2026-11-20T10:30:00Z"\nmilestone: "Bench"\nstatus: in_progress\n'
+    'completed:\n  - "one"\nnext_steps:\n  - "two"\n'
+)
+TARGET = 2.0  # x python -c pass, for edits of files that are not protocol files
+
+
+def build_env(directory: str) -> str:
+    """A fresh environment with `pip install ROOT` (a wheel, bytecode compiled), made by
+    virtualenv as pre-commit makes its hook environments (its pip writes the console
+    script); the standard venv module when virtualenv is not installed. Its bin dir."""
+    import importlib.util
+
+    maker = "virtualenv" if importlib.util.find_spec("virtualenv") else "venv"
+    subprocess.run([sys.executable, "-m", maker, "-q", directory], check=True)
+    bindir = os.path.join(directory, "Scripts" if os.name == "nt" else "bin")
+    pip = [os.path.join(bindir, "python"), "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, "--disable-pip-version-check", ROOT], check=True)
+    return bindir
+
+
+def make_project(directory: str) -> dict[str, str]:
+    """A git repository with an ignored checkpoint; the payload files of each case."""
+    repo = os.path.join(directory, "project")
+    os.makedirs(os.path.join(repo, "src"))
+    subprocess.run(["git", "init", "-q", repo], check=True)
+    files = {
+        ".gitignore": ".claude_checkpoint.yaml\n*.archive.yaml\n",
+        ".claude_checkpoint.yaml": CHECKPOINT,
+        "src/app.py": "x = 1\n",
+    }
+    for rel, text in files.items():
+        with open(os.path.join(repo, rel), "w", encoding="utf-8") as fh:
+            fh.write(text)
+
+    def event(name: str, **fields: object) -> dict[str, object]:
+        return {
+            "session_id": "bench",
+            "transcript_path": os.path.join(directory, "t.jsonl"),
+            "cwd": repo,
+            "hook_event_name": name,
+            **fields,
+        }
+
+    def tool(name: str, tool_name: str, rel: str, **tool_input: object) -> dict[str, object]:
+        path = os.path.join(repo, rel)
+        return event(name, tool_name=tool_name, tool_input={"file_path": path, **tool_input})
+
+    cases = {
+        "PreToolUse Write src/app.py (not a protocol file)": tool(
+            "PreToolUse", "Write", "src/app.py", content="x = 2\n"
+        ),
+        "PostToolUse Edit src/app.py (not a protocol file)": tool(
+            "PostToolUse", "Edit", "src/app.py", old_string="x = 1", new_string="x = 1"
+        ),
+        "PreToolUse Write .claude_checkpoint.yaml (valid)": tool(
+            "PreToolUse", "Write", ".claude_checkpoint.yaml", content=CHECKPOINT
+        ),
+        "PostToolUse Write .claude_checkpoint.yaml (nothing to trim)": tool(
+            "PostToolUse", "Write", ".claude_checkpoint.yaml", content=CHECKPOINT
+        ),
+        "UserPromptSubmit": event("UserPromptSubmit", prompt="go on"),
+        "Stop (turn under the threshold)": event("Stop", stop_hook_active=False),
+    }
+    out = {}
+    for i, (name, payload) in enumerate(cases.items()):
+        path = os.path.join(directory, f"payload-{i}.json")
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(payload, fh)
+        out[name] = path
+    out["_repo"] = repo
+    return out
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(command: list[str], stdin_path: str | None, cwd: str) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the child: user + system)."""
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL  # noqa: SIM115
+    try:
+        cpu = _cpu()
+        start = time.perf_counter()
+        proc = subprocess.run(
+            command, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd
+        )
+        elapsed = time.perf_counter() - start
+        cpu = _cpu() - cpu
+    finally:
+        if stdin_path:
+            stdin.close()  # type: ignore[union-attr]
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({proc.returncode}): {proc.stderr[:300]!r}")
+    return elapsed, cpu
+
+
+Samples = tuple[list[float], list[float]]  # wall, CPU
+
+
+def measure(bindir: str, runs: int, workdir: str) -> list[tuple[str, Samples]]:
+    python = os.path.join(bindir, "python")
+    hooks = os.path.join(bindir, "asimov-hooks")
+    payloads = make_project(workdir)
+    repo = payloads.pop("_repo")
+    rows: list[tuple[str, list[str], str | None]] = [
+        ("python -c pass", [python, "-c", "pass"], None)
+    ]
+    rows += [(name, [hooks, "agent-event"], path) for name, path in payloads.items()]
+    samples: dict[str, Samples] = {name: ([], []) for name, _, _ in rows}
+    for _name, command, stdin in rows:  # warm-up: bytecode, page cache, the state db
+        timed(command, stdin, repo)
+    for _ in range(runs):
+        for name, command, stdin in rows:
+            wall, cpu = timed(command, stdin, repo)
+            samples[name][0].append(wall)
+            samples[name][1].append(cpu)
+    return [(name, samples[name]) for name, _, _ in rows]
+
+
+def table(results: list[tuple[str, Samples]], runs: int, how: str) -> str:
+    floor = statistics.median(results[0][1][0])
+    cpu_floor = statistics.median(results[0][1][1])
+    lines = [
+        "# `asimov-hooks agent-event` start-up",
+        "",
+        f"Generated by `python benchmarks/bench_agent_event.py` ({how}); median of {runs} runs "
+        f"after one warm-up, Python {platform.python_version()}, {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}. CPU is the process's user + "
+        "system time: on a shared machine it moves less with other load than wall time.",
+        "",
+        "| event (one whole process, JSON on stdin) | wall median | wall min "
+        "| × python -c pass (wall) | CPU median | × python -c pass (CPU) |",
+        "|---|---|---|---|---|---|",
+    ]
+    verdicts = []
+    for name, (wall, cpu) in results:
+        med, cpu_med = statistics.median(wall), statistics.median(cpu)
+        ratio, cpu_ratio = med / floor, cpu_med / cpu_floor if cpu_floor else float("nan")
+        lines.append(
+            f"| {name} | {med * 1000:.1f} ms | {min(wall) * 1000:.1f} ms | {ratio:.2f}× "
+            f"| {cpu_med * 1000:.1f} ms | {cpu_ratio:.2f}× |"
+        )
+        if "not a protocol file" in name:
+            verdicts.append((name, ratio, cpu_ratio))
+    lines.append("")
+    for name, ratio, cpu_ratio in verdicts:
+        ok = "met" if max(ratio, cpu_ratio) <= TARGET else "NOT met"
+        lines.append(
+            f"- target ≤ {TARGET:.0f}× `python -c pass` for {name}: {ratio:.2f}× wall, "
+            f"{cpu_ratio:.2f}× CPU ({ok})"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=31, help="timed runs per row (default 31)")
+    parser.add_argument(
+        "--env", help="use this existing environment (its bin/) instead of building one"
+    )
+    parser.add_argument("--out", help="also write the markdown table to this file")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bench-agent-") as tmp:
+        if args.env:
+            bindir = os.path.join(os.path.abspath(args.env), "bin")
+            how = f"environment {args.env}"
+        else:
+            bindir = build_env(os.path.join(tmp, "venv"))
+            how = "fresh virtualenv as pre-commit makes it, `pip install .`, compiled bytecode"
+        for name in ("ASIMOV_HOOKS_CONFIG", "ASIMOV_HOOKS_STATE_DIR", "PYTHONDONTWRITEBYTECODE"):
+            os.environ.pop(name, None)  # state goes to the temporary repository's .git
+        results = measure(bindir, max(1, args.runs), os.path.join(tmp, "work"))
+    text = table(results, max(1, args.runs), how)
+    sys.stdout.write(text)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
