@@ -257,3 +257,30 @@ def test_try_repo_size_hook_on_agent_files(head_clone, repo, tmp_path) -> None:
     assert "AGENTS.md:1:32769: error shared-byte-budget" in proc.stdout
     assert ".cursor/rules/gen.mdc: valid" in proc.stdout  # its directive silenced the limit
     assert "notes.md" not in proc.stdout  # not an instruction file: not passed to the hook
+
+
+def test_shipped_examples(tmp_path) -> None:
+    """examples/agent-files: the good files pass clean, each bad file fails its rule."""
+    base = os.path.join(ROOT, "examples", "agent-files")
+    proc = run_script("asimov-validate", "--format", "json", "good", cwd=base)
+    assert proc.returncode == 0, proc.stdout
+    doc = json.loads(proc.stdout)
+    assert [f for res in doc["files"] for f in res["findings"]] == []
+    assert {res["kind"] for res in doc["files"]} == {
+        "agents-md",
+        "gemini-md",
+        "copilot-instructions",
+        "cursor-rule",
+    }
+    proc = run_script("asimov-validate", "--format", "json", "bad", cwd=base)
+    assert proc.returncode == 1, proc.stdout
+    fired = {
+        (res["path"], f["rule"])
+        for res in json.loads(proc.stdout)["files"]
+        for f in res["findings"]
+    }
+    assert fired == {
+        ("bad/AGENTS.md", "invalid-suppression"),
+        ("bad/.github/copilot-instructions.md", "max-chars"),
+        ("bad/.cursor/rules/everything.mdc", "max-lines-soft"),
+    }

@@ -69,7 +69,9 @@ def test_status_fits_the_terminal_and_colours_only_when_asked(project):
     assert "\u2026" in narrow.stdout
     coloured = oc(root, "status", FORCE_COLOR="1")
     assert "\x1b[31m" in coloured.stdout
-    assert "\x1b[" not in oc(root, "status", FORCE_COLOR="1", NO_COLOR="1").stdout
+    assert "\x1b[" not in oc(root, "status", NO_COLOR="1").stdout
+    assert "\x1b[" not in oc(root, "status", "--color", "never", FORCE_COLOR="1").stdout
+    assert "\x1b[1m" in oc(root, "next", "--color", "always").stdout
 
 
 def test_status_brief_is_the_top_skill_only(project):

@@ -250,3 +250,17 @@ def test_file_rules_are_known_rule_ids() -> None:
     from asimov_hooks.config import known_rule_ids
 
     assert known_rule_ids() >= FILE_RULES
+
+
+def test_directive_for_a_rule_the_kind_never_runs(repo) -> None:
+    """sprint.yaml has no token cap: a max-tokens directive there can never do anything."""
+    write(repo, "sprint.yaml", "sprint: {current: ship}\n# asimov-hooks: disable-file max-tokens\n")
+    found = findings(repo, "sprint.yaml", code=0)
+    assert rules(found) == [(2, "unused-suppression")]
+    assert "does not run on asimov-sprint files" in found[0][4]
+    # switched off in the config: the same
+    write(repo, "CLAUDE.md", "# x\n<!-- asimov-hooks: disable-file max-tokens -->\n")
+    write(repo, ".asimov-hooks.yaml", "kinds:\n  claude-md:\n    rules: {max-tokens: off}\n")
+    assert rules(findings(repo, "CLAUDE.md", code=0)) == [(2, "unused-suppression")]
+    # but not when the run is narrowed on the command line: the rule may run elsewhere
+    assert findings(repo, "--select", "schema,unused-suppression", "sprint.yaml", code=0) == []

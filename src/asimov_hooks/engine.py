@@ -183,7 +183,12 @@ class Checker:
 
         if self._known is None:
             self._known = known_rule_ids()
-        apply(result, text, style, self._known, rules, emit)
+        never: set[str] = set()
+        if self.extra_select is None and self.config.select is None and result.kind:
+            # nothing narrows the run: a rule the file's kind never runs is a dead directive
+            full = self.config.rules_for(result.kind, self.config.relpath(result.path))
+            never = set(self._known) - set(full)
+        apply(result, text, style, self._known, rules, emit, never)
         result.findings.sort(key=lambda f: (f.line, f.col))
 
     def _check(

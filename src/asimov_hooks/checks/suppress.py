@@ -146,8 +146,13 @@ def apply(
     known: Collection[str],
     active: Collection[str],
     emit: Callable[..., None],
+    never: Collection[str] = (),
 ) -> None:
-    """Drop the findings the file's directives silence; report bad and unused ones."""
+    """Drop the findings the file's directives silence; report bad and unused ones.
+
+    `active`: the rules that ran on the file; `never`: rules that do not run on files of
+    its kind whatever is selected (not among the kind's rules, or switched off).
+    """
     entries, problems = parse(text, style)
     complete = result.skipped is None and not any(f.rule in STOPPING for f in result.findings)
     for line, col, message in problems:
@@ -182,9 +187,18 @@ def apply(
         if not hit:
             kept.append(finding)
     result.findings[:] = kept
+    for entry in valid:
+        if entry.rule in never:
+            emit(
+                UNUSED,
+                f"{entry.action} {entry.rule}: {entry.rule} does not run on "
+                f"{result.kind} files (not one of its rules, or switched off): nothing to suppress",
+                entry.line,
+                entry.col,
+            )
     if complete:
         for entry in valid:
-            if not entry.used and entry.rule in active:
+            if not entry.used and entry.rule in active and entry.rule not in never:
                 where = {
                     "disable-line": "on this line",
                     "disable-next-line": "on the next line",

@@ -46,6 +46,15 @@ def dir_options(func):  # type: ignore[no-untyped-def]
 
 
 def format_option(func):  # type: ignore[no-untyped-def]
+    from ..report import COLOR_MODES
+
+    func = click.option(
+        "--color",
+        type=click.Choice(COLOR_MODES),
+        default="auto",
+        show_default=True,
+        help="auto: only on a terminal (NO_COLOR, FORCE_COLOR respected).",
+    )(func)
     return click.option(
         "--format",
         "fmt",
@@ -70,7 +79,9 @@ def group() -> None:
 @click.option("--since", metavar="ISO", help="Momentum digest: what changed since then.")
 @format_option
 @dir_options
-def status_command(brief: bool, since: str | None, fmt: str, directory, config_path) -> None:  # type: ignore[no-untyped-def]
+def status_command(
+    brief: bool, since: str | None, fmt: str, color: str, directory, config_path
+) -> None:  # type: ignore[no-untyped-def]
     """Where did I leave off? Every skill's status, age, summary, next action, blockers."""
     from . import render
     from .store import now
@@ -85,20 +96,20 @@ def status_command(brief: bool, since: str | None, fmt: str, directory, config_p
             _fail(f"--since {since!r} is not an ISO 8601 time (e.g. 2026-06-01T00:00:00Z)")
         if brief:
             _fail("--brief and --since do not go together")
-        sys.exit(render.since(project, when, moment, fmt))
-    sys.exit(render.status(project, moment, fmt, brief))
+        sys.exit(render.since(project, when, moment, fmt, color))
+    sys.exit(render.status(project, moment, fmt, brief, color))
 
 
 @group.command("next", context_settings=CONTEXT)
 @format_option
 @dir_options
-def next_command(fmt: str, directory, config_path) -> None:  # type: ignore[no-untyped-def]
+def next_command(fmt: str, color: str, directory, config_path) -> None:  # type: ignore[no-untyped-def]
     """The single highest-priority action across all checkpoints."""
     from . import render
     from .store import now
 
     project = _project(directory, config_path)
-    sys.exit(render.next_action(project, now(), fmt))
+    sys.exit(render.next_action(project, now(), fmt, color))
 
 
 def dump_json(doc: object) -> None:
@@ -238,3 +249,116 @@ def init_command(no_merge_driver: bool, directory, config_path) -> None:  # type
     for line in problems:
         click.echo(f"warning: {line}")
     sys.exit(1 if problems else 0)
+
+
+@group.command("rotate", context_settings=CONTEXT)
+@click.argument("skills", nargs=-1, required=True, metavar="SKILL|FILE...")
+@click.option(
+    "--over-limit",
+    is_flag=True,
+    help="Only checkpoints over their max-bytes-soft guideline (~32 KB); the pre-commit hook.",
+)
+@click.option(
+    "--keep",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Items to leave at the end of each rotated array.",
+)
+@dir_options
+def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) -> None:  # type: ignore[no-untyped-def]
+    """Move SKILL's append-only skill_state telemetry to .checkpoints/history/.
+
+    Arrays whose merge policy is union (skill_state.merged_prs, reconciliation_log, ...)
+    are appended to history/<skill>.<date>.json. Exit 1 when a file was changed (as
+    every fixer), 0 when there was nothing to move.
+    """
+    from .rotate import over_limit as size_of
+    from .rotate import rotate
+    from .store import Checkpoint, Refused
+
+    project = _project(directory, config_path)
+    status = 0
+    for skill in skills:
+        try:
+            path = project.path_for(skill)
+        except OcError as exc:
+            _fail(str(exc))
+        shown = project.show(path)
+        if over_limit:
+            size, limit = size_of(project, path)
+            if limit is None or size <= limit:
+                continue
+        cp = Checkpoint(path)
+        try:
+            done = rotate(project, cp, keep)
+        except OcError as exc:
+            _fail(str(exc))
+        except Refused as refused:
+            click.echo(f"{shown}: not rotated: the {refused.what} would have errors")
+            for line in _finding_lines(refused.result):
+                click.echo(line)
+            status = max(status, 1)
+            continue
+        if done is None:
+            if over_limit:
+                click.echo(
+                    f"{shown}: over {limit:,} bytes but holds no append-only skill_state "
+                    "telemetry to rotate; shorten it by hand"
+                )
+                status = max(status, 1)
+            else:
+                click.echo(f"{shown}: no append-only skill_state telemetry to rotate")
+            continue
+        target, fields, count = done
+        click.echo(
+            f"{shown}: rotated {count} item{'s' if count != 1 else ''} of "
+            f"{', '.join(fields)} to {project.show(target)}"
+        )
+        if over_limit:
+            size, limit = size_of(project, path)
+            if limit is not None and size > limit:
+                click.echo(f"{shown}: still {size:,} bytes, over the {limit:,}-byte guideline")
+        status = max(status, 1)
+    sys.exit(status)
+
+
+@group.command("doctor", context_settings=CONTEXT)
+@click.option("--strict", is_flag=True, help="Fail on warnings too.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(("text", "json", "github", "sarif")),
+    default=None,
+    help="Output format, as asimov-validate's [default: text; github when GITHUB_ACTIONS=true].",
+)
+@click.option("--color", type=click.Choice(("auto", "always", "never")), default="auto")
+@click.option("-q", "--quiet", is_flag=True, help="Only print problems and the summary.")
+@click.option("--online", is_flag=True, hidden=True)
+@dir_options
+def doctor_command(
+    strict: bool, fmt, color: str, quiet: bool, online: bool, directory, config_path
+) -> None:  # type: ignore[no-untyped-def]
+    """Cross-check every checkpoint against git and the file system (drift).
+
+    project_dir missing on this machine, stale in_progress checkpoints, generated_files
+    that do not exist, next_actions at PRs or tickets already merged, .checkpoints/
+    ignored by git. Exit codes as asimov-validate: 1 on errors (or warnings with
+    --strict). The protocol's --online check (deployed health vs HEAD) is out of scope.
+    """
+    if online:
+        _fail(
+            "--online (deployed /api/health against the local HEAD) is out of scope for "
+            "asimov-hooks: it needs the project's deploy URL and network access; "
+            "run oc doctor for the local checks"
+        )
+    from ..report import default_format, write
+    from .drift_report import check
+
+    project = _project(directory, config_path)
+    if not project.files():
+        click.echo(f"no checkpoints in {project.show(project.dir)}/; nothing to check")
+        sys.exit(0)
+    results = check(project)
+    write(results, fmt or default_format(), sys.stdout, quiet, color)
+    sys.exit(1 if any(r.fails(strict) for r in results) else 0)

@@ -1,13 +1,13 @@
 """Terminal output for the read commands: width, colour, symbols, relative ages.
 
 Lines are cut to the terminal's width ($COLUMNS, else the terminal, else 100).
-Colour only on a terminal, never with NO_COLOR set; FORCE_COLOR turns it on.
+Colour as everywhere in asimov-hooks (report.wants_color): --color always|never, else
+only on a terminal, never with NO_COLOR set, always with FORCE_COLOR set.
 """
 
 from __future__ import annotations
 
 import datetime
-import os
 import shutil
 import sys
 
@@ -19,16 +19,12 @@ CODES = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "bold": "1", 
 
 
 class Out:
-    def __init__(self, stream: TextIO | None = None) -> None:
+    def __init__(self, stream: TextIO | None = None, color: str = "auto") -> None:
+        from ..report import wants_color
+
         self.stream = stream or sys.stdout
         self.width = max(40, shutil.get_terminal_size((100, 24)).columns)
-        tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        if os.environ.get("NO_COLOR"):
-            self.color = False
-        elif os.environ.get("FORCE_COLOR"):
-            self.color = True
-        else:
-            self.color = tty and os.environ.get("TERM") != "dumb"
+        self.color = wants_color(color, self.stream)
         encoding = (getattr(self.stream, "encoding", None) or "utf-8").lower()
         self.unicode = encoding.replace("-", "") in ("utf8", "utf16", "utf32")
         self.stop = "\u26d4" if self.unicode else "!!"

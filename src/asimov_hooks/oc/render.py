@@ -93,10 +93,12 @@ def _body(out: Out, rec: Record) -> None:
         out.line("    " + out.fit("PM: " + rec.pm, 4))
 
 
-def status(project: Project, moment: datetime.datetime, fmt: str, brief: bool) -> int:
+def status(
+    project: Project, moment: datetime.datetime, fmt: str, brief: bool, color: str = "auto"
+) -> int:
     from .cli import dump_json
 
-    out = Out()
+    out = Out(color=color)
     recs = records(project, moment)
     if not recs:
         return _no_checkpoints(project, out, fmt)
@@ -137,10 +139,10 @@ def status(project: Project, moment: datetime.datetime, fmt: str, brief: bool) -
     return 0
 
 
-def next_action(project: Project, moment: datetime.datetime, fmt: str) -> int:
+def next_action(project: Project, moment: datetime.datetime, fmt: str, color: str = "auto") -> int:
     from .cli import dump_json
 
-    out = Out()
+    out = Out(color=color)
     recs = records(project, moment)
     picks = ranked(recs, _gate_words(project))
     best = picks[0] if picks else None
@@ -175,11 +177,17 @@ def next_action(project: Project, moment: datetime.datetime, fmt: str) -> int:
     return 0
 
 
-def since(project: Project, when: datetime.datetime, moment: datetime.datetime, fmt: str) -> int:
+def since(
+    project: Project,
+    when: datetime.datetime,
+    moment: datetime.datetime,
+    fmt: str,
+    color: str = "auto",
+) -> int:
     from .cli import dump_json
     from .digest import changes
 
-    out = Out()
+    out = Out(color=color)
     recs = records(project, moment)
     found = [c for c in (changes(r, when) for r in recs) if c is not None]
     stamp = when.strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,35 @@
+"""`oc doctor`: the protocol's drift checks for every checkpoint, in one report.
+
+The checks are the validator's own drift rules (checks/drift.py), run on each
+`.checkpoints/<skill>.checkpoint.json` with nothing else selected, so `oc doctor` and
+`asimov-validate` never disagree: project_dir missing on this machine, stale in_progress,
+generated_files that do not exist, next_actions at PRs or tickets git shows as merged,
+`.checkpoints/` ignored by git. A file that does not parse is reported as such (its
+drift cannot be checked). Output formats and exit codes are asimov-validate's.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..findings import FileResult
+    from .store import Project
+
+DRIFT_RULES = (
+    "project-dir-exists",
+    "stale-checkpoint",
+    "generated-files-exist",
+    "next-action-merged",
+    "checkpoints-tracked",
+)
+# without these a checkpoint that does not parse would pass silently
+PARSE_RULES = ("syntax", "duplicate-key", "conflict-markers", "empty-file")
+
+
+def check(project: Project) -> list[FileResult]:
+    from ..engine import Checker
+
+    checker = Checker(project.config, set(DRIFT_RULES) | set(PARSE_RULES))
+    files = [project.show(path) for path in project.files()]
+    checker.prefetch(files)
+    return [checker.check(path) for path in files]

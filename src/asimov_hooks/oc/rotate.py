@@ -1,0 +1,110 @@
+"""`oc rotate`: move append-only telemetry out of a checkpoint into its history archive.
+
+What moves is every array under `skill_state` whose merge policy for the oc-checkpoint
+kind (rules/merge.json) is `union`: the append-only, per-session lists such as
+`skill_state.merged_prs` and `skill_state.reconciliation_log`. They go to
+`.checkpoints/history/<skill>.<date>.json` (the `oc.history` setting), appended as one
+more entry of that archive's `rotations` when it already exists, and leave an empty
+array (or their last `--keep` items) behind. The archive is validated and written
+first, then the checkpoint: an interruption between the two leaves the items in both
+files, never in neither. `updated_at` is not stamped: rotation is bookkeeping, not
+progress, and must not make a stale checkpoint look fresh.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .jsonfmt import JSONProblem, Layout, dump_bytes, load_bytes
+from .store import Checkpoint, OcError, Project, Refused, save, stamp, validate
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def _policies(project: Project) -> Any:
+    from ..merge.core import Policies
+
+    kind = project.config.section("merge").get("kinds", {}).get("oc-checkpoint", {})
+    return Policies(kind.get("fields", {}), kind.get("default", "conflict"))
+
+
+def telemetry(data: dict[str, Any], project: Project) -> list[tuple[tuple[str, ...], list]]:
+    """(path, array) for every non-empty append-only array under skill_state."""
+    policies = _policies(project)
+    found: list[tuple[tuple[str, ...], list]] = []
+
+    def walk(node: Any, path: tuple[str, ...]) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(value, (*path, key))
+        elif isinstance(node, list) and node and policies.for_path(path).get("policy") == "union":
+            found.append((path, node))
+
+    walk(data.get("skill_state"), ("skill_state",))
+    return found
+
+
+def archive_path(project: Project, cp: Checkpoint, when: str) -> str:
+    pattern = project.settings.get("history", "history/{skill}.{date}.json")
+    rel = pattern.replace("{skill}", cp.skill).replace("{date}", when[:10])
+    return os.path.join(os.path.dirname(cp.path), rel)
+
+
+def rotate(project: Project, cp: Checkpoint, keep: int) -> tuple[str, list[str], int] | None:
+    """Rotate one checkpoint; returns (archive path, fields, items moved) or None when
+    there is nothing to move. Raises Refused / OcError without writing anything."""
+    data = cp.require(project)
+    moved: dict[str, list] = {}
+    for path, items in telemetry(data, project):
+        cut = len(items) - keep if keep else len(items)
+        if cut <= 0:
+            continue
+        moved[".".join(path)] = items[:cut]
+        del items[:cut]
+    if not moved:
+        return None
+    when = stamp()
+    target = archive_path(project, cp, when)
+    archive, layout = _read_archive(project, target, cp)
+    rotations = archive.setdefault("rotations", [])
+    if not isinstance(rotations, list):
+        raise OcError(f"{project.show(target)}: 'rotations' is not an array; not appending to it")
+    rotations.append({"at": when, "fields": moved})
+    content = dump_bytes(archive, layout)
+    result = validate(project, target, content)
+    if result.status == "error":
+        raise Refused(result, f"archive {project.show(target)}")
+    # the checkpoint's result is checked before the archive is written
+    cp_result = validate(project, cp.path, dump_bytes(data, cp.layout))
+    if cp_result.status == "error":
+        raise Refused(cp_result, "rotated checkpoint")
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    from ..readers.fileio import atomic_write
+
+    atomic_write(target, content)
+    save(project, cp, data, "rotated")
+    return target, list(moved), sum(len(v) for v in moved.values())
+
+
+def _read_archive(project: Project, target: str, cp: Checkpoint) -> tuple[dict[str, Any], Layout]:
+    if not os.path.lexists(target):
+        return {"skill": cp.skill, "rotated_from": os.path.basename(cp.path)}, Layout()
+    try:
+        with open(target, "rb") as fh:
+            data, layout = load_bytes(fh.read())
+    except OSError as exc:
+        raise OcError(f"{project.show(target)}: cannot read: {exc.strerror}") from None
+    except JSONProblem as exc:
+        raise OcError(f"{project.show(target)}: {exc}; not appending to it") from None
+    if not isinstance(data, dict):
+        raise OcError(f"{project.show(target)}: not a JSON object; not appending to it")
+    return data, layout
+
+
+def over_limit(project: Project, path: str) -> tuple[int, int | None]:
+    """(size in bytes, the kind's max-bytes-soft guideline or None)."""
+    size = os.path.getsize(path)
+    limit = project.rules(path).get("max-bytes-soft", {}).get("max")
+    return size, limit if isinstance(limit, int) else None
