@@ -48,7 +48,8 @@ FULL_SIZES = (100, 1000, 10_000)
 SINGLE_MIN_RUNS = 15
 QUICK_SIZES = (100,)
 CONFLICT_RULES = "conflict-markers,syntax,duplicate-key"
-SERIAL = "asimov-validate --jobs 1"  # one process, as check-jsonschema and yamllint run
+SERIAL = "asimov-validate --jobs 1"
+ROTATE = "asimov-hooks oc rotate --over-limit"  # a fixer: one file (under ~32 KB), on a copy  # one process, as check-jsonschema and yamllint run
 
 
 # ------------------------------------------------------------------------ commands
@@ -122,6 +123,17 @@ def make_tools() -> dict[str, Tool]:
                 lambda f: [hooks, "trim"],
                 True,
                 hook="asimov-trim",
+            )
+        )
+    if found["asimov-hooks"] and _has_command(found["asimov-hooks"], "oc"):
+        hooks = found["asimov-hooks"]
+        tools.append(
+            Tool(
+                ROTATE,
+                ("oc",),
+                lambda f: [hooks, "oc", "rotate", "--over-limit"],
+                True,
+                hook="asimov-oc-rotate",
             )
         )
     if found["check-jsonschema"]:
@@ -374,7 +386,7 @@ class Runner:
                 if family not in tool.families or not self._wanted(tool) or tool.name == SERIAL:
                     continue  # (one file is always checked in one process)
                 path, before = target, None
-                if tool.name == "asimov-hooks trim":  # it may rewrite: work on a fresh copy
+                if tool.name in ("asimov-hooks trim", ROTATE):  # may rewrite: use a fresh copy
                     path, before = self._scratch(target)
                 argv = [*tool.prefix(family), path]
                 cases.append(
@@ -400,8 +412,8 @@ class Runner:
             for family in self.args.families:
                 cases = []
                 for tool in self.tools.values():
-                    if family not in tool.families or tool.name == "asimov-hooks trim":
-                        continue
+                    if family not in tool.families or tool.name in ("asimov-hooks trim", ROTATE):
+                        continue  # fixers: a batch would rewrite the corpus under the others
                     if not self._wanted(tool):
                         continue
                     if tool.name.startswith("asimov-validate --select"):
@@ -602,6 +614,7 @@ TOOL_ORDER = (
     SERIAL,
     "asimov-validate --select " + CONFLICT_RULES,
     "asimov-hooks trim",
+    ROTATE,
     "check-jsonschema",
     "yamllint",
 )
@@ -619,6 +632,7 @@ def _hook_of(tool: str) -> str:
         "asimov-validate": "asimov-validate",
         "asimov-validate --select " + CONFLICT_RULES: "asimov-checkpoint-conflicts",
         "asimov-hooks trim": "asimov-trim",
+        ROTATE: "asimov-oc-rotate",
     }.get(tool, "—")
 
 

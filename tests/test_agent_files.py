@@ -37,6 +37,7 @@ def test_kinds_for_every_agent_file() -> None:
     assert config.kind_for("GEMINI.md") == "gemini-md"
     assert config.kind_for(".github/copilot-instructions.md") == "copilot-instructions"
     assert config.kind_for(".github/instructions/py.instructions.md") == "copilot-instructions"
+    assert config.kind_for(".github/instructions/api/py.instructions.md") == "copilot-instructions"
     assert config.kind_for(".cursor/rules/style.mdc") == "cursor-rule"
     assert config.kind_for(".cursor/rules/team/style.mdc") == "cursor-rule"
     assert config.kind_for("web/.cursor/rules/style.mdc") == "cursor-rule"

@@ -210,3 +210,10 @@ def test_install_outside_git_records_in_user_state(tmp_path, isolated_home) -> N
         )
         assert proc.returncode == 0 and "(file removed)" in proc.stdout, proc.stdout
         assert not (project / ".claude").exists()
+
+
+def test_doctor_names_an_unreadable_settings_file(repo) -> None:
+    write(repo, ".claude/settings.local.json", "{oops")
+    proc = run_script("asimov-hooks", "doctor", cwd=repo)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert ".claude/settings.local.json: invalid JSON" in proc.stdout

@@ -14,6 +14,8 @@ LINES = [
     ".claude_checkpoint.yaml merge=asimov-checkpoint",
     ".asimov/checkpoint.yaml merge=asimov-checkpoint",
     ".checkpoints/*.checkpoint.json merge=asimov-checkpoint",
+    ".claude_checkpoint.archive.yaml merge=asimov-checkpoint",
+    ".asimov/checkpoint.archive.yaml merge=asimov-checkpoint",
 ]
 
 
@@ -95,7 +97,7 @@ def test_attributes_local_and_none(tmp_path) -> None:
     info = read(os.path.join(repo, ".git", "info", "attributes"))
     assert all(line in info for line in LINES)
     assert run_module(repo, "uninstall", "-q").returncode == 0
-    assert BLOCK_START not in read(os.path.join(repo, ".git", "info", "attributes"))
+    assert not os.path.exists(os.path.join(repo, ".git", "info", "attributes"))  # only ours
     other = git_init(tmp_path / "other")
     assert run_module(other, "install", "--attributes", "none", "-q").returncode == 0
     assert not os.path.exists(os.path.join(other, ".gitattributes"))
@@ -116,7 +118,7 @@ def test_global_install_and_uninstall(tmp_path, isolated_home) -> None:
     assert check.strip().endswith("merge: asimov-checkpoint")
     assert run_module(outside, "uninstall", "--global").returncode == 0
     assert config(outside, "--global") == {}
-    assert BLOCK_START not in read(attributes)
+    assert not os.path.exists(attributes)  # it held only our block
 
 
 def test_outside_a_repository_is_a_one_line_error(tmp_path) -> None:

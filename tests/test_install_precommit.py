@@ -20,7 +20,7 @@ repos:
     hooks:
       - id: asimov-merge-driver
         name: asimov merge driver (register in this clone)
-        entry: {python} -m asimov_hooks install --quiet --attributes none
+        entry: {python} -m asimov_hooks install --quiet --attributes none --unless-uninstalled
         language: system
         stages: [post-checkout, post-merge]
         always_run: true

@@ -35,6 +35,10 @@ SAMPLES = [
     "sub/.claude_checkpoint.yaml",
     "a/b/c/.claude_checkpoint.yaml",
     ".claude_checkpoint.yml",
+    ".claude_checkpoint.archive.yaml",
+    "sub/.claude_checkpoint.archive.yaml",
+    ".asimov/checkpoint.archive.yaml",
+    ".claude_checkpoint.archive.yml",
     "claude_checkpoint.yaml",
     ".claude_checkpoint.yaml.bak",
     "x.claude_checkpoint.yaml",
@@ -187,7 +191,10 @@ def test_size_hook_matches_kinds_with_size_limits(config) -> None:
     ("hook_id", "kinds"),
     [
         ("asimov-trim", {"asimov-checkpoint"}),
-        ("asimov-checkpoint-conflicts", {"asimov-checkpoint", "oc-checkpoint"}),
+        (
+            "asimov-checkpoint-conflicts",
+            {"asimov-checkpoint", "asimov-checkpoint-archive", "oc-checkpoint"},
+        ),
         ("asimov-forbid-sessions", {"code-intel-session"}),
     ],
 )

@@ -254,3 +254,18 @@ def test_since_without_git_history_uses_timestamps(project):
     assert "oc-git-ops" in changed
     later = json.loads(oc(root, "status", "--since=2026-02-01", "--format", "json").stdout)
     assert "oc-git-ops" not in {c["skill"] for c in later["changed"]}
+
+
+def test_nearest_checkpoints_directory_in_a_monorepo(tmp_path):
+    repo = tmp_path / "mono"
+    git_init(repo)
+    make_project(repo / "apps" / "web")
+    (repo / "apps" / "web" / "src").mkdir(exist_ok=True)
+    inside = oc(repo / "apps" / "web" / "src", "status", "--format", "json")
+    doc = json.loads(inside.stdout)
+    assert doc["directory"] == os.path.join("..", ".checkpoints") or doc["directory"].endswith(
+        "apps/web/.checkpoints"
+    )
+    assert len(doc["checkpoints"]) == 6
+    top = oc(repo, "status")
+    assert top.stdout == "no .checkpoints/ directory; `asimov-hooks oc init` creates one\n"

@@ -233,3 +233,35 @@ def test_rotate_hook_under_pre_commit(head_clone, tmp_path):
     assert "oc-git-ops.checkpoint.json: rotated 602 items of skill_state.merged_prs, " in output
     assert len(read(paths["oc-git-ops"])) < len(big)
     assert len(archives(root)) == 2
+
+
+def test_rotate_hook_without_work_imports_no_click(project):
+    """The hook's usual run (nothing over the guideline) answers before click loads; a
+    file over it still gets the full command."""
+    import sys
+
+    root, paths = project
+    files = [os.path.relpath(p, root) for p in paths.values()]
+    probe = (
+        "import sys\n"
+        "from asimov_hooks.cli.entrypoints import hooks_main\n"
+        "code = hooks_main(sys.argv[1:])\n"
+        "print('CLICK:', 'click' in sys.modules, 'CODE:', code)\n"
+    )
+
+    def run():
+        return subprocess.run(
+            [sys.executable, "-c", probe, "oc", "rotate", "--over-limit", *files],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            env=script_env(),
+            check=False,
+        )
+
+    quiet = run()
+    assert quiet.stdout == "CLICK: False CODE: 0\n", quiet.stdout + quiet.stderr
+    _big(root, paths)
+    busy = run()
+    assert busy.stdout.endswith("CLICK: True CODE: 1\n"), busy.stdout + busy.stderr
+    assert "oc-git-ops.checkpoint.json: rotated 602 items" in busy.stdout

@@ -6,6 +6,8 @@ import json
 
 import pytest
 from conftest import GOOD_CHECKPOINT, git_init, run_script, write
+from hypothesis import given
+from hypothesis import strategies as st
 
 from asimov_hooks.checks.suppress import FILE_RULES, parse
 
@@ -264,3 +266,34 @@ def test_directive_for_a_rule_the_kind_never_runs(repo) -> None:
     assert rules(findings(repo, "CLAUDE.md", code=0)) == [(2, "unused-suppression")]
     # but not when the run is narrowed on the command line: the rule may run elsewhere
     assert findings(repo, "--select", "schema,unused-suppression", "sprint.yaml", code=0) == []
+
+
+rule_id = st.from_regex(r"[a-z][a-z0-9-]{0,15}", fullmatch=True)
+reason = st.text(alphabet=st.characters(blacklist_characters="\r\n", blacklist_categories=["Cs"]))
+
+
+@given(
+    st.sampled_from(["disable-line", "disable-next-line", "disable-file"]),
+    st.lists(rule_id, min_size=1, max_size=4),
+    st.sampled_from(["", " ", "  ", "\t"]),
+    st.one_of(st.just(""), reason.map(lambda r: " -- " + r)),
+    st.sampled_from(["#", "<!--"]),
+)
+def test_parse_points_at_each_rule(action, ids, space, why, style) -> None:
+    if style == "<!--" and "-->" in why:
+        why = why.replace("-->", "")
+    body = f"asimov-hooks:{space or ' '}{action} {(',' + space).join(ids)}{why}"
+    line = f"key: 1  # {body}" if style == "#" else f"<!-- {body} -->"
+    entries, problems = parse(f"first\n{line}\n", style)
+    assert problems == []
+    assert [(e.action, e.rule, e.line) for e in entries] == [(action, r, 2) for r in ids]
+    for entry in entries:
+        assert line[entry.col - 1 :].startswith(entry.rule)
+
+
+@given(st.text(max_size=200), st.sampled_from(["#", "<!--"]))
+def test_parse_never_fails(text, style) -> None:
+    entries, problems = parse(text, style)
+    for entry in entries:
+        assert entry.rule and entry.action in ("disable-line", "disable-next-line", "disable-file")
+    assert all(line >= 1 and col >= 1 for line, col, _ in problems)

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from asimov_hooks.checks.sizes import count_lines
+from asimov_hooks.checks.measure import count_lines
 from asimov_hooks.config import Config, default_data
 from asimov_hooks.readers.loaders import load_yaml
 from asimov_hooks.trim.trimmer import fix_file

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 
-from .checks.sizes import TokenEstimator
+from .checks.measure import TokenEstimator
+from .checks.registry import ESSENTIAL_RULES, normalize_rule
 from .globs import match_any
 
 TYPE_CHECKING = False
@@ -18,10 +19,6 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
 
 PACKS = ("kinds.json", "trim.json", "merge.json", "oc.json", "agent.json", "limits.json")
 CONFIG_NAMES = (".asimov-hooks.yaml", ".asimov-hooks.yml")
-LEVELS = ("error", "warning", "info", "off")
-# Problems that stop a file from being read at all are reported whatever is selected
-# (`select` in a config or --select): the byte cap is what keeps a huge file unparsed.
-ESSENTIAL_RULES = frozenset({"io-error", "encoding", "max-bytes-hard"})
 ENV_CONFIG = "ASIMOV_HOOKS_CONFIG"
 
 
@@ -82,16 +79,6 @@ def deep_merge(base: Any, over: Any) -> Any:
             merged[key] = deep_merge(base[key], value) if key in base else value
         return merged
     return over
-
-
-def normalize_rule(value: Any) -> dict[str, Any]:
-    if value is True:
-        return {}
-    if value is False:
-        return {"level": "off"}
-    if isinstance(value, str):
-        return {"level": value}
-    return dict(value)
 
 
 def default_data() -> dict[str, Any]:
@@ -212,12 +199,10 @@ def _validate_config(path: str, data: dict[str, Any]) -> None:
 
 
 def known_rule_ids() -> set[str]:
-    """Every rule id the default packs define, for any kind."""
-    defaults = default_data()
-    known = set(defaults.get("rules", {}))
-    for spec in defaults.get("kinds", {}).values():
-        known |= set(spec.get("rules", {}))
-    return known
+    """Every rule id (the registry's list, checks/registry.py)."""
+    from .checks.registry import ids
+
+    return set(ids())
 
 
 def _rule_id_uses(data: dict[str, Any]) -> list[tuple[str, list[str]]]:

@@ -185,9 +185,11 @@ def write_block(path: str, wanted: list[str]) -> tuple[list[str], list[str]]:
         new = before + block + after
     if not new and not os.path.exists(path):
         return [], []
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    data = (newline.join(new) + newline) if new else ""
-    atomic_write(path, data.encode("utf-8", "surrogateescape"))
+    if not new:  # it held only our block: install created it, so it goes
+        os.remove(path)
+    else:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        atomic_write(path, (newline.join(new) + newline).encode("utf-8", "surrogateescape"))
     added = [ln for ln in wanted if ln not in inside]
     removed = [ln for ln in inside if ln not in wanted]
     return added, removed
@@ -200,7 +202,16 @@ def merge_settings(config: Any = None) -> dict[str, Any]:
 
         config = load_config(None)
     section = config.section("merge")
+    archives = [
+        pattern
+        for spec in config.kinds.values()
+        if spec.get("archive")
+        for pattern in spec.get("files", [])
+    ]
     return {
+        "archive-driver": section.get("archive-driver")
+        or section.get("driver-name", "asimov-checkpoint"),
+        "archive-patterns": archives,
         "name": section.get("driver-name", "asimov-checkpoint"),
         "description": section.get("description", "asimov-hooks checkpoint merge driver"),
         "patterns": list(section.get("gitattributes", [])),

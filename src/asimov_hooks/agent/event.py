@@ -16,13 +16,16 @@ from __future__ import annotations
 import os
 import sys
 
+from .payload import FILE_TOOLS, EventError, tool_path
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from collections.abc import Sequence
     from typing import Any
 
+__all__ = ["FILE_TOOLS", "EventError", "main", "protocol_target", "tool_path"]
+
 PROG = "asimov-hooks agent-event"
-FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 EVENTS = ("PreToolUse", "PostToolUse", "SessionStart", "Stop", "UserPromptSubmit")
 EXIT_OK, EXIT_FAIL = 0, 1
 USAGE = f"""Usage: {PROG} < HOOK-JSON
@@ -32,10 +35,6 @@ with the documented JSON on stdout. Installed by `asimov-hooks agent install` fo
 {", ".join(EVENTS)}. Exit 0, or 1 with one line on stderr when the event cannot be
 handled (never 2: a hook's exit 2 is a refusal). See docs/agent.md.
 """
-
-
-class EventError(Exception):
-    """The event cannot be handled; one line on stderr, exit 1."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -112,20 +111,6 @@ def read_payload() -> dict[str, Any]:
     return payload
 
 
-def tool_path(payload: dict[str, Any]) -> str | None:
-    """The absolute path a Write/Edit/MultiEdit targets, or None for any other tool."""
-    if payload.get("tool_name") not in FILE_TOOLS:
-        return None
-    tool_input = payload.get("tool_input")
-    path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
-    if not isinstance(path, str) or not path:
-        raise EventError(f"{payload.get('tool_name')} event without tool_input.file_path")
-    if not os.path.isabs(path):
-        cwd = payload.get("cwd")
-        path = os.path.join(cwd if isinstance(cwd, str) and cwd else os.getcwd(), path)
-    return os.path.normpath(path)
-
-
 def protocol_target(payload: dict[str, Any]) -> str | None:
     """The tool's target when it may be a protocol file, else None (cheaply)."""
     path = tool_path(payload)
@@ -158,7 +143,7 @@ def may_be_protocol_file(path: str) -> bool:
         if "kinds" in text or "extends" in text:
             return True
     top = work_tree_of(directory) or os.path.realpath(directory)
-    rel = os.path.relpath(os.path.realpath(path), top).replace(os.sep, "/")
+    rel = os.path.relpath(path, top).replace(os.sep, "/")
     return any(
         match_any(rel, spec.get("files", ()))
         for spec in load_rule_file("kinds.json").get("kinds", {}).values()

@@ -18,7 +18,7 @@ import os
 import time
 
 from ..config import ConfigError, load_config, work_tree_of
-from .event import EventError, tool_path
+from .payload import EventError, tool_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only

@@ -19,10 +19,12 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Iterator
     from typing import Any
 
     from ..readers.fileio import TextFile
-    from .sizes import TokenEstimator
+    from .context import Context
+    from .measure import TokenEstimator
 
     Problem = tuple[int, int, str]  # (line, col, message)
 
@@ -170,3 +172,22 @@ def shared_byte_budget(
             + unseen(estimator, dropped, len(dropped)),
         )
     ]
+
+
+# ------------------------------------------------------------------ the rules
+def check_max_chars(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[Any, str]]:
+    from .context import At
+
+    for line, col, message in max_chars(ctx.text, opts, ctx.config.estimator_for(ctx.kind)):
+        yield At(line, col), message
+
+
+def check_shared_byte_budget(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[Any, str]]:
+    from .context import At
+
+    estimator = ctx.config.estimator_for(ctx.kind)
+    for line, col, message in shared_byte_budget(ctx.path, ctx.text, opts, estimator):
+        yield At(line, col), message
+
+
+RULES = {"max-chars": check_max_chars, "shared-byte-budget": check_shared_byte_budget}

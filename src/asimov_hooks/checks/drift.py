@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Iterator
     from typing import Any
 
-    from ..engine import Context
+    from .context import Context
 
 _PR_REF = re.compile(r"(?:PR\s*#?|pull/|#)(\d+)\b", re.I)
 

@@ -1,43 +1,65 @@
-"""Line and token counting as ADR-007 means them.
+"""Size rules (ADR-007): max-lines-hard, max-lines-soft, max-tokens, max-bytes-soft.
 
-Lines are counted the way git and editors count them: a `\\n` ends a line (a `\\r\\n`
-is one break) and a final newline does not open another line. Tokens are only an
-estimate; the estimator is data so a team can match it to the model it uses.
+Lines and tokens are counted as `measure` counts them. (max-bytes-hard is enforced by
+the reader: a file over the cap is never read into memory.)
 """
 
 from __future__ import annotations
 
-import math
+from .measure import TokenEstimator, count_lines
 
-ESTIMATOR_METHODS = ("chars", "bytes", "words")
-_METHOD_NAMES = {"chars": "characters", "bytes": "UTF-8 bytes", "words": "words"}
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Iterator
+    from typing import Any
 
+    from .context import Context
 
-def count_lines(text: str) -> int:
-    if not text:
-        return 0
-    lines = text.count("\n")
-    if not text.endswith("\n"):
-        lines += 1
-    return lines
+__all__ = ["RULES", "TokenEstimator", "count_lines"]
 
 
-class TokenEstimator:
-    __slots__ = ("divisor", "method")
+# ------------------------------------------------------------------ the rules
+def max_lines_hard(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[int, str]]:
+    limit, lines = opts["max"], count_lines(ctx.text.text)
+    if lines > limit:
+        soft = ctx.rules.get("max-lines-soft", {}).get("max")
+        also = f" (soft limit {soft})" if soft is not None else ""
+        yield limit + 1, f"{lines} lines, over the hard limit of {limit}{also}"
 
-    def __init__(self, method: str = "chars", divisor: float = 4) -> None:
-        self.method, self.divisor = method, divisor
 
-    @property
-    def name(self) -> str:
-        divisor = int(self.divisor) if float(self.divisor).is_integer() else self.divisor
-        return f"{_METHOD_NAMES[self.method]}/{divisor}"
+def max_lines_soft(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[int, str]]:
+    """Found with the hard one; only the most severe is reported (`Checker.check`
+    drops this one after inline suppressions, so a suppressed hard limit leaves it)."""
+    limit, lines = opts["max"], count_lines(ctx.text.text)
+    if lines > limit:
+        hard = ctx.rules.get("max-lines-hard", {}).get("max")
+        also = f" (hard limit {hard})" if hard is not None else ""
+        yield limit + 1, f"{lines} lines, over the soft limit of {limit}{also}"
 
-    def estimate(self, text: str) -> int:
-        if self.method == "chars":
-            amount = len(text)
-        elif self.method == "bytes":
-            amount = len(text.encode("utf-8"))
-        else:
-            amount = len(text.split())
-        return math.ceil(amount / self.divisor)
+
+def max_tokens(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[int, str]]:
+    text, cap, est = ctx.text.text, opts["max"], ctx.config.estimator_for(ctx.kind)
+    tokens = est.estimate(text)
+    if tokens > cap:
+        line = 1
+        if est.method == "chars":
+            line = text.count("\n", 0, int(cap * est.divisor)) + 1
+        yield (
+            line,
+            f"~{tokens:,} tokens, over the cap of {cap:,} (estimated as {est.name}, rounded up)",
+        )
+
+
+def max_bytes_soft(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[int, str]]:
+    cap, size = opts["max"], len(ctx.text.raw)
+    if size > cap:
+        line = ctx.text.raw.count(b"\n", 0, cap) + 1
+        yield line, f"{size:,} bytes, over the {cap:,}-byte guideline"
+
+
+RULES = {
+    "max-lines-hard": max_lines_hard,
+    "max-lines-soft": max_lines_soft,
+    "max-tokens": max_tokens,
+    "max-bytes-soft": max_bytes_soft,
+}

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Iterator
     from typing import Any
 
-    from ..engine import Context
+    from .context import Context
 
 
 def _get(data: Any, dotted: str) -> tuple[tuple, Any] | None:

@@ -11,14 +11,16 @@ YAML files carry them in a `#` comment, text (Markdown) files inside `<!-- ... -
 line; JSON has no comments, so JSON files have none (per-path `overrides` in the config do
 the same job). Rules about the whole file (its size, where it lives) report at a line that
 moves as the file changes, so only `disable-file` silences them; a line directive that
-names one is reported as invalid, as is an unknown rule id. A directive that silences
-nothing is reported by `unused-suppression`.
+names one is reported as invalid (`invalid-suppression`), as is an unknown rule id. A
+directive that silences nothing is reported by `unused-suppression`.
 
 The check runs only on files whose text holds `asimov-hooks:`, so hook runs over files
 without directives pay one substring search.
 """
 
 from __future__ import annotations
+
+from .registry import PATH_RULES, SIZE_RULES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -29,23 +31,11 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
 MARK = "asimov-hooks:"
 ACTIONS = ("disable-line", "disable-next-line", "disable-file")
 UNUSED, INVALID = "unused-suppression", "invalid-suppression"
+RULES: dict[str, object] = {}  # both are emitted by `apply`, after the checks (no check)
 # Findings about the whole file: reported at a line, but that line is where the file
-# crossed a limit (or line 1), not the line at fault.
-FILE_RULES = frozenset(
-    {
-        "max-lines-soft",
-        "max-lines-hard",
-        "max-tokens",
-        "max-bytes-soft",
-        "max-bytes-hard",
-        "max-chars",
-        "shared-byte-budget",
-        "must-be-ignored",
-        "checkpoints-tracked",
-        "not-protocol-file",
-        "empty-file",
-    }
-)
+# crossed a limit (or line 1), not the line at fault. Taken from the registry: every size
+# and agent-limit rule, every rule about where the file is, and two about what it is.
+FILE_RULES = SIZE_RULES | PATH_RULES | {"not-protocol-file", "empty-file"}
 # Reported before the text can be read, or about the directives themselves.
 UNSUPPRESSIBLE = frozenset({"io-error", "encoding", UNUSED, INVALID})
 # After these nothing else in the file was checked: a directive for another rule may be

@@ -6,7 +6,6 @@ fixer modified, 2 usage error or a failure of the tool itself.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Sequence
 
@@ -182,18 +181,10 @@ def _guarded(command: click.Command, argv: Sequence[str] | None, prog: str) -> i
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        from .entrypoints import broken_pipe
-
-        return broken_pipe()
     except Exception as exc:  # a bug or an environment failure: one line, no traceback
-        if os.environ.get("ASIMOV_HOOKS_DEBUG"):
-            raise
-        sys.stderr.write(
-            f"{prog}: internal error: {type(exc).__name__}: {exc} "
-            "(set ASIMOV_HOOKS_DEBUG=1 for a traceback)\n"
-        )
-        return 2
+        from .guard import internal_error
+
+        return internal_error(prog, exc)
     return 0
 
 

@@ -11,42 +11,15 @@ import os
 import sys
 
 from .fastargs import parse, scan
+from .guard import broken_pipe, run_guarded
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
+
+__all__ = ["broken_pipe", "check_size_main", "hooks_main", "validate_main"]
 
 SIZE_OPTIONS = frozenset({"--config", "--strict", "-q", "--quiet", "--format", "--color"})
-
-
-def _internal_error(prog: str, exc: Exception) -> int:
-    if isinstance(exc, BrokenPipeError):  # `... | head`: the reader left, nothing to say
-        return broken_pipe()
-    if os.environ.get("ASIMOV_HOOKS_DEBUG"):
-        raise exc
-    sys.stderr.write(
-        f"{prog}: internal error: {type(exc).__name__}: {exc} "
-        "(set ASIMOV_HOOKS_DEBUG=1 for a traceback)\n"
-    )
-    return 2
-
-
-def _run_hook(prog: str, call: Callable[[], int]) -> int:
-    """A hook's work past its command line, failing as the click path fails: Ctrl-C is
-    exit 130 and quiet, anything unexpected (an import included) one line and exit 2."""
-    try:
-        return call()
-    except KeyboardInterrupt:
-        return 130
-    except Exception as exc:
-        return _internal_error(prog, exc)
-
-
-def broken_pipe() -> int:
-    """Silence the interpreter's own flush of a stdout whose reader has gone."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    return 1
 
 
 def validate_main(argv: Sequence[str] | None = None) -> int:
@@ -63,7 +36,7 @@ def validate_main(argv: Sequence[str] | None = None) -> int:
 
         return run_options(**opts)  # type: ignore[arg-type]
 
-    return _run_hook("asimov-validate", call)
+    return run_guarded("asimov-validate", call)
 
 
 def check_size_main(argv: Sequence[str] | None = None) -> int:
@@ -83,7 +56,7 @@ def check_size_main(argv: Sequence[str] | None = None) -> int:
         opts["jobs"] = 1  # reading and counting: a worker would cost more than it saves
         return run_options(**opts)  # type: ignore[arg-type]
 
-    return _run_hook("asimov-check-size", call)
+    return run_guarded("asimov-check-size", call)
 
 
 TRIM_FLAGS = {
@@ -131,6 +104,12 @@ def hooks_main(argv: Sequence[str] | None = None) -> int:
         code = fast_main(args[1:])
         if code is not None:
             return code
+    if args[:3] == ["oc", "rotate", "--over-limit"]:  # the asimov-oc-rotate hook
+        from ..oc.quick import rotate_over_limit
+
+        code = run_guarded("asimov-hooks", lambda: rotate_over_limit(args[3:]))
+        if code is not None:
+            return code
     opts = _trim_options(args[1:]) if args[:1] == ["trim"] else None
     if opts is None:
         from .commands import main
@@ -142,4 +121,4 @@ def hooks_main(argv: Sequence[str] | None = None) -> int:
 
         return run(**opts)  # type: ignore[arg-type]
 
-    return _run_hook("asimov-hooks", call)
+    return run_guarded("asimov-hooks", call)

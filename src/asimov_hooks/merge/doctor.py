@@ -47,6 +47,7 @@ class Report:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.failed = False
+        self.disabled = False  # ASIMOV_HOOKS_MERGE_DRIVER turns it off here
 
     def add(self, level: str, message: str, fix: str | None = None) -> None:
         self.lines.append(f"  {level:<4} {message}")
@@ -159,11 +160,12 @@ def _check_driver(report: Report, name: str, top: str) -> str | None:
         "disabled",
     ):
         report.add(
-            "warn",
+            "FAIL",
             "ASIMOV_HOOKS_MERGE_DRIVER disables the driver in this environment "
             "(git's line merge runs instead)",
             "unset ASIMOV_HOOKS_MERGE_DRIVER",
         )
+        report.disabled = True
     return command
 
 
@@ -282,7 +284,10 @@ def command() -> None:
         sys.exit(2)
     for line in report.lines:
         click.echo(line)
-    click.echo(
-        "problems found" if report.failed else "merge driver active for every checkpoint path"
-    )
+    if report.disabled:
+        click.echo("merge driver disabled here by ASIMOV_HOOKS_MERGE_DRIVER")
+    else:
+        click.echo(
+            "problems found" if report.failed else "merge driver active for every checkpoint path"
+        )
     sys.exit(1 if report.failed else 0)

@@ -49,7 +49,16 @@ class Outcome:
 class Settings:
     """Everything one merge needs from the configuration."""
 
-    __slots__ = ("fmt", "labels", "limits", "marker_size", "max_bytes", "policies", "schema")
+    __slots__ = (
+        "fixable",
+        "fmt",
+        "labels",
+        "limits",
+        "marker_size",
+        "max_bytes",
+        "policies",
+        "schema",
+    )
 
     def __init__(
         self,
@@ -60,6 +69,7 @@ class Settings:
         labels: tuple[str, str] = ("ours", "theirs"),
         max_bytes: int | None = None,
         limits: dict[str, int] | None = None,
+        fixable: frozenset[str] = frozenset(),
     ) -> None:
         from ..readers.guards import limits as default_limits
 
@@ -68,6 +78,9 @@ class Settings:
         lim = limits if limits is not None else default_limits()
         # what each side's parse is bounded by: nesting depth, alias references, alias nodes
         self.limits = (lim["max-depth"], lim["max-aliases"], lim["max-alias-nodes"])
+        # top-level lists the trimmer caps: too many items there is the trimmer's to fix
+        # (it keeps or archives every item), never a reason for a conflict
+        self.fixable = fixable
 
 
 # ---------------------------------------------------------------- in-process API
@@ -122,6 +135,8 @@ def _error_keys(settings: Settings, data: Any) -> set[tuple]:
 
     keys = set()
     for err in Evaluator(settings.schema).errors(data):
+        if err.keyword == "maxItems" and len(err.path) == 1 and err.path[0] in settings.fixable:
+            continue
         where = tuple("#" if isinstance(p, int) else p for p in err.path)
         detail = err.message if err.keyword in ("required", "additionalProperties") else ""
         keys.add((where, err.keyword, detail))
@@ -144,6 +159,13 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
         return Outcome(0, ours)
     if base == ours:
         return Outcome(0, theirs)
+    if settings.fmt == "archive":
+        from .archive_merge import merge_archive
+
+        merged = merge_archive(base, ours, theirs)
+        if merged is None:
+            return Outcome(1, None, "line-merge", reason="a side is not a plain archive list")
+        return Outcome(0, merged)
     if settings.max_bytes is not None and max(len(ours), len(theirs)) > settings.max_bytes:
         return Outcome(1, None, "line-merge", reason=f"over {settings.max_bytes:,} bytes")
     mod = _loader(settings.fmt)
@@ -272,6 +294,8 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
     kind = config.kind_for(relpath)
     if kind is None:
         return f"no asimov-hooks file kind matches {relpath!r}"
+    if config.kinds[kind].get("archive"):  # a trim archive: append-only, keep both sides
+        return Settings(fmt="archive", policies=Policies({}, "conflict"), marker_size=marker_size)
     kind_merge = section.get("kinds", {}).get(kind)
     fmt = config.kinds.get(kind, {}).get("format")
     if not kind_merge or fmt not in ("yaml", "json"):
@@ -288,6 +312,8 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
 
         schema = schema_for(schema_name, config)
     labels = section.get("labels", {})
+    trim = config.section("trim")
+    fixable = frozenset(trim.get("caps", {})) if kind in trim.get("kinds", []) else frozenset()
     return Settings(
         fmt=fmt,
         policies=Policies(fields, kind_merge.get("default", section.get("default", "conflict"))),
@@ -296,6 +322,7 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
         labels=(labels.get("ours", "ours"), labels.get("theirs", "theirs")),
         max_bytes=section.get("max-bytes"),
         limits=config.limits,
+        fixable=fixable,
     )
 
 

@@ -69,35 +69,136 @@ def _display(path: str, top: str | None) -> str:
     return path
 
 
-def install(global_: bool, attributes: str) -> list[str]:
-    """Do the install; returns what changed (one line each)."""
+OPT_OUT = "asimov-hooks.merge-driver"  # git config key `uninstall` leaves behind
+OPT_OUT_VALUE = "uninstalled"
+OUR_DRIVER_MARKS = ("asimov_hooks.merge.driver", "asimov_hooks.merge_driver", "merge-driver %O")
+
+
+class Installed:
+    """What install did: changes (one line each), notes, and whether the committed
+    .gitattributes changed (only then is there something to commit)."""
+
+    def __init__(self) -> None:
+        self.changes: list[str] = []
+        self.notes: list[str] = []
+        self.attributes_changed = False
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        """The changes, then the notes: what callers that list lines want."""
+        yield from self.changes
+        yield from (f"note: {note}" for note in self.notes)
+
+
+def opted_out(cwd: str | None) -> bool:
+    """`asimov-hooks uninstall` was run here (or globally) and install not run since."""
+    return config_get(OPT_OUT, None, cwd=cwd) == OPT_OUT_VALUE
+
+
+def _clear_opt_out(scope: list[str], top: str | None) -> None:
+    if config_get(OPT_OUT, scope, cwd=top) is not None:
+        git("config", *scope, "--unset-all", OPT_OUT, cwd=top, check=False)
+        _remove_section_if_empty(scope, "asimov-hooks", top)
+
+
+def _remove_section_if_empty(scope: list[str], section: str, top: str | None) -> None:
+    left = git("config", *scope, "--get-regexp", rf"^{_regex(section)}\.", cwd=top, check=False)
+    if left.returncode != 0:
+        git("config", *scope, "--remove-section", section, cwd=top, check=False)
+
+
+def _old_driver_sections(scope: list[str], name: str, top: str | None) -> list[str]:
+    """merge.<other>.* sections an earlier install wrote under another driver name."""
+    done = git("config", *scope, "--get-regexp", r"^merge\..*\.driver$", cwd=top, check=False)
+    found = []
+    for line in done.stdout.splitlines():
+        key, _, value = line.partition(" ")
+        other = key[len("merge.") : -len(".driver")]
+        if other != name and any(mark in value for mark in OUR_DRIVER_MARKS):
+            found.append(other)
+    return found
+
+
+def foreign_routes(lines: list[str], patterns: list[str], ours: set[str]) -> dict[str, tuple]:
+    """{pattern: (driver, line number)} for each of our patterns that these attribute
+    lines send to another merge driver (the last matching line wins, as in git)."""
+    from ..globs import match_any
+
+    found: dict[str, tuple] = {}
+    for pattern in patterns:
+        sample = pattern.replace("**/", "").replace("*", "example").lstrip("/")
+        effective: tuple | None = None
+        for number, line in enumerate(lines, 1):
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            if not match_any(sample, [words[0]]) and words[0] != pattern:
+                continue
+            for attr in words[1:]:
+                if attr.startswith("merge="):
+                    effective = (attr[len("merge=") :], number)
+                elif attr in ("-merge", "!merge", "merge"):
+                    effective = None
+        if effective is not None and effective[0] not in ours:
+            found[pattern] = effective
+    return found
+
+
+def install(global_: bool, attributes: str, replace: bool = False) -> Installed:
+    """Do the install; returns what changed."""
     top = _where(global_)
     settings = merge_settings()
     name = settings["name"]
     scope = scope_args(global_)
+    where = "global" if global_ else "local"
+    done = Installed()
+    _clear_opt_out(scope, top)
+    for old in _old_driver_sections(scope, name, top):
+        git("config", *scope, "--remove-section", f"merge.{old}", cwd=top, check=False)
+        done.changes.append(f"removed merge.{old}.* ({where} git config; the driver is now {name})")
     wanted = {
         f"merge.{name}.name": settings["description"],
         f"merge.{name}.driver": driver_command(),
         f"merge.{name}.recursive": "binary",
     }
-    changes = []
     for key, value in wanted.items():
         current = config_get(key, scope, cwd=top)
         if current != value:
             git("config", *scope, key, value, cwd=top)
             verb = "set" if current is None else "updated"
-            changes.append(f"{verb} {key} ({'global' if global_ else 'local'} git config)")
+            done.changes.append(f"{verb} {key} ({where} git config)")
     path = attributes_path(attributes, global_, top)
-    if path is not None:
-        lines, _ = read_lines(path)
-        outside, _, _ = split_block(lines)
-        present = routed_patterns(outside, name)
-        block = [f"{p} merge={name}" for p in settings["patterns"] if p not in present]
-        added, removed = write_block(path, block)
-        shown = _display(path, top)
-        changes += [f"added to {shown}: {line}" for line in added]
-        changes += [f"removed from {shown}: {line}" for line in removed]
-    return changes
+    if path is None:
+        return done
+    lines, _ = read_lines(path)
+    outside, inside, _ = split_block(lines)
+    shown = _display(path, top)
+    routes = [(p, name) for p in settings["patterns"]]
+    routes += [(p, settings["archive-driver"]) for p in settings["archive-patterns"]]
+    foreign = foreign_routes(outside, [p for p, _ in routes], {name, settings["archive-driver"]})
+    block = []
+    for pattern, driver in routes:
+        line = f"{pattern} merge={driver}"
+        if pattern in routed_patterns(outside, driver) and pattern not in foreign:
+            continue  # a line of the user's own already does it
+        if pattern in foreign and not replace and line not in inside:
+            other, number = foreign[pattern]
+            done.notes.append(
+                f"{pattern} is routed to merge={other} by {shown} line {number}; left as it "
+                f"is (`asimov-hooks install --replace` routes it to {driver} instead)"
+            )
+            continue
+        if pattern in foreign and line not in inside:
+            other, number = foreign[pattern]
+            done.notes.append(
+                f"{pattern}: merge={driver} replaces merge={other} ({shown} line {number} "
+                "stays, overridden by the later line; `asimov-hooks uninstall` restores it)"
+            )
+        block.append(line)
+    added, removed = write_block(path, block)
+    done.changes += [f"added to {shown}: {line}" for line in added]
+    done.changes += [f"removed from {shown}: {line}" for line in removed]
+    done.attributes_changed = bool(added or removed) and attributes == "auto" and not global_
+    return done
 
 
 def uninstall(global_: bool) -> list[str]:
@@ -111,9 +212,8 @@ def uninstall(global_: bool) -> list[str]:
         if config_get(full, scope, cwd=top) is not None:
             git("config", *scope, "--unset-all", full, cwd=top)
             changes.append(f"removed {full} ({'global' if global_ else 'local'} git config)")
-    left = git("config", *scope, "--get-regexp", rf"^merge\.{_regex(name)}\.", cwd=top, check=False)
-    if changes and left.returncode != 0:
-        git("config", *scope, "--remove-section", f"merge.{name}", cwd=top, check=False)
+    if changes:
+        _remove_section_if_empty(scope, f"merge.{name}", top)
     paths = (
         [global_attributes_file()]
         if global_
@@ -123,9 +223,39 @@ def uninstall(global_: bool) -> list[str]:
         ]
     )
     for path in paths:
+        existed = os.path.exists(path)
         _, removed = write_block(path, [])
         changes += [f"removed from {_display(path, top)}: {line}" for line in removed]
+        if existed and not os.path.exists(path):
+            changes.append(f"deleted {_display(path, top)} (it held only what install added)")
+    if top is not None and not global_ and _registering_hook(top):
+        if config_get(OPT_OUT, scope, cwd=top) != OPT_OUT_VALUE:
+            git("config", *scope, OPT_OUT, OPT_OUT_VALUE, cwd=top)
+        changes.append(
+            f"remembered in local git config ({OPT_OUT}={OPT_OUT_VALUE}): the "
+            "asimov-merge-driver hook of this clone will not register the driver again; "
+            "`asimov-hooks install` undoes this"
+        )
     return changes
+
+
+def _registering_hook(top: str) -> bool:
+    """Whether this clone has a hook that would register the driver again (the
+    asimov-merge-driver pre-commit hook runs on post-checkout / post-merge)."""
+    try:
+        with open(os.path.join(top, ".pre-commit-config.yaml"), encoding="utf-8") as fh:
+            if "asimov-merge-driver" in fh.read():
+                return True
+    except OSError:
+        pass
+    for stage in ("post-checkout", "post-merge"):
+        try:
+            with open(git_path(f"hooks/{stage}", cwd=top), encoding="utf-8") as fh:
+                if "asimov-hooks" in fh.read():
+                    return True
+        except (OSError, UnicodeDecodeError):
+            continue
+    return False
 
 
 def _regex(name: str) -> str:
@@ -152,26 +282,45 @@ def _fail(command: str, message: str) -> None:
     "with --global the global attributes file), local = .git/info/attributes (this clone "
     "only), none = git config only.",
 )
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Route checkpoints to this driver even where .gitattributes sends them to another "
+    "merge driver (its line stays, overridden; uninstall restores it).",
+)
+@click.option(
+    "--unless-uninstalled",
+    is_flag=True,
+    help="Do nothing if `asimov-hooks uninstall` was run in this clone (the "
+    "asimov-merge-driver pre-commit hook uses this).",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing unless something fails.")
-def install_command(global_: bool, attributes: str, quiet: bool) -> None:
+def install_command(
+    global_: bool, attributes: str, replace: bool, unless_uninstalled: bool, quiet: bool
+) -> None:
     """Register the checkpoint merge driver with git (idempotent).
 
     Sets merge.asimov-checkpoint.name, .driver (this interpreter, so it works from a
-    venv or pre-commit's environment) and .recursive=binary, and routes the checkpoint
-    files to it in .gitattributes. Disable it for one command with
-    ASIMOV_HOOKS_MERGE_DRIVER=0.
+    venv or pre-commit's environment) and .recursive=binary, routes the checkpoint
+    files to it and the trim archives to git's union merge in .gitattributes. Disable
+    it for one command with ASIMOV_HOOKS_MERGE_DRIVER=0.
     """
     from ..config import ConfigError
 
     try:
-        changes = install(global_, attributes)
+        if unless_uninstalled and opted_out(toplevel()):
+            return
+        done = install(global_, attributes, replace)
     except (SetupError, GitError, ConfigError, OSError) as exc:
         _fail("install", str(exc))
         return
+    if done.notes:  # another driver kept its files: say so even with --quiet
+        for line in done.notes:
+            click.echo(f"note: {line}", err=True)
     if not quiet:
-        for line in changes or ["merge driver already installed; nothing to do"]:
+        for line in done.changes or ["merge driver already installed; nothing to do"]:
             click.echo(line)
-        if changes and attributes == "auto" and not global_:
+        if done.attributes_changed:
             click.echo("commit .gitattributes so that every clone routes checkpoints to the driver")
 
 

@@ -6,7 +6,6 @@ fixer that changed files, doctor errors), 2 usage error or tool failure.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
@@ -41,7 +40,8 @@ def dir_options(func):  # type: ignore[no-untyped-def]
         "--dir",
         "directory",
         type=click.Path(file_okay=False),
-        help="Project directory (or its .checkpoints/) [default: the git work tree you stand in].",
+        help="Project directory (or its .checkpoints/) [default: the nearest .checkpoints/ "
+        "up to the top of the git work tree you stand in].",
     )(func)
 
 
@@ -110,11 +110,6 @@ def next_command(fmt: str, color: str, directory, config_path) -> None:  # type:
 
     project = _project(directory, config_path)
     sys.exit(render.next_action(project, now(), fmt, color))
-
-
-def dump_json(doc: object) -> None:
-    json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
 
 
 # ------------------------------------------------------------------ writes

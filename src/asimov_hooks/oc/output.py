@@ -74,3 +74,11 @@ def age(seconds: float | None) -> str:
 
 def seconds_since(stamp: datetime.datetime | None, now: datetime.datetime) -> float | None:
     return None if stamp is None else (now - stamp).total_seconds()
+
+
+def dump_json(doc: object) -> None:
+    """A document as indented JSON on stdout (`--json` of the read commands)."""
+    import json
+
+    json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from .output import Out, age
 from .priority import LEVELS, order, rank, ranked
 from .summary import records
@@ -26,12 +28,12 @@ def _gate_words(project: Project) -> list[str]:
 
 
 def _no_checkpoints(project: Project, out: Out, fmt: str) -> int:
-    from .cli import dump_json
+    from .output import dump_json
 
     where = project.show(project.dir)
     if fmt == "json":
         dump_json({"directory": where, "decisions_waiting": 0, "checkpoints": []})
-    elif __import__("os").path.isdir(project.dir):
+    elif os.path.isdir(project.dir):
         out.line(f"no checkpoints in {where}/")
     else:
         out.line(f"no {where}/ directory; `asimov-hooks oc init` creates one")
@@ -96,7 +98,7 @@ def _body(out: Out, rec: Record) -> None:
 def status(
     project: Project, moment: datetime.datetime, fmt: str, brief: bool, color: str = "auto"
 ) -> int:
-    from .cli import dump_json
+    from .output import dump_json
 
     out = Out(color=color)
     recs = records(project, moment)
@@ -140,7 +142,7 @@ def status(
 
 
 def next_action(project: Project, moment: datetime.datetime, fmt: str, color: str = "auto") -> int:
-    from .cli import dump_json
+    from .output import dump_json
 
     out = Out(color=color)
     recs = records(project, moment)
@@ -184,8 +186,8 @@ def since(
     fmt: str,
     color: str = "auto",
 ) -> int:
-    from .cli import dump_json
     from .digest import changes
+    from .output import dump_json
 
     out = Out(color=color)
     recs = records(project, moment)

@@ -55,6 +55,8 @@ class Project:
         name = self.settings.get("directory", ".checkpoints")
         if directory is not None and os.path.basename(os.path.normpath(root)) == name:
             root = os.path.dirname(os.path.normpath(root))  # --dir .checkpoints
+        elif directory is None:
+            root = nearest(os.getcwd(), root, name)
         self.root = root
         self.dir = os.path.join(root, name)
 
@@ -96,6 +98,19 @@ class Project:
     def stale_days(self) -> int:
         opts = self.config.rules_for("oc-checkpoint", ".checkpoints/x" + SUFFIX)
         return int(opts.get("stale-checkpoint", {}).get("days", 7))
+
+
+def nearest(start: str, top: str, name: str) -> str:
+    """The closest directory from `start` up to `top` that holds `name` (a project inside
+    a monorepo has its own .checkpoints/), else `top`."""
+    here = os.path.realpath(start)
+    top = os.path.realpath(top)
+    while True:
+        if os.path.isdir(os.path.join(here, name)):
+            return here
+        if here == top or os.path.dirname(here) == here:
+            return top
+        here = os.path.dirname(here)
 
 
 def skill_of(path: str) -> str:

@@ -153,6 +153,16 @@ def build(
         except FileProblem as problem:
             raise ArchiveError(f"archive {archive}: {problem.message}") from None
         old_text, bom, newline = current.text, current.bom, current.newline
+        from ..readers.markers import find_conflict_marker
+
+        marker = find_conflict_marker(old_text)
+        if marker is not None:
+            raise ArchiveError(
+                f"archive {archive} has unresolved merge conflict markers (line {marker}): "
+                "keep both sides' entries, remove the marker lines, then trim again "
+                "(`asimov-hooks install` routes archives to the merge driver, which "
+                "keeps both sides' entries without markers)"
+            )
         if len(old_text) > lim["archive-check-bytes"]:
             # earlier entries were checked when they were appended: only the last one
             # (and the new one after it) is parsed, however long the archive grew

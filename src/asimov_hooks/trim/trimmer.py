@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..checks.sizes import count_lines
+from ..checks.measure import count_lines
 from ..config import Config, ConfigError, load_config
 
 TYPE_CHECKING = False
@@ -344,7 +344,7 @@ def trim_text(
     if not layout.fields:
         return result
     if identify is not None:
-        from ..engine import foreign_reason
+        from ..checks.foreign import foreign_reason
 
         reason = foreign_reason(layout.fields.keys(), identify)
         if reason:
@@ -614,7 +614,7 @@ def _archive(
     if os.path.realpath(target) == os.path.realpath(path):
         return "not trimmed: the archive path is the checkpoint itself"
     other = config.kind_for(config.relpath(target))
-    if other is not None:
+    if other is not None and not config.kinds[other].get("archive"):
         return (
             f"not trimmed: the archive {target} would itself be checked as {other}; "
             "choose another trim.archive.path"

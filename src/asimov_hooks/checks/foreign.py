@@ -1,0 +1,42 @@
+"""not-protocol-file: a file that only shares a protocol file's name.
+
+A Kubernetes manifest called `warmup.yaml` must not fail a commit. A kind's `identify`
+keys say what a real one holds; a file with none of them is skipped, and the result
+says why (the skip is the report: nothing is emitted under this id).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Iterable
+    from typing import Any
+
+_TOP_KEY = r"""^(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#&*!|>'"%@`{}\[\],?:-][^:\n]*?|-[^\s:][^:\n]*?))[ \t]*:(?:[ \t]|$)"""
+
+RULES: dict[str, object] = {}
+
+
+def top_level_keys(text: str) -> list[str]:
+    """Keys at column 0 of a block-mapping YAML document, without parsing it."""
+    import re  # on first use: most hook runs never need it
+
+    pattern = re.compile(_TOP_KEY, re.M)
+    return [a or b or c for a, b, c in pattern.findall(text)]
+
+
+def foreign_reason(keys: Iterable[str], spec: dict[str, Any]) -> str | None:
+    """Why a file that only shares a protocol file's name is not one, or None."""
+    wanted = spec.get("identify", {}).get("keys")
+    keys = set(keys)
+    if not wanted or not keys or keys & set(wanted):
+        return None
+    description = spec.get("description", "protocol file")
+    if {"apiVersion", "kind"} <= keys:
+        looks = "looks like a Kubernetes manifest (apiVersion/kind)"
+    elif "services" in keys:
+        looks = "looks like a Compose file (services)"
+    else:
+        shown = ", ".join(sorted(keys)[:4])
+        looks = f"top-level keys are {shown}"
+    return f"not an {description}: {looks}; none of its identifying keys are present"

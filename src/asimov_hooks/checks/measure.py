@@ -1,0 +1,42 @@
+"""Line and token counting as ADR-007 means them.
+
+Lines are counted the way git and editors count them: a `\\n` ends a line (a `\\r\\n`
+is one break) and a final newline does not open another line. Tokens are only an
+estimate; the estimator is data so a team can match it to the model it uses.
+"""
+
+from __future__ import annotations
+
+import math
+
+_METHOD_NAMES = {"chars": "characters", "bytes": "UTF-8 bytes", "words": "words"}
+
+
+def count_lines(text: str) -> int:
+    if not text:
+        return 0
+    lines = text.count("\n")
+    if not text.endswith("\n"):
+        lines += 1
+    return lines
+
+
+class TokenEstimator:
+    __slots__ = ("divisor", "method")
+
+    def __init__(self, method: str = "chars", divisor: float = 4) -> None:
+        self.method, self.divisor = method, divisor
+
+    @property
+    def name(self) -> str:
+        divisor = int(self.divisor) if float(self.divisor).is_integer() else self.divisor
+        return f"{_METHOD_NAMES[self.method]}/{divisor}"
+
+    def estimate(self, text: str) -> int:
+        if self.method == "chars":
+            amount = len(text)
+        elif self.method == "bytes":
+            amount = len(text.encode("utf-8"))
+        else:
+            amount = len(text.split())
+        return math.ceil(amount / self.divisor)

@@ -1,0 +1,116 @@
+"""schema: the file against its kind's JSON Schema (rules/schemas/), with positions.
+
+The in-house evaluator (minischema) covers the keywords the packs use; a user's schema
+that goes further is handed to jsonschema. A kind's schema is a shipped one or a file
+inside the repository (readers.schemas); a repository schema's patterns run time-bounded.
+"""
+
+from __future__ import annotations
+
+from ..config import ConfigError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Iterator
+    from typing import Any
+
+    from .context import Context
+
+
+def check_schema(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str, bool]]:
+    name = ctx.spec.get("schema")
+    if not name:
+        return
+    for err_path, message, on_key in schema_errors(ctx.data, name, ctx.config):
+        yield err_path, f"{_dotted(err_path)}: {message}" if err_path else message, on_key
+
+
+RULES = {"schema": check_schema}
+
+
+def _dotted(path: tuple) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(document)"
+
+
+_EVALUATORS: dict[tuple[str, str], Any] = {}
+
+
+def evaluator(schema_name: str, config: Any = None) -> Any:
+    """The compiled schema a kind names (once per process): shipped, or a file in the
+    repository (see readers.schemas), whose patterns run with a time bound."""
+    from ..readers.schemas import is_user_schema, schema_for
+
+    user = is_user_schema(schema_name)
+    key = (schema_name, config.base_dir if user and config is not None else "")
+    if key not in _EVALUATORS:
+        schema = schema_for(schema_name, config)
+        from ..minischema import Evaluator, unsupported_keywords
+
+        seconds = None
+        if user:
+            limits = config.limits if config is not None else {}
+            seconds = limits.get("pattern-milliseconds", 1000) / 1000
+        _EVALUATORS[key] = (
+            Evaluator(schema, seconds)
+            if not unsupported_keywords(schema)
+            else _JsonschemaAdapter(schema, seconds)
+        )
+    return _EVALUATORS[key]
+
+
+def schema_errors(
+    data: Any, schema_name: str, config: Any = None
+) -> Iterator[tuple[tuple, str, bool]]:
+    """(instance path, message, on_key) for each schema violation."""
+    from ..minischema import PatternTimeout
+
+    try:
+        found = evaluator(schema_name, config).errors(data)
+    except PatternTimeout as exc:
+        raise ConfigError(
+            f"schema {schema_name!r}: keyword 'pattern' {exc.pattern[:80]!r} ran longer than "
+            f"{exc.seconds:g} s on one value (limits.pattern-milliseconds); simplify it"
+        ) from None
+    except RecursionError:
+        raise ConfigError(f"schema {schema_name!r}: nests or refers to itself too deeply") from None
+    for err in found:
+        yield err.path, err.message, err.on_key
+
+
+class _JsonschemaAdapter:
+    """Full jsonschema for user schemas that go beyond the in-house subset."""
+
+    def __init__(self, schema: dict[str, Any], seconds: float | None = None) -> None:
+        import jsonschema
+
+        self.seconds = seconds
+
+        cls = jsonschema.validators.validator_for(schema)
+        try:
+            cls.check_schema(schema)
+        except jsonschema.SchemaError as exc:
+            raise ConfigError(f"invalid JSON Schema: {exc.message}") from None
+        self.validator = cls(schema)
+
+    def errors(self, data: Any) -> list[Any]:
+        from ..minischema import SchemaError
+        from ..readers.loaders import to_plain
+
+        out = []
+        if self.seconds is not None:  # a user's schema: the whole check is time-bounded
+            from ..minischema import _timed_call
+
+            found = _timed_call(
+                lambda: list(self.validator.iter_errors(to_plain(data))), self.seconds * 5
+            )
+        else:
+            found = self.validator.iter_errors(to_plain(data))
+        for err in found:
+            on_key = err.validator == "additionalProperties"
+            out.append(
+                SchemaError(tuple(err.absolute_path), err.message, str(err.validator), on_key)
+            )
+        return out

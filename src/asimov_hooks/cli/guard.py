@@ -1,0 +1,43 @@
+"""How every command fails: Ctrl-C is exit 130 and quiet, a closed stdout is quiet, and
+anything unexpected is one line and exit 2 (a traceback only with ASIMOV_HOOKS_DEBUG=1).
+
+Shared by the click commands and the click-free hook entry points.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from collections.abc import Callable
+
+
+def broken_pipe() -> int:
+    """Silence the interpreter's own flush of a stdout whose reader has gone."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 1
+
+
+def internal_error(prog: str, exc: BaseException) -> int:
+    if isinstance(exc, BrokenPipeError):  # `... | head`: the reader left, nothing to say
+        return broken_pipe()
+    if os.environ.get("ASIMOV_HOOKS_DEBUG"):
+        raise exc
+    sys.stderr.write(
+        f"{prog}: internal error: {type(exc).__name__}: {exc} "
+        "(set ASIMOV_HOOKS_DEBUG=1 for a traceback)\n"
+    )
+    return 2
+
+
+def run_guarded(prog: str, call: Callable[[], int]) -> int:
+    """A command's work, failing as described above."""
+    try:
+        return call()
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:
+        return internal_error(prog, exc)
