@@ -50,18 +50,39 @@ def limits(data: dict[str, Any] | None = None) -> dict[str, int]:
     """The limits in force: rules/limits.json under a config's merged `limits:` section."""
     merged = dict(DEFAULT_LIMITS)
     if data is None:
-        from ..config import ConfigError, load_rule_file
-
-        try:
-            data = load_rule_file("limits.json")
-        except ConfigError:
-            data = {}
+        data = _pack()
     section = data.get("limits") if isinstance(data, dict) else None
     if isinstance(section, dict):
         for key, value in section.items():
             if key in merged and isinstance(value, int) and not isinstance(value, bool):
                 merged[key] = value
     return merged
+
+
+_PACK: list[Any] = []
+
+
+def _pack() -> Any:
+    """rules/limits.json, found as config.rules_dir finds the packs (wheel or checkout);
+    read here, not through config, which itself reads its files through these guards."""
+    if not _PACK:
+        import os
+
+        from .fastjson import loads
+
+        here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+        data: Any = {}
+        for candidate in (os.path.join(here, "rules"), os.path.join(here, "..", "..", "rules")):
+            path = os.path.join(candidate, "limits.json")
+            if os.path.isfile(path):
+                try:
+                    with open(path, encoding="utf-8") as fh:
+                        data = loads(fh.read())
+                except (OSError, ValueError):
+                    data = {}
+                break
+        _PACK.append(data)
+    return _PACK[0]
 
 
 # ------------------------------------------------------------------ depth
