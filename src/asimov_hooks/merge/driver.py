@@ -380,6 +380,9 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
     """The driver end to end; never raises for a problem it can describe."""
     labels = ("ours", "theirs")
     where = relpath or ours
+    if not os.path.isfile(ours):
+        _say(f"{where}: %A ({ours}) is not a file git gave the driver; nothing merged")
+        return 2
     if disabled():
         return line_merge(base, ours, theirs, size, labels)
     try:
@@ -401,8 +404,10 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
             return 1
         outcome = merge_bytes(_read(base), ours_raw, theirs_raw, settings)
     except Exception as exc:  # never leave git with an untouched %A and a bare exit code
-        if os.environ.get("ASIMOV_HOOKS_DEBUG"):
-            raise
+        if os.environ.get("ASIMOV_HOOKS_DEBUG"):  # the traceback; the fallback still runs
+            import traceback
+
+            traceback.print_exc()
         _say(f"{where}: internal error ({type(exc).__name__}: {exc}); fell back to a line merge")
         line_merge(base, ours, theirs, size, labels)
         return 1

@@ -669,18 +669,35 @@ def run(
             err.write(f"{PROG}: error: {path}: no such file or directory\n")
             return EXIT_USAGE
     from ..engine import iter_files
+    from ..readers.fileio import FileProblem
 
     status = EXIT_OK
     try:
         for path, explicit in iter_files(paths, config):
             if not explicit and config.kind_for(config.relpath(path)) not in settings.kinds:
                 continue
-            outcome = fix_file(
-                path, config, archive=archive, archive_path=archive_path, dry_run=dry_run
-            )
+            try:
+                outcome = fix_file(
+                    path, config, archive=archive, archive_path=archive_path, dry_run=dry_run
+                )
+            except (ConfigError, KeyboardInterrupt):
+                raise
+            except Exception as exc:  # a bug on one file: say so, and trim the others
+                if os.environ.get("ASIMOV_HOOKS_DEBUG"):
+                    import traceback
+
+                    traceback.print_exc()
+                err.write(
+                    f"{path}: error: not trimmed: internal error: {type(exc).__name__}: {exc}\n"
+                )
+                status = EXIT_USAGE
+                continue
             status = max(status, _report(outcome, dry_run, diff, quiet, out, err))
     except ConfigError as exc:
         err.write(f"{PROG}: error: {exc}\n")
+        return EXIT_USAGE
+    except FileProblem as problem:  # a directory that cannot be searched
+        err.write(f"{PROG}: error: {problem.message}\n")
         return EXIT_USAGE
     return status
 
