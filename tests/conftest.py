@@ -152,7 +152,8 @@ def run_script(name: str, *args: str, cwd: os.PathLike | str, **extra: str):
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        "slow: builds a wheel or pre-commit environment (network to PyPI); "
+        "slow: builds a wheel or pre-commit environment (network to PyPI), or runs "
+        "hundreds of hypothesis examples; "
         "run by default, deselect with -m 'not slow'",
     )
 
@@ -241,7 +242,7 @@ def cli(capsys):
 @pytest.fixture
 def size_cli(capsys):
     """size_cli(*argv) runs `asimov-check-size argv` in process."""
-    from asimov_hooks.cli.check_size import main
+    from asimov_hooks.cli.entrypoints import check_size_main as main
 
     def run(*argv: str) -> Run:
         capsys.readouterr()

@@ -568,3 +568,9 @@ def test_relative_file_path_resolves_against_cwd(repo) -> None:
         tool_input={"file_path": "CLAUDE.md", "content": "x\n" * 40},
     )
     assert "CLAUDE.md" in deny_reason(agent_event(payload, os.path.dirname(repo)))
+
+
+def test_threshold_below_a_second_is_refused(repo) -> None:
+    write(repo, ".asimov-hooks.yaml", "agent:\n  turn-threshold: 0\n")
+    proc = agent_event(base(repo, "Stop"), repo)
+    assert proc.returncode == 1 and "turn-threshold" in proc.stderr and proc.stdout == ""

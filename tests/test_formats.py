@@ -316,8 +316,8 @@ def test_output_to_a_closed_pipe(tmp_path) -> None:
 
 SIZE_ONLY_PROBE = """
 import sys
-from asimov_hooks.cli.check_size import main
-code = main(sys.argv[1:])
+from asimov_hooks.cli.entrypoints import check_size_main
+code = check_size_main(sys.argv[1:])
 heavy = sorted(m for m in ("jsonschema", "ruamel", "ruamel.yaml", "click") if m in sys.modules)
 print("HEAVY:", ",".join(heavy))
 sys.exit(code)

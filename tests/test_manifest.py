@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 
 import pytest
 from conftest import ROOT, SCRIPTS, script_env
@@ -209,9 +208,7 @@ def test_single_purpose_hooks(config, hook_id: str, kinds: set[str]) -> None:
 
 
 def test_trim_hook_covers_the_trimmed_kinds(config) -> None:
-    trim = default_data().get("trim", {})
-    if "kinds" not in trim:
-        pytest.skip("no trim rule pack yet")
+    trim = default_data()["trim"]
     regex = files_regex("asimov-trim")
     for path in SAMPLES:
         if kind_of(config, path) in trim["kinds"]:
@@ -233,15 +230,15 @@ def test_samples_cover_every_kind(config) -> None:
 
 
 def test_post_checkout_hook_shape() -> None:
-    hook = hooks().get("asimov-merge-driver")
-    if hook is None:
-        pytest.skip("no merge-driver hook")
+    hook = hooks()["asimov-merge-driver"]
     assert set(hook["stages"]) == {"post-checkout", "post-merge"}
     assert hook["pass_filenames"] is False and hook["always_run"] is True
 
 
-def test_python_regex_is_what_pre_commit_uses() -> None:
-    """pre-commit applies `files` with re.search on the repository-relative path."""
-    from pre_commit.clientlib import MANIFEST_HOOK_DICT  # noqa: F401 - importable
+def test_pre_commit_selects_the_files_our_kinds_match(config) -> None:
+    """pre-commit's own filter (`files` applied with re.search to the relative path)
+    passes the validate hook exactly the sample paths that have a kind."""
+    from pre_commit.commands.run import filter_by_include_exclude
 
-    assert sys.version_info >= (3, 10)
+    picked = set(filter_by_include_exclude(SAMPLES, hooks()["asimov-validate"]["files"], "^$"))
+    assert picked == {path for path in SAMPLES if kind_of(config, path)}

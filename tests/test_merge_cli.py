@@ -9,7 +9,7 @@ import sys
 
 import pytest
 from conftest import run_module, write
-from test_merge_support import ASIMOV_BASE, YAML_PATH, parse
+from merge_support import ASIMOV_BASE, YAML_PATH, parse
 
 
 def edit(text: str, *pairs: tuple[str, str]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from test_merge_support import YAML_PATH, merge, parse
+from merge_support import YAML_PATH, merge, parse
 
 from asimov_hooks.merge.core import (
     MISSING,

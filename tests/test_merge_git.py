@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 from conftest import commit_all, git, git_init, run_module, write
-from test_merge_support import ASIMOV_BASE, JSON_PATH, YAML_PATH, dump, oc, parse
+from merge_support import ASIMOV_BASE, JSON_PATH, YAML_PATH, dump, oc, parse
 
 from asimov_hooks.gitutil import driver_command
 

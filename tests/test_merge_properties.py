@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_merge_support import JSON_PATH, YAML_PATH, merge, parse, take
+from merge_support import JSON_PATH, YAML_PATH, merge, parse, take
 
 CASES = settings(
     max_examples=1000,
@@ -273,6 +274,7 @@ def check(
             parse(take(forward.data, side), path)  # each alternative parses
 
 
+@pytest.mark.slow
 @CASES
 @given(st.data())
 def test_asimov_checkpoint_properties(data: st.DataObject) -> None:
@@ -282,6 +284,7 @@ def test_asimov_checkpoint_properties(data: st.DataObject) -> None:
     check(base, ours, theirs, yaml_text, YAML_PATH, styles)
 
 
+@pytest.mark.slow
 @CASES
 @given(st.data())
 def test_oc_checkpoint_properties(data: st.DataObject) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_merge_support import (
+from merge_support import (
     ASIMOV_BASE,
     JSON_PATH,
     YAML_PATH,

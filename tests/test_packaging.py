@@ -102,7 +102,7 @@ def test_installed_wheel_validates(installed, tmp_path) -> None:
         installed,
         str(tmp_path),
         "-c",
-        "import sys; from asimov_hooks.cli.check_size import main; sys.exit(main(sys.argv[1:]))",
+        "import sys; from asimov_hooks.cli.entrypoints import check_size_main as m; sys.exit(m())",
         bad,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr

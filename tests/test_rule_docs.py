@@ -11,7 +11,7 @@ import sys
 import pytest
 from conftest import ROOT, git, git_init, run_script, write
 
-from asimov_hooks.config import known_rule_ids
+from asimov_hooks.checks.registry import ids as registry_ids
 
 
 def _json(path: str):
@@ -20,7 +20,7 @@ def _json(path: str):
 
 
 DOCS = _json(os.path.join(ROOT, "rules", "rule-docs.json"))["rules"]
-RULE_IDS = sorted(known_rule_ids())
+RULE_IDS = sorted(registry_ids())
 FIELDS = ("summary", "source", "why", "options", "example")
 
 

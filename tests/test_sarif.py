@@ -14,7 +14,7 @@ import pytest
 from conftest import GOOD_CHECKPOINT, ROOT, git_init, oc_checkpoint, run_script, write
 
 import asimov_hooks
-from asimov_hooks.config import known_rule_ids
+from asimov_hooks.checks.registry import ids as registry_ids
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "sarif")
 SCHEMA_FILE = os.path.join(DATA, "sarif-schema-2.1.0.json")
@@ -81,7 +81,7 @@ def test_sarif_validates_and_describes_the_tool(repo, validator) -> None:
     assert driver["version"] == asimov_hooks.__version__
     assert driver["informationUri"].startswith("https://")
     ids = [rule["id"] for rule in driver["rules"]]
-    assert sorted(ids) == sorted(known_rule_ids()) and len(set(ids)) == len(ids)
+    assert sorted(ids) == sorted(registry_ids()) and len(set(ids)) == len(ids)
     for rule in driver["rules"]:
         assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"]
         assert rule["help"]["text"].startswith(f"{rule['id']}: ")

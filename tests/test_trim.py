@@ -763,7 +763,9 @@ def test_removing_a_key_keeps_the_comment_above_the_next_key(capsys):
 
 
 def test_ruamel_round_trip_really_breaks_an_emptied_list():
-    """Why the trimmer does not re-dump: if this stops failing upstream, the trap is gone."""
+    """Why the trimmer edits bytes instead of re-dumping: ruamel.yaml (pinned <0.19) dumps an
+    emptied list that had a comment as invalid YAML. If this fails after an upgrade, the
+    trap is gone upstream: the comment in trim/trimmer.py that cites it can go too."""
     import io
 
     yaml = YAML()
@@ -771,11 +773,8 @@ def test_ruamel_round_trip_really_breaks_an_emptied_list():
     data["completed"].clear()
     out = io.StringIO()
     yaml.dump(data, out)
-    try:
+    with pytest.raises(Exception):  # noqa: B017 - any parse error shows the trap
         YAML(typ="safe").load(out.getvalue())
-    except Exception:
-        return
-    pytest.skip("ruamel.yaml now dumps an emptied commented list validly")
 
 
 def test_benchmark_script_runs(capsys):

@@ -21,6 +21,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
@@ -222,6 +223,7 @@ def safe_load(text: str) -> object:
     return YAML(typ="safe", pure=True).load(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(checkpoints())
 def test_trim_properties(cp: Generated) -> None:

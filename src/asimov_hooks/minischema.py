@@ -68,13 +68,6 @@ _SUBSCHEMAS = ("additionalProperties", "items", "if", "then", "else", "not")
 class SchemaError(namedtuple("SchemaError", "path message keyword on_key", defaults=(False,))):
     __slots__ = ()
 
-    @property
-    def dotted(self) -> str:
-        out = "$"
-        for part in self.path:
-            out += f"[{part}]" if isinstance(part, int) else f".{part}"
-        return out
-
 
 def unsupported_keywords(schema: Any) -> set[str]:
     """Keywords in `schema` (recursively) that this evaluator does not implement."""

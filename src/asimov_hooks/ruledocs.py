@@ -2,8 +2,8 @@
 
 The text is data (rules/rule-docs.json); levels, kinds and option defaults come from the
 rule packs, so the three outputs say the same thing and follow the packs. The list of
-rules is the packs' list of rule ids: a rule without documentation is an error here
-(and a failing test), not a silent gap.
+rules is the registry's (checks/registry.py): a rule without documentation is an error
+here (and a failing test), not a silent gap.
 
 `python -m asimov_hooks.ruledocs` prints docs/rules.md.
 """
@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 import sys
 
-from .config import ConfigError, default_data, known_rule_ids, load_rule_file
+from .checks.registry import ids as registry_ids
+from .checks.registry import normalize_rule
+from .config import ConfigError, default_data, load_rule_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -27,14 +29,15 @@ LEVEL_OPTION = "error, warning, info, or off (the rule does not run)."
 def docs() -> dict[str, dict[str, Any]]:
     """Each rule id's documentation; ConfigError when a rule has none."""
     data = load_rule_file(DOCS_FILE).get("rules", {})
-    missing = sorted(known_rule_ids() - set(data))
+    missing = sorted(set(registry_ids()) - set(data))
     if missing:
         raise ConfigError(f"rules/{DOCS_FILE}: no documentation for rule {missing[0]!r}")
     return data
 
 
 def rule_ids() -> list[str]:
-    return sorted(known_rule_ids())
+    """The registry's rule ids (checks/registry.py, the one list), sorted for people."""
+    return sorted(registry_ids())
 
 
 class RuleInfo:
@@ -46,10 +49,12 @@ class RuleInfo:
         self.general = rid in defaults.get("rules", {})
         self.by_kind: dict[str, dict[str, Any]] = {}
         if self.general:
-            self.by_kind[ALL_KINDS] = defaults["rules"][rid]
+            self.by_kind[ALL_KINDS] = normalize_rule(defaults["rules"][rid])
         for kind, spec in defaults.get("kinds", {}).items():
             if rid in spec.get("rules", {}):
-                self.by_kind[kind] = spec["rules"][rid]
+                opts = normalize_rule(spec["rules"][rid])
+                if opts.get("level") != "off" or not self.general:
+                    self.by_kind[kind] = opts
 
     @property
     def kinds(self) -> list[str]:
@@ -96,7 +101,7 @@ def infos() -> list[RuleInfo]:
 
 
 def info(rid: str) -> RuleInfo | None:
-    if rid not in known_rule_ids():
+    if rid not in registry_ids():
         return None
     return RuleInfo(rid, docs()[rid], default_data())
 

@@ -45,8 +45,9 @@ def agent_settings(config: Config) -> dict[str, Any]:
     section = config.section("agent")
     threshold = section.get("turn-threshold", 30)
     message = section.get("checkpoint-message")
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or threshold < 0:
-        raise ConfigError(f"agent.turn-threshold must be a number of seconds, not {threshold!r}")
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or threshold < 1:
+        # below the time an agent takes to answer, every checkpoint would ask for the next
+        raise ConfigError(f"agent.turn-threshold must be at least 1 second, not {threshold!r}")
     if not isinstance(message, str) or not message.strip():
         raise ConfigError("agent.checkpoint-message must be a non-empty text")
     return {

@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # annotations only
     from typing import Any
 
 
-_SUBMODULES = frozenset({"check_size", "commands", "entrypoints", "fastargs", "guard"})
+_SUBMODULES = frozenset({"commands", "entrypoints", "fastargs", "guard"})
 
 
 def __getattr__(name: str) -> Any:

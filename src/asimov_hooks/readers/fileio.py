@@ -30,10 +30,6 @@ class TextFile:
     def __init__(self, path: str, raw: bytes, text: str, bom: bool, newline: str) -> None:
         self.path, self.raw, self.text, self.bom, self.newline = path, raw, text, bom, newline
 
-    @property
-    def ends_with_newline(self) -> bool:
-        return self.text.endswith("\n")
-
 
 def check_regular_file(path: str) -> os.stat_result:
     """Stat `path` (following links) and insist on a regular file."""

@@ -464,7 +464,7 @@ def to_plain(node: Any, max_nodes: int = 100_000) -> Any:
 
     count_nodes(node, max_nodes)
 
-    def conv(value: Any, depth: int = 0) -> Any:
+    def conv(value: Any) -> Any:
         if isinstance(value, dict):
             return {str(k): conv(v) for k, v in value.items()}
         if isinstance(value, list):

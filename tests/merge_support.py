@@ -1,4 +1,4 @@
-"""Helpers shared by the merge-driver tests (collected by pytest, but holds no tests)."""
+"""Helpers shared by the merge-driver tests."""
 
 from __future__ import annotations
 
