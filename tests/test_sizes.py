@@ -89,7 +89,7 @@ def test_checkpoint_limits(tmp_path, cli) -> None:
     run = cli(path)
     assert run.code == 0, run  # warnings do not fail
     assert f"{path}:21:1: warning max-lines-soft 21 lines, over the soft limit of 20" in run.out
-    assert "    suggestion: prune completed tasks" in run.out
+    assert "    suggestion: `asimov-hooks trim` has nothing left to remove here" in run.out
     assert f"{path}: warning (1 warning)" in run.out
 
     write(tmp_path, ".claude_checkpoint.yaml", pad(GOOD_CHECKPOINT, 30))

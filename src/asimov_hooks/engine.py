@@ -146,7 +146,9 @@ class Checker:
         rules = self.rules(kind, rel)
         result = FileResult(path, kind)
 
-        def emit(rule: str, message: str, line: int = 1, col: int = 1) -> None:
+        def emit(
+            rule: str, message: str, line: int = 1, col: int = 1, advice: str | None = None
+        ) -> None:
             opts = rules.get(rule)
             if opts is None:
                 return
@@ -158,14 +160,15 @@ class Checker:
                     opts.get("level", "error"),
                     rule,
                     message,
-                    opts.get("suggestion"),
+                    advice or opts.get("suggestion"),
                 )
             )
 
         def run(ctx: Context, rid: str) -> None:
+            # (where, message[, on_key[, suggestion for this finding]])
             for found in registry.check(rid)(ctx, rules[rid]):
                 line, col = ctx.position(found[0], len(found) > 2 and found[2])
-                emit(rid, found[1], line, col)
+                emit(rid, found[1], line, col, found[3] if len(found) > 3 else None)
 
         for rid in PATH_CHECKS:
             if rid in rules:

@@ -13,6 +13,7 @@ from .report import write
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Sequence
+    from typing import Any
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -79,7 +80,23 @@ def validate(
         sys.stderr.write(f"{prog}: error: {problem.message}\n")
         return EXIT_USAGE
     write(results, fmt, sys.stdout, quiet, color)
+    if not results and fmt == "text":
+        sys.stdout.write(_nothing_found(paths or ["."], config) + "\n")
     return EXIT_FAIL if any(r.fails(strict) for r in results) else EXIT_OK
+
+
+def _nothing_found(paths: Sequence[str], config: Any) -> str:
+    """What an empty search looked at and for, so "0 files" is not a mystery."""
+    names: list[str] = []
+    for spec in config.kinds.values():
+        names += [p for p in spec.get("files", []) if p not in names]
+    shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+    where = ", ".join(paths)
+    return (
+        f"nothing to check under {where}: no file there has a name asimov-hooks checks "
+        f"({shown}; `asimov-hooks rules` lists them all). Directories are searched by file "
+        "name, honouring .gitignore and the config's `exclude`; name a file to check it anyway"
+    )
 
 
 def _ids(values: Sequence[str]) -> set[str] | None:
@@ -98,6 +115,7 @@ def run_options(
     quiet: bool,
     jobs: int = 0,
     color: str = "auto",
+    prog: str = "asimov-validate",
 ) -> int:
     """Run validate from parsed command-line options (click's or fastargs')."""
     from .report import default_format
@@ -113,6 +131,7 @@ def run_options(
         fix=fix,
         jobs=jobs,
         color=color,
+        prog=prog,
     )
 
 

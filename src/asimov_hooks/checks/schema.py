@@ -17,12 +17,45 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from .context import Context
 
 
-def check_schema(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str, bool]]:
+def check_schema(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
     name = ctx.spec.get("schema")
     if not name:
         return
-    for err_path, message, on_key in schema_errors(ctx.data, name, ctx.config):
-        yield err_path, f"{_dotted(err_path)}: {message}" if err_path else message, on_key
+    caps = _trim_caps(ctx) if "suggestion-over-cap" in opts else {}
+    for err in _errors(name, ctx):
+        err_path, message = err.path, err.message
+        text = f"{_dotted(err_path)}: {message}" if err_path else message
+        cap = caps.get(err_path[0]) if err.keyword == "maxItems" and len(err_path) == 1 else None
+        if cap is not None:  # too many items where the trimmer caps them: trim is the fix
+            keep, most = cap
+            advice = opts["suggestion-over-cap"].format(field=err_path[0], keep=keep, max=most)
+            yield err_path, text, err.on_key, advice
+        else:
+            yield err_path, text, err.on_key
+
+
+def _trim_caps(ctx: Context) -> dict[str, tuple[str, int]]:
+    """{list field: (first|last, max)} the trimmer caps in files of this kind."""
+    trim = ctx.config.section("trim")
+    if ctx.kind not in trim.get("kinds", []):
+        return {}
+    caps = trim.get("caps", {})
+    return {k: (v.get("keep", "last"), v.get("max", 0)) for k, v in caps.items()}
+
+
+def _errors(name: str, ctx: Context) -> list[Any]:
+    """The schema's errors; a repository schema that cannot run is a config error."""
+    from ..minischema import PatternTimeout
+
+    try:
+        return evaluator(name, ctx.config).errors(ctx.data)
+    except PatternTimeout as exc:
+        raise ConfigError(
+            f"schema {name!r}: keyword 'pattern' {exc.pattern[:80]!r} ran longer than "
+            f"{exc.seconds:g} s on one value (limits.pattern-milliseconds); simplify it"
+        ) from None
+    except RecursionError:
+        raise ConfigError(f"schema {name!r}: nests or refers to itself too deeply") from None
 
 
 RULES = {"schema": check_schema}

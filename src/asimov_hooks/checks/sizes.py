@@ -19,22 +19,52 @@ __all__ = ["RULES", "TokenEstimator", "count_lines"]
 
 
 # ------------------------------------------------------------------ the rules
-def max_lines_hard(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[int, str]]:
+def _nothing_to_trim(ctx: Context, opts: dict[str, Any]) -> str | None:
+    """The option `suggestion-trimmed`, filled in, when the file is of a trimmed kind
+    and the trimmer would change nothing: then "run trim" would be advice that does
+    nothing. Only where the file is parsed anyway (not in the size-only hook, which
+    never loads a YAML parser)."""
+    template = opts.get("suggestion-trimmed")
+    if template is None or "schema" not in ctx.rules:
+        return None
+    trim = ctx.config.section("trim")
+    if ctx.kind not in trim.get("kinds", []):
+        return None
+    from ..trim.trimmer import Settings, trim_text
+
+    text = ctx.text.text
+    soft = ctx.rules.get("max-lines-soft", {}).get("max")
+    hard = ctx.rules.get("max-lines-hard", {}).get("max")
+    try:
+        result = trim_text(text, Settings.from_config(ctx.config), soft, hard)
+    except Exception:  # anything the trimmer refuses: it would change nothing either
+        result = None
+    if result is not None and result.text != text:
+        return None
+    rows = text.splitlines()
+    comments = sum(1 for row in rows if row.lstrip().startswith("#"))
+    blank = sum(1 for row in rows if not row.strip())
+    return template.format(comments=comments, blank=blank, lines=len(rows))
+
+
+def max_lines_hard(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
     limit, lines = opts["max"], count_lines(ctx.text.text)
     if lines > limit:
         soft = ctx.rules.get("max-lines-soft", {}).get("max")
         also = f" (soft limit {soft})" if soft is not None else ""
-        yield limit + 1, f"{lines} lines, over the hard limit of {limit}{also}"
+        message = f"{lines} lines, over the hard limit of {limit}{also}"
+        yield limit + 1, message, False, _nothing_to_trim(ctx, opts)
 
 
-def max_lines_soft(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[int, str]]:
+def max_lines_soft(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
     """Found with the hard one; only the most severe is reported (`Checker.check`
     drops this one after inline suppressions, so a suppressed hard limit leaves it)."""
     limit, lines = opts["max"], count_lines(ctx.text.text)
     if lines > limit:
         hard = ctx.rules.get("max-lines-hard", {}).get("max")
         also = f" (hard limit {hard})" if hard is not None else ""
-        yield limit + 1, f"{lines} lines, over the soft limit of {limit}{also}"
+        message = f"{lines} lines, over the soft limit of {limit}{also}"
+        yield limit + 1, message, False, _nothing_to_trim(ctx, opts)
 
 
 def max_tokens(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[int, str]]:

@@ -111,6 +111,18 @@ class LazyGroup(click.Group):
             return getattr(importlib.import_module(module), attr)
         return super().get_command(ctx, name)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command's first sentence whole (click cuts it at the terminal width
+        with "..."); the formatter wraps long ones onto the next lines instead."""
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit=1000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
 
 @click.group(cls=LazyGroup, context_settings=CONTEXT)
 @click.version_option(__version__, "-V", "--version", prog_name="asimov-hooks")
@@ -161,6 +173,7 @@ def check_size_command(paths, strict, fmt, color, config_path, quiet) -> None:  
             quiet=quiet,
             jobs=1,
             color=color,
+            prog="asimov-check-size",
         )
     )
 

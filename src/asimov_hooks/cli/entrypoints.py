@@ -54,7 +54,7 @@ def check_size_main(argv: Sequence[str] | None = None) -> int:
 
         opts["select"] = [",".join(sorted(SIZE_RULES))]
         opts["jobs"] = 1  # reading and counting: a worker would cost more than it saves
-        return run_options(**opts)  # type: ignore[arg-type]
+        return run_options(**opts, prog="asimov-check-size")  # type: ignore[arg-type]
 
     return run_guarded("asimov-check-size", call)
 

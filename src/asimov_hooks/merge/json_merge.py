@@ -16,7 +16,7 @@ from functools import lru_cache
 from itertools import pairwise
 from json.decoder import scanstring
 
-from ..readers.loaders import DuplicateKey, reject_duplicates
+from ..readers.loaders import DuplicateKey, NotJSONConstant, reject_constant, reject_duplicates
 from .core import MISSING, Item, canon, same
 
 TYPE_CHECKING = False
@@ -33,10 +33,6 @@ class ParseError(Exception):
 
 class _Constant(ValueError):
     pass
-
-
-def _no_constant(name: str) -> Any:
-    raise _Constant(f"{name} is not a JSON value")
 
 
 def _finite(text: str) -> float:
@@ -60,13 +56,15 @@ def load(body: str, max_depth: int = 100, max_aliases: int = 0, max_nodes: int =
         data = json.loads(
             body,
             object_pairs_hook=reject_duplicates,
-            parse_constant=_no_constant,
+            parse_constant=reject_constant,
             parse_float=_finite,
         )
     except _Constant as exc:
         raise ParseError(f"invalid JSON: {exc}") from None
     except json.JSONDecodeError as exc:
         raise ParseError(f"invalid JSON: {exc.msg} (line {exc.lineno})") from None
+    except NotJSONConstant as exc:  # as the validator: a merge never writes what it rejects
+        raise ParseError(f"invalid JSON: {exc.args[0]} is not a JSON value") from None
     except DuplicateKey as dup:
         raise ParseError(f"duplicate key {dup.args[0]!r}") from None
     except RecursionError:

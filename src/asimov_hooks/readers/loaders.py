@@ -503,18 +503,19 @@ def reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-class _Constant(Exception):
-    pass
+class NotJSONConstant(Exception):
+    """NaN or Infinity: Python's json module reads them, JSON (and other tools) do not."""
 
 
-def _no_constant(name: str) -> Any:
-    raise _Constant(name)
+def reject_constant(name: str) -> Any:
+    """`parse_constant` for json.loads: every reader of checkpoints refuses NaN/Infinity."""
+    raise NotJSONConstant(name)
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if value in (float("inf"), float("-inf")):  # 1e999: Python reads inf, JSON has none
-        raise _Constant(text)
+        raise NotJSONConstant(text)
     return value
 
 
@@ -537,12 +538,12 @@ def load_json(text: str, limits: dict[str, int] | None = None) -> Document:
         data = json.loads(
             text,
             object_pairs_hook=reject_duplicates,
-            parse_constant=_no_constant,
+            parse_constant=reject_constant,
             parse_float=_finite_float,
         )
     except json.JSONDecodeError as exc:
         raise YAMLProblem("syntax", f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
-    except _Constant as exc:  # Python reads NaN and Infinity; JSON parsers elsewhere fail
+    except NotJSONConstant as exc:  # Python reads NaN, Infinity, 1e999; JSON has none of them
         name = exc.args[0]
         if name in ("NaN", "Infinity", "-Infinity"):
             line, col = _token_position(text, r"NaN|-?Infinity")

@@ -1,0 +1,120 @@
+"""Issue 13, "installing from the docs alone": the README works for a reader who has only
+this repository, and its claims match the benchmarks and the manifest."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+from conftest import GOOD_CHECKPOINT, ROOT, SCRIPTS, commit_all, git, git_init, write
+from ruamel.yaml import YAML
+
+PRE_COMMIT = shutil.which("pre-commit", path=SCRIPTS)
+
+
+def readme() -> str:
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        return fh.read()
+
+
+def yaml_blocks(text: str) -> list[str]:
+    return re.findall(r"```yaml\n(.*?)```", text, re.S)
+
+
+def test_no_link_or_path_points_outside_the_repository() -> None:
+    text = readme()
+    assert "../" not in text
+    for target in re.findall(r"\]\(([^)]+)\)", text):
+        if target.startswith(("#", "http://", "https://")):
+            continue
+        assert os.path.exists(os.path.join(ROOT, target.split("#")[0])), target
+
+
+def test_adr_007_is_explained_inside_the_repository() -> None:
+    with open(os.path.join(ROOT, "docs", "adr-007.md"), encoding="utf-8") as fh:
+        doc = fh.read()
+    for fact in ("20 lines", "30 lines", "750", "last** 5", "first** 5", "notes", "archive"):
+        assert fact in doc, fact
+
+
+def test_release_only_instructions_are_marked_as_such() -> None:
+    text = readme()
+    for claim in ("pip install asimov-hooks", "rev: v0.1.0"):
+        for m in re.finditer(re.escape(claim), text):
+            around = text[max(0, m.start() - 300) : m.end() + 100].lower()
+            assert "after the first release" in around, claim
+    assert "pip install /path/to/asimov-hooks" in text and "git+" in text
+
+
+def test_size_only_ratio_matches_the_benchmarks() -> None:
+    with open(os.path.join(ROOT, "benchmarks", "results.md"), encoding="utf-8") as fh:
+        rows = re.findall(r"size only ≤ 2× bare Python start.*?= ([0-9.]+)×", fh.read())
+    assert rows
+    low, high = min(map(float, rows)), max(map(float, rows))
+    m = re.search(r"pays about ([0-9.]+)-([0-9.]+)× a bare", readme())
+    assert m, "the README states the size-only hook's ratio"
+    assert float(m.group(1)) <= low + 0.05 and float(m.group(2)) >= high - 0.05
+
+
+def test_hook_table_matches_the_manifest() -> None:
+    with open(os.path.join(ROOT, ".pre-commit-hooks.yaml"), encoding="utf-8") as fh:
+        manifest = {h["id"]: h for h in YAML(typ="safe").load(fh)}
+    rows = {
+        m.group(1): (m.group(2), m.group(3))
+        for m in re.finditer(r"^\| `([a-z-]+)` \| `([^`]+)` \| (.*) \|$", readme(), re.M)
+    }
+    for hook_id, hook in manifest.items():
+        if hook_id in rows:
+            assert rows[hook_id][0] == hook["entry"], hook_id
+    trim_files = re.findall(r"`([^`]+)`", rows["asimov-trim"][1])
+    regex = re.compile(manifest["asimov-trim"]["files"])
+    assert trim_files and all(regex.search(name) for name in trim_files)
+    for name in (".claude_checkpoint.yaml", ".asimov/checkpoint.yaml"):
+        assert regex.search(name) and name in trim_files
+
+
+@pytest.mark.skipif(PRE_COMMIT is None, reason="pre-commit is not installed")
+def test_the_readme_local_pre_commit_config_works(tmp_path, isolated_home) -> None:
+    block = next(b for b in yaml_blocks(readme()) if "repo: local" in b)
+    repo = git_init(tmp_path / "repo")
+    git(repo, "config", "--unset-all", "core.hooksPath")
+    write(repo, ".pre-commit-config.yaml", block)
+    write(repo, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
+    commit_all(repo, "init")
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(isolated_home / ".cache" / "pre-commit"),
+        "PATH": SCRIPTS + os.pathsep + os.environ.get("PATH", ""),
+    }
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [PRE_COMMIT, "run", "--all-files", "--color", "never"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+
+    done = run()
+    assert done.returncode == 0, done.stdout + done.stderr
+    items = "".join(f'  - "task {i}"\n' for i in range(9))
+    write(repo, ".claude_checkpoint.yaml", f'milestone: "m"\nstatus: finished\ncompleted:\n{items}')
+    done = run()
+    assert done.returncode == 1
+    assert "Fixing .claude_checkpoint.yaml" in done.stdout  # the trim hook
+    assert "schema status: 'finished'" in done.stdout  # the validate hook
+
+
+def test_example_configs_mark_the_release_tag() -> None:
+    import glob
+
+    for path in glob.glob(os.path.join(ROOT, "examples", "*", ".pre-commit-config.yaml")):
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        if "rev: v" in text:
+            assert "only after the first release" in text, path
