@@ -223,8 +223,11 @@ def test_directory_is_walked(tmp_path, cli) -> None:
     run = cli("d")
     assert run.code == 1 and "d/CLAUDE.md:16:1: error max-lines-hard" in run.out
     os.makedirs(tmp_path / "e" / "CLAUDE.md")  # a directory with a protocol file's name
-    run = cli("e")
-    assert run.code == 0 and "0 files checked" in run.out
+    run = cli("e")  # reported, not passed over in silence (issue 10)
+    assert run.code == 1
+    assert finding_lines(run, "e/CLAUDE.md") == [
+        "1:1: error io-error is a directory, expected a file"
+    ]
 
 
 def test_symlink_is_followed(tmp_path, cli) -> None:
@@ -242,9 +245,9 @@ def test_symlink_is_followed(tmp_path, cli) -> None:
 def test_broken_symlink(tmp_path, cli) -> None:
     os.makedirs(tmp_path / "repo")
     os.symlink(tmp_path / "gone.md", tmp_path / "repo" / "CLAUDE.md")
-    run = cli("repo/CLAUDE.md")
-    assert run.code == 2
-    assert run.err == "asimov-validate: error: repo/CLAUDE.md: broken symbolic link\n"
+    run = cli("repo/CLAUDE.md")  # named or found, a dangling link is a finding (as for trim)
+    assert run.code == 1
+    assert finding_lines(run, "repo/CLAUDE.md") == ["1:1: error io-error broken symbolic link"]
     run = cli("repo")  # found while searching a directory: a finding
     assert run.code == 1
     assert finding_lines(run, "repo/CLAUDE.md") == ["1:1: error io-error broken symbolic link"]
@@ -296,7 +299,9 @@ def test_recursive_alias(tmp_path, cli) -> None:
 def test_deep_nesting(tmp_path, cli) -> None:
     path = write(tmp_path, OC, "[" * 100_000 + "]" * 100_000)
     run = cli("--ignore", "max-bytes-soft", path)
-    assert run.code == 1 and "error syntax invalid JSON: nesting too deep" in run.out
+    assert (
+        run.code == 1 and "error syntax invalid JSON: nested more than 100 levels deep" in run.out
+    )
     cp = write(tmp_path, CP, "milestone: " + "[" * 600 + "]" * 600 + "\n")
     run = cli("--ignore", "max-tokens", cp)
     assert run.code == 1 and "error syntax invalid YAML" in run.out
@@ -389,3 +394,55 @@ def test_odd_json_never_crashes(tmp_path, cli, text: str) -> None:
     run = cli(path)
     assert run.code == 1
     assert run.out.splitlines()[-1].startswith("1 file checked")
+
+
+# Hostile input (issue 10): every reader refuses these with one finding, quickly, before
+# or instead of a parser that would crash, hang or expand them. tests/test_hardening.py
+# runs the same classes through trim, the archive, the merge driver and real processes.
+_BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 10) + "]\n"
+    for i in range(8)
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "expected"),
+    [
+        (CP, "milestone: " + "[" * 50_000 + "]" * 50_000 + "\n", "syntax invalid YAML: nested"),
+        (CP, "milestone: m\nn:\n" + "".join(" " * i + f"k{i}:\n" for i in range(1, 200)), "nested"),
+        (CP, "milestone: m\nn:\n  " + "- " * 5_000 + "x\n", "syntax invalid YAML: nested"),
+        (OC, "[" * 50_000 + "]" * 50_000, "syntax invalid JSON: nested"),
+        (CP, "milestone: m\n" + _BOMB, "yaml-aliases"),
+        (CP, "milestone: !!python/object:os.system x\n", "unsupported YAML tag"),
+        (CP, "milestone: !local x\n", "unsupported YAML tag '!local'"),
+        (CP, "milestone: m\n---\nmilestone: n\n", "syntax invalid YAML: a stream of 2"),
+        (CP, "milestone: m\ntimestamp: 2026-13-45\n", "a value cannot be read"),
+        (CP, "milestone: m\ntool_calls: !!int foo\n", "a value cannot be read"),
+        (OC, '{"a": 1e999}', "out of range"),
+        (OC, '{"a": NaN}', "NaN is not a JSON value"),
+        (OC, '{"a": ' + "9" * 5_000 + "}", "Exceeds the limit"),
+        (CP, "milestone: m\n<<<<<<<<< ours\nstatus: done\n=========\n>>>>>>>>> x\n", "conflict"),
+    ],
+    ids=[
+        "yaml-flow-depth",
+        "yaml-block-depth",
+        "yaml-compact-depth",
+        "json-depth",
+        "alias-bomb",
+        "python-tag",
+        "local-tag",
+        "multi-document",
+        "bad-timestamp",
+        "bad-int-tag",
+        "json-1e999",
+        "json-nan",
+        "json-5000-digits",
+        "markers-size-9",
+    ],
+)
+def test_hostile_input_table(tmp_path, cli, name: str, text: str, expected: str) -> None:
+    path = write(tmp_path, name, text)
+    run = cli("--ignore", "max-tokens,max-bytes-soft,max-lines-soft,max-lines-hard", path)
+    assert run.code == 1, run
+    assert expected in run.out, run
+    assert len(finding_lines(run, path)) == 1

@@ -17,7 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from typing import Any
 
-PACKS = ("kinds.json", "trim.json", "merge.json", "oc.json", "agent.json")
+PACKS = ("kinds.json", "trim.json", "merge.json", "oc.json", "agent.json", "limits.json")
 CONFIG_NAMES = (".asimov-hooks.yaml", ".asimov-hooks.yml")
 ENV_CONFIG = "ASIMOV_HOOKS_CONFIG"
 
@@ -60,6 +60,14 @@ def load_rule_file(name: str) -> Any:
 
 
 def load_schema(name: str) -> dict[str, Any]:
+    """A shipped schema (rules/schemas/NAME); a path is never joined onto rules/."""
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise ConfigError(
+            f"schema {name!r}: not a shipped schema name (a schema file of the repository is "
+            "given as a path relative to the config file, e.g. ./schemas/mine.json)"
+        )
+    if not os.path.isfile(os.path.join(rules_dir(), "schemas", name)):
+        raise ConfigError(f"schema {name!r}: no such schema in the shipped rules/schemas/")
     return load_rule_file(f"schemas/{name}")
 
 
@@ -107,22 +115,48 @@ def find_config(start: str) -> str | None:
 
 
 def _read_config_file(path: str) -> dict[str, Any]:
+    """A config file's data; the file is untrusted (a pull request can change it): only a
+    regular file within limits.max-config-bytes is read (`extends: /dev/zero` is not)."""
+    import stat
+
+    from .readers.guards import limits
+
+    most = limits()["max-config-bytes"]
     try:
-        with open(path, encoding="utf-8-sig") as fh:
-            text = fh.read()
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigError(f"{path}: not a regular file; a config file must be one")
+        if st.st_size > most:
+            raise ConfigError(
+                f"{path}: {st.st_size:,} bytes, over the {most:,}-byte limit for a config file"
+            )
+        with open(path, "rb") as fh:
+            raw = fh.read(most + 1)
+        if len(raw) > most:
+            raise ConfigError(f"{path}: over the {most:,}-byte limit for a config file")
+        text = raw.decode("utf-8-sig")
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read config: {exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: cannot read config: not UTF-8 text") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc.strerror or exc}") from None
     if path.endswith(".toml"):
         try:
             import tomllib
         except ModuleNotFoundError:  # Python 3.10
             import tomli as tomllib  # type: ignore[no-redef]
+        from .readers.guards import InputProblem, check_depth
+
         try:
+            check_depth(text, "json", limits()["max-depth"])  # brackets nest as in JSON
             doc = tomllib.loads(text)
+        except InputProblem as exc:
+            raise ConfigError(f"{path}:{exc.line}:{exc.col}: invalid TOML: {exc.message}") from None
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        except RecursionError:
+            raise ConfigError(f"{path}: invalid TOML: nesting too deep") from None
         data = doc.get("tool", {}).get("asimov-hooks")
         if data is None:
             raise ConfigError(f"{path}: no [tool.asimov-hooks] table")
@@ -211,12 +245,32 @@ def _expand_rule_shorthands(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+CONFIG_SUFFIXES = (".yaml", ".yml", ".toml")
+
+
 def _load_chain(path: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
     path = os.path.realpath(path)
     if path in seen:
         raise ConfigError(f"{path}: 'extends' loops back to this file")
-    data = _read_config_file(path)
-    _validate_config(path, data)
+    if seen and not path.endswith(CONFIG_SUFFIXES):
+        raise ConfigError(
+            f"{seen[-1]}: extends: {path} is not a config file (.yaml, .yml or .toml)"
+        )
+    try:
+        data = _read_config_file(path)
+    except ConfigError as exc:
+        raise ConfigError(f"{seen[-1]}: extends: {exc}" if seen else str(exc)) from None
+    try:
+        _validate_config(path, data)
+    except ConfigError:
+        if not seen:
+            raise
+        # what an extended file holds is only shown once it is a config: `extends:
+        # /etc/shadow` must not print the file's first line
+        raise ConfigError(
+            f"{seen[-1]}: extends: {path}: not a valid asimov-hooks config "
+            f"(check it with --config {path})"
+        ) from None
     data = _expand_rule_shorthands(data)
     parent = data.pop("extends", "default")
     if parent == "default":
@@ -267,6 +321,16 @@ class Config:
         self._rules_cache: dict[tuple, dict[str, dict[str, Any]]] = {}
         self._relpaths: dict[tuple[str, str], str] = {}
         self._kind_cache: dict[str, str | None] = {}
+        self._limits: dict[str, int] | None = None
+
+    @property
+    def limits(self) -> dict[str, int]:
+        """Input limits (rules/limits.json under the config's `limits:`), see guards."""
+        if self._limits is None:
+            from .readers.guards import limits
+
+            self._limits = limits(self.data)
+        return self._limits
 
     def estimator_for(self, kind: str) -> TokenEstimator:
         """The kind's own `token-estimator` over the top-level one (the default)."""

@@ -228,13 +228,20 @@ class Checker:
         try:
             if fmt == "yaml":
                 max_nodes = rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
-                ctx.document = load_yaml(text.text, max_nodes)
+                ctx.document = load_yaml(text.text, max_nodes, self.config.limits)
             else:
-                ctx.document = load_json(text.text)
+                ctx.document = load_json(text.text, self.config.limits)
         except YAMLProblem as problem:
-            if problem.rule == "multi-document":  # protocol files are always one mapping
-                result.skipped = f"not an {spec.get('description', kind)}: {problem.message}"
-                return result
+            if problem.rule == "multi-document":
+                if spec.get("identify"):  # a shared name (warmup.yaml): another tool's file
+                    result.skipped = f"not an {spec.get('description', kind)}: {problem.message}"
+                    return result
+                # a name only the protocol uses is always checked (as trim and the merge
+                # driver say too): a protocol file is one document
+                problem.rule = "syntax"
+                problem.message = (
+                    f"invalid YAML: {problem.message}; a protocol file is one document"
+                )
             emit(problem.rule, problem.message, problem.line, problem.col)
             if problem.rule not in rules:
                 result.skipped = f"not checked: {problem.message}"
@@ -273,7 +280,7 @@ class Checker:
         for kind in kinds:
             schema = self.config.kinds[kind].get("schema")
             if schema:
-                compiled = evaluator(schema)
+                compiled = evaluator(schema, self.config)
                 if hasattr(compiled, "root"):
                     compiled.errors(None)  # compiles the root and what it reaches first
 
@@ -290,7 +297,7 @@ def iter_files(paths: Iterable[str], config: Config) -> Iterator[tuple[str, bool
     seen: set[str] = set()
     for raw in paths:
         if os.path.isdir(raw):
-            for found in sorted(_walk(raw, config)):
+            for found in sorted(_with_named_dirs(raw, _walk(raw, config), config)):
                 rel = config.relpath(found)
                 if found not in seen and config.kind_for(rel) and not config.excluded(rel):
                     seen.add(found)
@@ -301,6 +308,27 @@ def iter_files(paths: Iterable[str], config: Config) -> Iterator[tuple[str, bool
                 yield raw, True
 
 
+def _with_named_dirs(directory: str, found: Iterable[str], config: Config) -> set[str]:
+    """The files found, plus every directory below `directory` whose path a file kind
+    matches (`.claude_checkpoint.yaml/`): checked, it is reported as a directory where a
+    file was expected instead of being passed over in silence."""
+    out = set(found)
+    top = os.path.normpath(directory)
+    for path in list(out):
+        parent = os.path.dirname(path)
+        while parent and os.path.normpath(parent) != top and parent not in out:
+            if config.kind_for(config.relpath(parent)):
+                out.add(parent)
+            parent = os.path.dirname(parent)
+    return out
+
+
+def _unreadable(exc: OSError) -> None:
+    raise FileProblem(
+        "io-error", f"{exc.filename}: cannot read directory: {exc.strerror or exc}"
+    ) from None
+
+
 def _walk(directory: str, config: Config | None = None) -> Iterator[str]:
     listed = _git_ls_files(directory)
     if listed is not None:
@@ -308,8 +336,12 @@ def _walk(directory: str, config: Config | None = None) -> Iterator[str]:
         if config is not None:
             yield from ignored_ephemeral(directory, config)
         return
-    for root, dirs, files in os.walk(directory):
+    for root, dirs, files in os.walk(directory, onerror=_unreadable):
         dirs[:] = [d for d in dirs if d not in (".git", ".hg", ".svn")]
+        for name in dirs:
+            path = os.path.normpath(os.path.join(root, name))
+            if config is not None and config.kind_for(config.relpath(path)):
+                yield path  # a directory named like a protocol file
         for name in files:
             yield os.path.normpath(os.path.join(root, name))
 
@@ -371,6 +403,10 @@ def _git_ls_files(
         return None
     if proc.returncode != 0 or top.returncode != 0:
         return None
+    for line in proc.stderr.decode("utf-8", "replace").splitlines():
+        if "could not open directory" in line:  # files below it would go unchecked
+            detail = line.split(":", 1)[-1].strip()
+            raise FileProblem("io-error", f"cannot read directory: {detail}")
     root = top.stdout.strip()
     out = []
     for name in proc.stdout.decode("utf-8", "surrogateescape").split("\0"):

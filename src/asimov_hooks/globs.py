@@ -48,29 +48,68 @@ def _stars(seg: str) -> SegmentMatcher:
 
 
 def _regex(seg: str) -> SegmentMatcher:
-    """`?` and `[...]` (with `[!...]` negation); an unclosed or empty `[` is a literal."""
+    """`?` and `[...]` (with `[!...]` negation); an unclosed or empty `[` is a literal.
+
+    Matched by stepping a set of positions in the pattern along the name (no
+    backtracking), so a pattern from a committed config such as `*a*a*a*a*b?` costs
+    time linear in the name's length; a regular expression would take polynomial time.
+    """
     import re
 
-    out = []
+    tokens: list[object] = []  # "*", "?", a one-character string, or a class matcher
     j = 0
     while j < len(seg):
         ch = seg[j]
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
+        if ch in "*?":
+            if not (ch == "*" and tokens and tokens[-1] == "*"):  # `**` in a segment is `*`
+                tokens.append(ch)
         elif ch == "[" and seg.find("]", j + 1) not in (-1, j + 1) and seg[j + 1 : j + 3] != "!]":
             end = seg.find("]", j + 1)
             body = seg[j + 1 : end].replace("\\", "\\\\").replace("[", "\\[")
-            out.append(f"[^{body[1:]}]" if body.startswith("!") else f"[{body}]")
+            try:
+                one = re.compile(f"[^{body[1:]}]" if body.startswith("!") else f"[{body}]")
+            except re.error:  # an empty or malformed class (`[]`, `[!]`): the text itself
+                return _literal(seg)
+            tokens.append(one.fullmatch)
             j = end
         else:
-            out.append(re.escape(ch))
+            tokens.append(ch)
         j += 1
-    try:
-        return re.compile("".join(out)).fullmatch  # type: ignore[return-value]
-    except re.error:  # an empty or malformed class (`[]`, `[!]`): the text itself
-        return _literal(seg)
+    return _stepper(tuple(tokens))
+
+
+def _stepper(tokens: tuple) -> SegmentMatcher:
+    last = len(tokens)
+
+    def close(states: set[int]) -> set[int]:
+        # a `*` may match nothing: its position also stands for the one after it
+        out = set(states)
+        for k in sorted(states):
+            while k < last and tokens[k] == "*":
+                k += 1
+                out.add(k)
+        return out
+
+    start = close({0})
+
+    def match(name: str) -> bool:
+        states = start
+        for ch in name:
+            step: set[int] = set()
+            for k in states:
+                if k == last:
+                    continue
+                token = tokens[k]
+                if token == "*":
+                    step.add(k)
+                elif token == "?" or token == ch or (callable(token) and token(ch)):
+                    step.add(k + 1)
+            if not step:
+                return False
+            states = close(step)
+        return last in states
+
+    return match
 
 
 def _segment(seg: str) -> SegmentMatcher | None:
@@ -91,20 +130,42 @@ def compile_glob(pattern: str) -> tuple[bool, tuple]:
     return compiled
 
 
-def _match_from(parts: list[str], i: int, segs: tuple, k: int) -> bool:
-    """Whether parts[i:] match segs[k:] exactly."""
-    while k < len(segs):
-        seg = segs[k]
-        if seg is ANY_DEPTH:
-            if k == len(segs) - 1:  # a trailing `**`: one or more segments
-                return i < len(parts)
-            # zero or more whole segments, then the rest of the pattern
-            return any(_match_from(parts, j, segs, k + 1) for j in range(i, len(parts)))
-        if i >= len(parts) or not seg(parts[i]):
+def _match_from(parts: list[str], i: int, segs: tuple, k: int, anywhere: bool = False) -> bool:
+    """Whether parts[i:] match segs[k:] exactly (with `anywhere`, any tail of parts[i:]).
+
+    Steps the set of pattern positions along the path segments, so `**/**/**/x` costs
+    time linear in the path length, never a search over every way to split it.
+    """
+    last = len(segs)
+
+    def close(states: set[int]) -> set[int]:
+        # a `**` that is not the last segment may match no segment at all
+        out = set(states)
+        for j in sorted(states):
+            while j < last - 1 and segs[j] is ANY_DEPTH:
+                j += 1
+                out.add(j)
+        return out
+
+    states = close({k})
+    for part in parts[i:]:
+        if anywhere:
+            states = states | close({0})
+        step: set[int] = set()
+        for j in states:
+            if j == last:
+                continue
+            seg = segs[j]
+            if seg is ANY_DEPTH:
+                step.add(j)  # one more segment inside the `**`
+                if j == last - 1:
+                    step.add(last)  # a trailing `**`: one or more segments
+            elif seg(part):
+                step.add(j + 1)
+        states = close(step)
+        if not states and not anywhere:
             return False
-        i += 1
-        k += 1
-    return i == len(parts)
+    return last in states
 
 
 def glob_match(path: str, pattern: str) -> bool:
@@ -119,7 +180,7 @@ def glob_match(path: str, pattern: str) -> bool:
     if ANY_DEPTH not in segs:  # fixed depth: only one place it can start
         start = len(parts) - len(segs)
         return start >= 0 and _match_from(parts, start, segs, 0)
-    return any(_match_from(parts, i, segs, 0) for i in range(len(parts)))
+    return _match_from(parts, 0, segs, 0, anywhere=True)
 
 
 def match_any(path: str, patterns: list[str] | tuple[str, ...]) -> bool:

@@ -181,9 +181,65 @@ def _enum_step(choices: list[Any]) -> Step:
     return enum_step
 
 
-def _string_step(schema: dict[str, Any]) -> Step:
+class PatternTimeout(Exception):
+    """A user's `pattern` ran longer than its time bound on one value."""
+
+    def __init__(self, pattern: str, seconds: float) -> None:
+        super().__init__(pattern)
+        self.pattern, self.seconds = pattern, seconds
+
+
+def _timed(pattern: str, seconds: float) -> Callable[[str], Any]:
+    """`re.search` with a wall-clock bound (SIGALRM; `re` checks for signals as it
+    backtracks), for patterns from a repository's own schema: `(a+)+$` on a long value
+    would otherwise run for hours. Outside the main thread the search is unbounded."""
+    import signal
+    import threading
+
+    search = _regex(pattern).search
+
+    def timeout(signum: int, frame: Any) -> None:
+        raise PatternTimeout(pattern, seconds)
+
+    def run(text: str) -> Any:
+        if threading.current_thread() is not threading.main_thread():
+            return search(text)  # signals reach the main thread only
+        previous = signal.signal(signal.SIGALRM, timeout)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return search(text)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+    return run
+
+
+def _timed_call(call: Callable[[], Any], seconds: float) -> Any:
+    """`call()` under the same SIGALRM bound as a user's pattern (main thread only)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return call()
+
+    def timeout(signum: int, frame: Any) -> None:
+        raise PatternTimeout("(jsonschema keywords)", seconds)
+
+    previous = signal.signal(signal.SIGALRM, timeout)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return call()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _string_step(schema: dict[str, Any], seconds: float | None = None) -> Step:
     least, most, pattern = schema.get("minLength"), schema.get("maxLength"), schema.get("pattern")
-    search = _regex(pattern).search if pattern is not None else None
+    search = None
+    if pattern is not None:
+        search = _regex(pattern).search if seconds is None else _timed(pattern, seconds)
 
     def string_step(value: Any, path: tuple, out: list) -> None:
         if not isinstance(value, (str, datetime.date)) or isinstance(value, bool):
@@ -225,8 +281,9 @@ class Evaluator:
     the node for every keyword on every value.
     """
 
-    def __init__(self, schema: dict[str, Any]) -> None:
+    def __init__(self, schema: dict[str, Any], pattern_seconds: float | None = None) -> None:
         self.root = schema
+        self.pattern_seconds = pattern_seconds  # a time bound for a user schema's patterns
         self._compiled: dict[int, tuple[Any, Check]] = {}
 
     def _resolve(self, ref: str) -> Any:
@@ -282,7 +339,7 @@ class Evaluator:
         if "enum" in schema:
             steps.append(_enum_step(schema["enum"]))
         if {"minLength", "maxLength", "pattern"} & schema.keys():
-            steps.append(_string_step(schema))
+            steps.append(_string_step(schema, self.pattern_seconds))
         if {"minimum", "maximum"} & schema.keys():
             steps.append(_number_step(schema))
         if {"minItems", "maxItems", "items"} & schema.keys():

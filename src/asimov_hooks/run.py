@@ -37,11 +37,20 @@ def validate(
     except ConfigError as exc:
         sys.stderr.write(f"{prog}: error: {exc}\n")
         return EXIT_USAGE
+    from .config import known_rule_ids
+
+    known = known_rule_ids()
+    for option, ids in (("--select", select), ("--ignore", ignore)):
+        unknown = sorted(set(ids or ()) - known)
+        if unknown:  # a typo must not switch every check off and pass the commit
+            sys.stderr.write(f"{prog}: error: {option}: unknown rule id {unknown[0]!r}\n")
+            return EXIT_USAGE
     for path in paths:
         try:
             ensure_exists(path)
         except FileProblem as problem:
-            if problem.message in ("no such file or directory", "broken symbolic link"):
+            # a dangling symlink is there (git commits it): a finding, as trim says
+            if problem.message == "no such file or directory":
                 sys.stderr.write(f"{prog}: error: {path}: {problem.message}\n")
                 return EXIT_USAGE
     checker = Checker(config, select, ignore)
@@ -66,6 +75,9 @@ def validate(
             results = check_files(checker, files, workers)
     except ConfigError as exc:
         sys.stderr.write(f"{prog}: error: {exc}\n")
+        return EXIT_USAGE
+    except FileProblem as problem:  # a directory that cannot be searched
+        sys.stderr.write(f"{prog}: error: {problem.message}\n")
         return EXIT_USAGE
     write(results, fmt, sys.stdout, quiet, color)
     if not results and fmt == "text":

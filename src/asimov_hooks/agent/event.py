@@ -50,8 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_FAIL
     except Exception as exc:  # a bug or an environment failure: one line, not a traceback
-        if os.environ.get("ASIMOV_HOOKS_DEBUG"):
-            raise
+        if os.environ.get("ASIMOV_HOOKS_DEBUG"):  # the traceback, and the same exit code
+            import traceback
+
+            traceback.print_exc()
         return _fail(
             f"internal error: {type(exc).__name__}: {exc} (set ASIMOV_HOOKS_DEBUG=1 for a traceback)"
         )

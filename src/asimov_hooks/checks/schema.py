@@ -1,12 +1,13 @@
 """schema: the file against its kind's JSON Schema (rules/schemas/), with positions.
 
 The in-house evaluator (minischema) covers the keywords the packs use; a user's schema
-that goes further is handed to jsonschema.
+that goes further is handed to jsonschema. A kind's schema is a shipped one or a file
+inside the repository (readers.schemas); a repository schema's patterns run time-bounded.
 """
 
 from __future__ import annotations
 
-from ..config import ConfigError, load_schema
+from ..config import ConfigError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -21,7 +22,7 @@ def check_schema(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
     if not name:
         return
     caps = _trim_caps(ctx) if "suggestion-over-cap" in opts else {}
-    for err in evaluator(name).errors(ctx.data):
+    for err in _errors(name, ctx):
         err_path, message = err.path, err.message
         text = f"{_dotted(err_path)}: {message}" if err_path else message
         cap = caps.get(err_path[0]) if err.keyword == "maxItems" and len(err_path) == 1 else None
@@ -42,6 +43,21 @@ def _trim_caps(ctx: Context) -> dict[str, tuple[str, int]]:
     return {k: (v.get("keep", "last"), v.get("max", 0)) for k, v in caps.items()}
 
 
+def _errors(name: str, ctx: Context) -> list[Any]:
+    """The schema's errors; a repository schema that cannot run is a config error."""
+    from ..minischema import PatternTimeout
+
+    try:
+        return evaluator(name, ctx.config).errors(ctx.data)
+    except PatternTimeout as exc:
+        raise ConfigError(
+            f"schema {name!r}: keyword 'pattern' {exc.pattern[:80]!r} ran longer than "
+            f"{exc.seconds:g} s on one value (limits.pattern-milliseconds); simplify it"
+        ) from None
+    except RecursionError:
+        raise ConfigError(f"schema {name!r}: nests or refers to itself too deeply") from None
+
+
 RULES = {"schema": check_schema}
 
 
@@ -52,32 +68,58 @@ def _dotted(path: tuple) -> str:
     return out or "(document)"
 
 
-_EVALUATORS: dict[str, Any] = {}
+_EVALUATORS: dict[tuple[str, str], Any] = {}
 
 
-def evaluator(schema_name: str) -> Any:
-    """The compiled evaluator of a schema in rules/schemas/ (once per process)."""
-    if schema_name not in _EVALUATORS:
-        schema = load_schema(schema_name)
+def evaluator(schema_name: str, config: Any = None) -> Any:
+    """The compiled schema a kind names (once per process): shipped, or a file in the
+    repository (see readers.schemas), whose patterns run with a time bound."""
+    from ..readers.schemas import is_user_schema, schema_for
+
+    user = is_user_schema(schema_name)
+    key = (schema_name, config.base_dir if user and config is not None else "")
+    if key not in _EVALUATORS:
+        schema = schema_for(schema_name, config)
         from ..minischema import Evaluator, unsupported_keywords
 
-        _EVALUATORS[schema_name] = (
-            Evaluator(schema) if not unsupported_keywords(schema) else _JsonschemaAdapter(schema)
+        seconds = None
+        if user:
+            limits = config.limits if config is not None else {}
+            seconds = limits.get("pattern-milliseconds", 1000) / 1000
+        _EVALUATORS[key] = (
+            Evaluator(schema, seconds)
+            if not unsupported_keywords(schema)
+            else _JsonschemaAdapter(schema, seconds)
         )
-    return _EVALUATORS[schema_name]
+    return _EVALUATORS[key]
 
 
-def schema_errors(data: Any, schema_name: str) -> Iterator[tuple[tuple, str, bool]]:
+def schema_errors(
+    data: Any, schema_name: str, config: Any = None
+) -> Iterator[tuple[tuple, str, bool]]:
     """(instance path, message, on_key) for each schema violation."""
-    for err in evaluator(schema_name).errors(data):
+    from ..minischema import PatternTimeout
+
+    try:
+        found = evaluator(schema_name, config).errors(data)
+    except PatternTimeout as exc:
+        raise ConfigError(
+            f"schema {schema_name!r}: keyword 'pattern' {exc.pattern[:80]!r} ran longer than "
+            f"{exc.seconds:g} s on one value (limits.pattern-milliseconds); simplify it"
+        ) from None
+    except RecursionError:
+        raise ConfigError(f"schema {schema_name!r}: nests or refers to itself too deeply") from None
+    for err in found:
         yield err.path, err.message, err.on_key
 
 
 class _JsonschemaAdapter:
     """Full jsonschema for user schemas that go beyond the in-house subset."""
 
-    def __init__(self, schema: dict[str, Any]) -> None:
+    def __init__(self, schema: dict[str, Any], seconds: float | None = None) -> None:
         import jsonschema
+
+        self.seconds = seconds
 
         cls = jsonschema.validators.validator_for(schema)
         try:
@@ -91,7 +133,15 @@ class _JsonschemaAdapter:
         from ..readers.loaders import to_plain
 
         out = []
-        for err in self.validator.iter_errors(to_plain(data)):
+        if self.seconds is not None:  # a user's schema: the whole check is time-bounded
+            from ..minischema import _timed_call
+
+            found = _timed_call(
+                lambda: list(self.validator.iter_errors(to_plain(data))), self.seconds * 5
+            )
+        else:
+            found = self.validator.iter_errors(to_plain(data))
+        for err in found:
             on_key = err.validator == "additionalProperties"
             out.append(
                 SchemaError(tuple(err.absolute_path), err.message, str(err.validator), on_key)

@@ -83,10 +83,11 @@ def unknown_key(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str
         return
     known = opts.get("known")
     if known is None:
-        from ..config import load_schema
+        from ..readers.schemas import schema_for
 
         schema = ctx.spec.get("schema")
-        known = list(load_schema(schema).get("properties", {})) if schema else []
+        found = schema_for(schema, ctx.config) if schema else {}
+        known = list(found.get("properties", {})) if isinstance(found, dict) else []
     if not known:
         return
     import difflib

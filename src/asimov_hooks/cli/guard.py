@@ -24,8 +24,10 @@ def broken_pipe() -> int:
 def internal_error(prog: str, exc: BaseException) -> int:
     if isinstance(exc, BrokenPipeError):  # `... | head`: the reader left, nothing to say
         return broken_pipe()
-    if os.environ.get("ASIMOV_HOOKS_DEBUG"):
-        raise exc
+    if os.environ.get("ASIMOV_HOOKS_DEBUG"):  # the traceback, and the same exit code
+        import traceback
+
+        traceback.print_exception(type(exc), exc, exc.__traceback__)
     sys.stderr.write(
         f"{prog}: internal error: {type(exc).__name__}: {exc} "
         "(set ASIMOV_HOOKS_DEBUG=1 for a traceback)\n"

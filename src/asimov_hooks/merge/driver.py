@@ -49,7 +49,16 @@ class Outcome:
 class Settings:
     """Everything one merge needs from the configuration."""
 
-    __slots__ = ("fixable", "fmt", "labels", "marker_size", "max_bytes", "policies", "schema")
+    __slots__ = (
+        "fixable",
+        "fmt",
+        "labels",
+        "limits",
+        "marker_size",
+        "max_bytes",
+        "policies",
+        "schema",
+    )
 
     def __init__(
         self,
@@ -59,10 +68,16 @@ class Settings:
         marker_size: int = 7,
         labels: tuple[str, str] = ("ours", "theirs"),
         max_bytes: int | None = None,
+        limits: dict[str, int] | None = None,
         fixable: frozenset[str] = frozenset(),
     ) -> None:
+        from ..readers.guards import limits as default_limits
+
         self.fmt, self.policies, self.schema = fmt, policies, schema
         self.marker_size, self.labels, self.max_bytes = marker_size, labels, max_bytes
+        lim = limits if limits is not None else default_limits()
+        # what each side's parse is bounded by: nesting depth, alias references, alias nodes
+        self.limits = (lim["max-depth"], lim["max-aliases"], lim["max-alias-nodes"])
         # top-level lists the trimmer caps: too many items there is the trimmer's to fix
         # (it keeps or archives every item), never a reason for a conflict
         self.fixable = fixable
@@ -87,7 +102,9 @@ def _keyed(policies: Policies) -> Any:
     return keyed
 
 
-def _parse(mod: Any, raw: bytes | None) -> tuple[Any, Any, str | None]:
+def _parse(
+    mod: Any, raw: bytes | None, limits: tuple[int, int, int]
+) -> tuple[Any, Any, str | None]:
     """(Text, data, problem) for one side; data is None when the side is unusable."""
     from .text_merge import Text
 
@@ -103,7 +120,7 @@ def _parse(mod: Any, raw: bytes | None) -> tuple[Any, Any, str | None]:
     if line is not None:
         return text, None, f"already holds conflict markers (line {line})"
     try:
-        data = mod.load(text.body)
+        data = mod.load(text.body, *limits)
     except mod.ParseError as exc:
         return text, None, str(exc)
     if data is None:
@@ -152,12 +169,12 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
     if settings.max_bytes is not None and max(len(ours), len(theirs)) > settings.max_bytes:
         return Outcome(1, None, "line-merge", reason=f"over {settings.max_bytes:,} bytes")
     mod = _loader(settings.fmt)
-    o_text, o_data, o_problem = _parse(mod, ours)
-    t_text, t_data, t_problem = _parse(mod, theirs)
+    o_text, o_data, o_problem = _parse(mod, ours, settings.limits)
+    t_text, t_data, t_problem = _parse(mod, theirs, settings.limits)
     if o_problem or t_problem:
         side, problem = ("ours", o_problem) if o_problem else ("theirs", t_problem)
         return Outcome(1, None, "line-merge", reason=f"{side} {_phrase(problem)}")
-    b_text, b_data, _ = _parse(mod, base)
+    b_text, b_data, _ = _parse(mod, base, settings.limits)
     b_value = MISSING if b_data is None else b_data
 
     tree, conflicts = merge_trees(b_value, o_data, t_data, settings.policies)
@@ -172,7 +189,7 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
         if find_conflict_marker(body) is not None:
             return None
         try:
-            parsed = mod.load(body)
+            parsed = mod.load(body, *settings.limits)
         except mod.ParseError:
             return None
         return parsed if same(parsed, value) else None
@@ -268,7 +285,7 @@ def _conflict_paths(tree: Any) -> list[str]:
 # ---------------------------------------------------------------- configuration
 def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings | str:
     """Settings for the file git is merging, or why the driver does not handle it."""
-    from ..config import load_config, load_schema
+    from ..config import load_config
     from .core import POLICIES, Policies
 
     if config is None:
@@ -291,7 +308,9 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
     schema_name = config.kinds[kind].get("schema")
     schema = None
     if schema_name and section.get("schema-check", True):
-        schema = load_schema(schema_name)
+        from ..readers.schemas import schema_for
+
+        schema = schema_for(schema_name, config)
     labels = section.get("labels", {})
     trim = config.section("trim")
     fixable = frozenset(trim.get("caps", {})) if kind in trim.get("kinds", []) else frozenset()
@@ -302,6 +321,7 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
         marker_size=marker_size,
         labels=(labels.get("ours", "ours"), labels.get("theirs", "theirs")),
         max_bytes=section.get("max-bytes"),
+        limits=config.limits,
         fixable=fixable,
     )
 
@@ -360,6 +380,9 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
     """The driver end to end; never raises for a problem it can describe."""
     labels = ("ours", "theirs")
     where = relpath or ours
+    if not os.path.isfile(ours):
+        _say(f"{where}: %A ({ours}) is not a file git gave the driver; nothing merged")
+        return 2
     if disabled():
         return line_merge(base, ours, theirs, size, labels)
     try:
@@ -381,8 +404,10 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
             return 1
         outcome = merge_bytes(_read(base), ours_raw, theirs_raw, settings)
     except Exception as exc:  # never leave git with an untouched %A and a bare exit code
-        if os.environ.get("ASIMOV_HOOKS_DEBUG"):
-            raise
+        if os.environ.get("ASIMOV_HOOKS_DEBUG"):  # the traceback; the fallback still runs
+            import traceback
+
+            traceback.print_exc()
         _say(f"{where}: internal error ({type(exc).__name__}: {exc}); fell back to a line merge")
         line_merge(base, ours, theirs, size, labels)
         return 1

@@ -31,9 +31,36 @@ class ParseError(Exception):
     """A side is not a JSON object (or has duplicate keys)."""
 
 
-def load(body: str) -> Any:
+class _Constant(ValueError):
+    pass
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _Constant(f"{text} is out of range for a JSON number")
+    return value
+
+
+def load(body: str, max_depth: int = 100, max_aliases: int = 0, max_nodes: int = 0) -> Any:
+    """The document (an object), or ParseError. JSON has no aliases; nesting is
+    bounded before parsing, and NaN, Infinity and overflowing numbers are refused
+    (Python reads them, other JSON tools do not)."""
+    from ..readers.guards import InputProblem, check_depth
+
     try:
-        data = json.loads(body, object_pairs_hook=reject_duplicates, parse_constant=reject_constant)
+        check_depth(body, "json", max_depth)
+    except InputProblem as exc:
+        raise ParseError(f"invalid JSON: {exc.message} (line {exc.line})") from None
+    try:
+        data = json.loads(
+            body,
+            object_pairs_hook=reject_duplicates,
+            parse_constant=reject_constant,
+            parse_float=_finite,
+        )
+    except _Constant as exc:
+        raise ParseError(f"invalid JSON: {exc}") from None
     except json.JSONDecodeError as exc:
         raise ParseError(f"invalid JSON: {exc.msg} (line {exc.lineno})") from None
     except NotJSONConstant as exc:  # as the validator: a merge never writes what it rejects
@@ -42,6 +69,8 @@ def load(body: str) -> Any:
         raise ParseError(f"duplicate key {dup.args[0]!r}") from None
     except RecursionError:
         raise ParseError("invalid JSON: nesting too deep") from None
+    except ValueError as exc:  # an integer longer than Python converts
+        raise ParseError(f"invalid JSON: {str(exc).split(';')[0]}") from None
     if not isinstance(data, dict):
         raise ParseError("the document is not a JSON object")
     return data

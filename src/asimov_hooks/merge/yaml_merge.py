@@ -58,14 +58,23 @@ def _new_yaml(indent: tuple[int, int, int] | None, explicit_start: bool) -> Any:
 
 
 @lru_cache(maxsize=64)
-def load(body: str) -> Any:
+def load(body: str, max_depth: int = 100, max_aliases: int = 1000, max_nodes: int = 100_000) -> Any:
     """The document's root (a mapping), or ParseError; empty documents are None.
 
     Cached by text: a round-trip load is the driver's main cost and the same text is
     often loaded again (a result that equals ours). Callers never modify the tree.
+    Nesting, tags and aliases are bounded (guards): a side over a bound is not parsed,
+    so the driver falls back to git's line merge and never writes an expanded file.
     """
     from ruamel.yaml.error import YAMLError
 
+    from ..readers.guards import InputProblem, check_aliases, check_depth, check_tags
+
+    try:
+        check_depth(body, "yaml", max_depth)
+        check_tags(body)
+    except InputProblem as exc:
+        raise ParseError(f"invalid YAML: {exc.message} (line {exc.line})") from None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -77,6 +86,10 @@ def load(body: str) -> Any:
     if len(docs) > 1:
         raise ParseError(f"a stream of {len(docs)} YAML documents")
     root = docs[0] if docs else None
+    try:
+        check_aliases(root, max_aliases, max_nodes)
+    except InputProblem as exc:
+        raise ParseError(exc.message) from None
     if root is not None and not isinstance(root, dict):
         raise ParseError("the document is not a mapping")
     return root

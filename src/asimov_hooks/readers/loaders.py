@@ -68,6 +68,22 @@ def _yaml_error(exc: Exception) -> YAMLProblem:
     return YAMLProblem("syntax", message, line, col)
 
 
+def guard(text: str, fmt: str, limits: dict[str, int] | None = None) -> None:
+    """Refuse excessive nesting (and, in YAML, unsupported tags) before parsing."""
+    from .guards import InputProblem, check_depth, check_tags
+    from .guards import limits as default_limits
+
+    lim = limits if limits is not None else default_limits()
+    try:
+        check_depth(text, fmt, lim["max-depth"])
+        if fmt == "yaml":
+            check_tags(text)
+    except InputProblem as problem:
+        what = "JSON" if fmt == "json" else "YAML"
+        message = f"invalid {what}: {problem.message}"
+        raise YAMLProblem("syntax", message, problem.line, problem.col) from None
+
+
 def _load(text: str, typ: str) -> Any:
     from ruamel.yaml.error import YAMLError
 
@@ -123,22 +139,43 @@ def _unreadable_scalar(text: str, typ: str) -> tuple[int, int]:
     return 1, 1
 
 
-def load_yaml_plain(text: str) -> Any:
+def load_yaml_plain(text: str, limits: dict[str, int] | None = None) -> Any:
     """Plain Python data, for config files (no positions needed)."""
-    return to_plain(_load(text, "rt"), max_nodes=100_000)
+    from .guards import limits as default_limits
+
+    lim = limits if limits is not None else default_limits()
+    guard(text, "yaml", lim)
+    root = _load(text, "rt")
+    _check_aliases(root, lim)
+    return to_plain(root, max_nodes=lim["max-alias-nodes"])
 
 
-def load_yaml(text: str, max_nodes: int = 100_000) -> Document:
+def _check_aliases(root: Any, limits: dict[str, int]) -> None:
+    from .guards import InputProblem, check_aliases
+
+    try:
+        check_aliases(root, limits["max-aliases"], limits["max-alias-nodes"])
+    except InputProblem as problem:
+        raise YAMLProblem("yaml-aliases", f"{problem.message}; not checked") from None
+
+
+def load_yaml(
+    text: str, max_nodes: int = 100_000, limits: dict[str, int] | None = None
+) -> Document:
     """The file's data and positions: the C parser when it can, else the round-trip one.
 
     libyaml reads a checkpoint about a hundred times faster than ruamel's pure-Python
     round-trip parser, which matters for a hook given hundreds of files. Anything the
     fast path does not handle exactly as the round-trip loader would (an error, a tag,
     a %YAML directive) is read again by the round-trip loader, so errors and data
-    never depend on which path ran.
+    never depend on which path ran. Nesting and tags are checked first (guards).
     """
+    from .guards import limits as default_limits
+
+    lim = limits if limits is not None else default_limits()
+    guard(text, "yaml", lim)
     fast = _fast_document(text, max_nodes)
-    return fast if fast is not None else _rt_document(text, max_nodes)
+    return fast if fast is not None else _rt_document(text, max_nodes, lim)
 
 
 _FAST_LOADER: list[Any] = []  # [class] once built; [None] when libyaml is unavailable
@@ -328,8 +365,10 @@ def _node_position(root: Any, path: Path_, on_key: bool) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1
 
 
-def _rt_document(text: str, max_nodes: int) -> Document:
-    root = _load(text, "rt")
+def _rt_document(text: str, max_nodes: int, limits: dict[str, int] | None = None) -> Document:
+    root = _untag(_load(text, "rt"))
+    if limits is not None:
+        _check_aliases(root, {**limits, "max-alias-nodes": max_nodes})
     count_nodes(root, max_nodes)
 
     def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
@@ -355,6 +394,35 @@ def _rt_document(text: str, max_nodes: int) -> Document:
         return pos[0] + 1, pos[1] + 1
 
     return Document(root, locate)
+
+
+def _untag(root: Any) -> Any:
+    """The round-trip loader keeps `!!str x` as a TaggedScalar; every reader reads it as
+    the string it is (guards.check_tags has refused any other tag already)."""
+    from ruamel.yaml.comments import TaggedScalar
+
+    if isinstance(root, TaggedScalar):
+        return str(root.value)
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        pairs = (
+            node.items()
+            if isinstance(node, dict)
+            else enumerate(node)
+            if isinstance(node, list)
+            else ()
+        )
+        for key, value in list(pairs):
+            if isinstance(value, TaggedScalar):
+                node[key] = str(value.value)
+            elif isinstance(value, (dict, list)):
+                todo.append(value)
+    return root
 
 
 def _is_container(node: Any) -> bool:
@@ -444,6 +512,13 @@ def reject_constant(name: str) -> Any:
     raise NotJSONConstant(name)
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):  # 1e999: Python reads inf, JSON has none
+        raise NotJSONConstant(text)
+    return value
+
+
 # a JSON string, or a token Python's json module reads but JSON does not allow
 _STRING_OR = r'"(?:[^"\\]|\\.)*"|'
 
@@ -457,16 +532,26 @@ def _token_position(text: str, token: str) -> tuple[int, int]:
     return 1, 1
 
 
-def load_json(text: str) -> Document:
+def load_json(text: str, limits: dict[str, int] | None = None) -> Document:
+    guard(text, "json", limits)
     try:
-        data = json.loads(text, object_pairs_hook=reject_duplicates, parse_constant=reject_constant)
+        data = json.loads(
+            text,
+            object_pairs_hook=reject_duplicates,
+            parse_constant=reject_constant,
+            parse_float=_finite_float,
+        )
     except json.JSONDecodeError as exc:
         raise YAMLProblem("syntax", f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
-    except NotJSONConstant as exc:  # Python reads NaN and Infinity; JSON parsers elsewhere fail
-        line, col = _token_position(text, r"NaN|-?Infinity")
-        raise YAMLProblem(
-            "syntax", f"invalid JSON: {exc.args[0]} is not a JSON value", line, col
-        ) from None
+    except NotJSONConstant as exc:  # Python reads NaN, Infinity, 1e999; JSON has none of them
+        name = exc.args[0]
+        if name in ("NaN", "Infinity", "-Infinity"):
+            line, col = _token_position(text, r"NaN|-?Infinity")
+            message = f"invalid JSON: {name} is not a JSON value"
+        else:
+            line, col = _token_position(text, r"-?\d[\d.]*[eE][+-]?\d+")
+            message = f"invalid JSON: {name[:40]} is out of range for a number"
+        raise YAMLProblem("syntax", message, line, col) from None
     except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
         line, col = _token_position(text, r"-?\d{100,}")
         detail = str(exc).split(";")[0]  # drop Python's advice on sys.set_int_max_str_digits

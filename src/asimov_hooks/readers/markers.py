@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-_CONFLICT = r"^(?:<{7}(?: |$)|={7}$|>{7}(?: |$)|\|{7}(?: |$))"
+# git writes markers of `conflict-marker-size` characters (7 by default, more in a
+# recursive merge or when the attribute says so): seven or more of one character
+_CONFLICT = r"^(?:<{7,}(?: |\r?$)|={7,}\r?$|>{7,}(?: |\r?$)|\|{7,}(?: |\r?$))"
 
 
 def find_conflict_marker(text: str) -> int | None:

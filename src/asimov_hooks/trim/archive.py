@@ -5,6 +5,12 @@ fixer never deletes silently. The archive is a YAML list, one entry per trim, ne
 last. Appending rewrites the whole file atomically after checking that the result
 parses and ends with exactly the entry just added, so it is valid YAML after every
 write, and bytes already in it (comments a user added) are never touched.
+
+An archive only grows: past `limits.archive-check-bytes` only its last entry is parsed
+(with the new one after it), so a 20 MB archive costs a trim a copy, not a parse. Trims
+running side by side take a lock first (trim.fix_file), so none overwrites another's
+entry. A committed config decides where the archive goes: `inside_root` keeps it (and
+whatever a symlink in its place points at) inside the checkpoint's repository.
 """
 
 from __future__ import annotations
@@ -58,13 +64,37 @@ def _loader() -> Any:
     return yaml
 
 
-def _load(text: str) -> Any:
+def root_of(path: str) -> str:
+    """The directory a checkpoint's trim may write in: its repository's work tree
+    (where the link sits, for a symlinked checkpoint), or its own directory outside git."""
+    from ..config import work_tree_of
+
+    directory = os.path.dirname(os.path.abspath(path))
+    return work_tree_of(directory) or os.path.realpath(directory)
+
+
+def inside_root(target: str, root: str) -> bool:
+    """Whether `target`, with every symlink resolved, lies inside `root`."""
+    real, base = os.path.realpath(target), os.path.realpath(root)
+    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
+
+
+def _load(text: str, limits: dict[str, int] | None = None) -> Any:
     from ruamel.yaml.error import YAMLError
 
+    from ..readers.guards import InputProblem, check_aliases, check_depth, check_tags
+    from ..readers.guards import limits as default_limits
+
+    lim = limits if limits is not None else default_limits()
+    try:
+        check_depth(text, "yaml", lim["max-depth"])
+        check_tags(text)
+    except InputProblem as exc:
+        raise ArchiveError(f"invalid YAML (line {exc.line}: {exc.message})") from None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return _loader().load(text)
+            data = _loader().load(text)
         except YAMLError as exc:
             first = str(exc).strip().splitlines()
             raise ArchiveError(
@@ -72,6 +102,21 @@ def _load(text: str) -> Any:
             ) from None
         except RecursionError:
             raise ArchiveError("invalid YAML (nesting too deep)") from None
+        except (ValueError, KeyError, TypeError, OverflowError) as exc:
+            raise ArchiveError(f"invalid YAML (a value cannot be read: {exc})") from None
+    try:
+        check_aliases(data, lim["max-aliases"], lim["max-alias-nodes"])
+    except InputProblem as exc:
+        raise ArchiveError(f"invalid YAML ({exc.message})") from None
+    return data
+
+
+def _last_entry(text: str) -> int | None:
+    """Offset of the line that starts the archive's last top-level `- ` item."""
+    found = max(text.rfind("\n- "), text.rfind("\n-\n"), text.rfind("\n-\r\n"))
+    if found >= 0:
+        return found + 1
+    return 0 if text.startswith(("- ", "-\n", "-\r\n")) else None
 
 
 def dump_entry(entry: dict[str, Any]) -> str:
@@ -90,10 +135,18 @@ def dump_entry(entry: dict[str, Any]) -> str:
     return "".join(("- " if i == 0 else "  ") + line for i, line in enumerate(lines))
 
 
-def build(archive: str, entry: dict[str, Any], newline: str) -> tuple[bytes, str]:
+def build(
+    archive: str,
+    entry: dict[str, Any],
+    newline: str,
+    limits: dict[str, int] | None = None,
+) -> tuple[bytes, str]:
     """(new archive bytes, the entry's text); raises ArchiveError when unsafe."""
+    from ..readers.guards import limits as default_limits
     from .layout import same
 
+    lim = limits if limits is not None else default_limits()
+    checked_from = 0  # where the part of the archive that is parsed starts
     if os.path.lexists(archive):
         try:
             current = read_text(archive)
@@ -110,11 +163,21 @@ def build(archive: str, entry: dict[str, Any], newline: str) -> tuple[bytes, str
                 "(`asimov-hooks install` routes archives to the merge driver, which "
                 "keeps both sides' entries without markers)"
             )
+        if len(old_text) > lim["archive-check-bytes"]:
+            # earlier entries were checked when they were appended: only the last one
+            # (and the new one after it) is parsed, however long the archive grew
+            last = _last_entry(old_text)
+            if last is None:
+                raise ArchiveError(
+                    f"archive {archive} is not a YAML list of entries; move it away or fix "
+                    "it so that nothing is lost"
+                )
+            checked_from = last
         try:
-            old = _load(old_text)
+            old = _load(old_text[checked_from:], lim)
         except ArchiveError as exc:
             raise ArchiveError(f"archive {archive}: {exc}") from None
-        if old is not None and not isinstance(old, list):
+        if (old is not None and not isinstance(old, list)) or (checked_from and len(old) != 1):
             raise ArchiveError(
                 f"archive {archive} is not a YAML list; move it away or fix it so that "
                 "nothing is lost"
@@ -125,13 +188,13 @@ def build(archive: str, entry: dict[str, Any], newline: str) -> tuple[bytes, str
         if newline != "\n":
             old_text = old_text.replace("\n", newline)
     entry_text = dump_entry(entry)
-    expected = _load(entry_text)[0]
+    expected = _load(entry_text, lim)[0]
     if newline != "\n":
         entry_text = entry_text.replace("\n", newline)
     joiner = "" if not old_text or old_text.endswith("\n") else newline
     new_text = old_text + joiner + entry_text
     try:
-        parsed = _load(new_text)
+        parsed = _load(new_text[checked_from:], lim)
     except ArchiveError as exc:
         raise ArchiveError(f"archive {archive}: appending would make it {exc}") from None
     if (
@@ -146,11 +209,18 @@ def build(archive: str, entry: dict[str, Any], newline: str) -> tuple[bytes, str
     return (BOM if bom else b"") + new_text.encode("utf-8"), entry_text
 
 
-def write(archive: str, data: bytes) -> None:
+def write(archive: str, data: bytes, root: str | None = None) -> None:
+    """Write the archive atomically; with `root`, refuse (again, just before writing)
+    a target that a symlink takes outside it."""
     directory = os.path.dirname(archive)
+    outside = ArchiveError(f"archive {archive} resolves outside {root}; not written")
     try:
+        if root is not None and not inside_root(archive, root):
+            raise outside
         if directory:
             os.makedirs(directory, exist_ok=True)
+        if root is not None and not inside_root(archive, root):
+            raise outside
         atomic_write(archive, data)
     except OSError as exc:
         raise ArchiveError(f"cannot write archive {archive}: {exc.strerror or exc}") from None

@@ -142,12 +142,19 @@ class Layout:
 
 
 # ------------------------------------------------------------------ parsing
-def parse(text: str, max_nodes: int = 100_000) -> tuple[Any, Any]:
+def parse(
+    text: str, max_nodes: int = 100_000, limits: dict[str, int] | None = None
+) -> tuple[Any, Any]:
     """(composed node, constructed data) of a one-document YAML text."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
-    from ..readers.loaders import YAMLProblem, count_nodes
+    from ..readers.loaders import YAMLProblem, count_nodes, guard
+
+    try:  # nesting and tags first: the same verdict as validate, before any parser runs
+        guard(text, "yaml", limits)
+    except YAMLProblem as exc:
+        raise Refused(exc.message, exc.line) from None
 
     yaml = YAML(typ="safe", pure=True)
     yaml.allow_duplicate_keys = False
@@ -162,7 +169,19 @@ def parse(text: str, max_nodes: int = 100_000) -> tuple[Any, Any]:
             raise _problem(exc) from None
         except RecursionError:
             raise Refused("invalid YAML: nesting too deep") from None
+        except (ValueError, KeyError, TypeError, OverflowError) as exc:
+            # a scalar that resolves but does not convert: `2026-13-45`, `!!int foo`,
+            # `!!bool maybe`, an integer of 5,000 digits
+            detail = f"unknown value {exc.args[0]!r}" if isinstance(exc, KeyError) else exc
+            raise Refused(f"invalid YAML: a value cannot be read ({detail})") from None
     try:
+        if limits is not None:
+            from ..readers.guards import InputProblem, check_aliases
+
+            try:
+                check_aliases(data, limits["max-aliases"], max_nodes)
+            except InputProblem as exc:
+                raise Refused(exc.message) from None
         count_nodes(data, max_nodes)
     except YAMLProblem as exc:
         raise Refused(exc.message) from None
@@ -296,7 +315,12 @@ def comments_in(text: str, start: int, end: int, scalars: list[tuple[int, int]])
 
 
 # ------------------------------------------------------------------ analysis
-def analyze(text: str, list_fields: frozenset[str] | set[str], max_nodes: int = 100_000) -> Layout:
+def analyze(
+    text: str,
+    list_fields: frozenset[str] | set[str],
+    max_nodes: int = 100_000,
+    limits: dict[str, int] | None = None,
+) -> Layout:
     """Parse `text` and locate every top-level field and the items of `list_fields`.
 
     Raises Refused for anything the range-cutting approach cannot handle safely.
@@ -305,7 +329,7 @@ def analyze(text: str, list_fields: frozenset[str] | set[str], max_nodes: int = 
     if odd:
         line = text.count("\n", 0, odd.start()) + 1
         raise Refused("contains a line break other than LF or CRLF (lone CR, NEL, LS or PS)", line)
-    root, data = parse(text, max_nodes)
+    root, data = parse(text, max_nodes, limits)
     layout = Layout(text, data, root)
     if root is None:
         return layout

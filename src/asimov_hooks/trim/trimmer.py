@@ -333,11 +333,12 @@ def trim_text(
     *,
     identify: dict[str, Any] | None = None,
     max_nodes: int = 100_000,
+    limits: dict[str, int] | None = None,
 ) -> TrimResult:
     """Apply the algorithm to a checkpoint's text; raises Refused when it cannot."""
     from .layout import Refused, analyze
 
-    layout = analyze(text, settings.list_fields(), max_nodes)
+    layout = analyze(text, settings.list_fields(), max_nodes, limits)
     before = count_lines(text)
     result = TrimResult(text, before, before)
     if not layout.fields:
@@ -375,10 +376,10 @@ def trim_text(
     result.step, result.after = step, after
     if cut.removed:
         expected = expected_data(layout, cut)
-        checked = _verified(new_text, expected, settings, max_nodes)
+        checked = _verified(new_text, expected, settings, max_nodes, limits)
         if checked is None and not text.endswith("\n"):
             new_text = render(layout, cut, final_newline_as_before=False)
-            checked = _verified(new_text, expected, settings, max_nodes)
+            checked = _verified(new_text, expected, settings, max_nodes, limits)
         if checked is None:
             raise Refused(
                 "the trimmed text would not hold exactly the kept data (anchors, aliases or "
@@ -393,12 +394,14 @@ def trim_text(
     return result
 
 
-def _verified(text: str, expected: Any, settings: Settings, max_nodes: int) -> Any:
+def _verified(
+    text: str, expected: Any, settings: Settings, max_nodes: int, limits: Any = None
+) -> Any:
     """The layout of `text` if it parses to exactly `expected`, else None."""
     from .layout import Refused, analyze, same
 
     try:
-        checked = analyze(text, settings.list_fields(), max_nodes)
+        checked = analyze(text, settings.list_fields(), max_nodes, limits)
     except Refused as exc:
         raise Refused(
             f"the trimmed text would not parse ({exc}); an anchor in a removed part? "
@@ -466,9 +469,8 @@ def fix_file(
 
     ConfigError (an unusable `trim` section) propagates: it is the caller's exit 2.
     """
-    from ..readers.fileio import BOM, FileProblem, read_text
-    from ..readers.markers import find_conflict_marker
-    from .layout import Refused
+    from ..readers.fileio import DirectoryLocks
+    from . import archive as trim_archive
 
     outcome = Outcome(path)
     settings = Settings.from_config(config)
@@ -484,6 +486,51 @@ def fix_file(
             f"trim.kinds: {kind} is not a YAML kind; only YAML checkpoints are trimmed"
         )
     rules = config.rules_for(kind, rel)
+    use_archive = settings.archive if archive is None else archive
+    target = _archive_target(path, settings, archive_path) if use_archive else None
+    root = trim_archive.root_of(path)
+    if not trim_archive.inside_root(path, root):
+        outcome.error = f"not trimmed: a symbolic link to a file outside {root}"
+        return outcome
+    # the lock spans reading the checkpoint to writing it: concurrent trims of one file
+    # archive each removed item once, and trims sharing an archive keep every entry
+    with DirectoryLocks([path] if target is None or dry_run else [path, target]):
+        return _fix_locked(path, config, outcome, settings, spec, rules, target, dry_run)
+
+
+def _archive_target(path: str, settings: Settings, archive_path: str | None) -> str:
+    """The archive file for `path`: the command line's (trusted) or the config's, which
+    a pull request can change and so must stay inside the checkpoint's repository."""
+    from . import archive as trim_archive
+
+    if archive_path:
+        return os.path.abspath(archive_path)
+    target = trim_archive.archive_path_for(path, settings.archive_path)
+    root = trim_archive.root_of(path)
+    if not trim_archive.inside_root(target, root):
+        where = os.path.realpath(target)
+        raise ConfigError(
+            f"trim.archive.path: {settings.archive_path!r} puts the archive of {path} at "
+            f"{where}, outside {root}; the archive must live inside the checkpoint's "
+            "repository (or its directory, outside git)"
+        )
+    return target
+
+
+def _fix_locked(
+    path: str,
+    config: Config,
+    outcome: Outcome,
+    settings: Settings,
+    spec: dict[str, Any],
+    rules: dict[str, Any],
+    target: str | None,
+    dry_run: bool,
+) -> Outcome:
+    from ..readers.fileio import BOM, FileProblem, read_text
+    from ..readers.markers import find_conflict_marker
+    from .layout import Refused
+
     soft = rules.get("max-lines-soft", {}).get("max")
     hard = rules.get("max-lines-hard", {}).get("max")
     try:
@@ -503,6 +550,7 @@ def fix_file(
             hard,
             identify=spec if spec.get("identify") else None,
             max_nodes=rules.get("yaml-aliases", {}).get("max-nodes", 100_000),
+            limits=config.limits,
         )
     except Refused as refused:
         outcome.error = f"not trimmed: {refused}"
@@ -515,14 +563,12 @@ def fix_file(
     outcome.changed = result.text != source.text
     if outcome.changed:
         outcome.messages.append(f"{result.before} -> {result.after} lines")
-        use_archive = settings.archive if archive is None else archive
         if not dry_run and not os.access(os.path.realpath(path), os.W_OK):
             outcome.error = "not trimmed: the file is read-only"
             outcome.changed = False
             return outcome
-        if use_archive:
-            target = os.path.abspath(archive_path) if archive_path else None
-            error = _archive(outcome, result, config, settings, source.newline, target, dry_run)
+        if target is not None:
+            error = _archive(outcome, result, config, source.newline, target, dry_run)
             if error:
                 outcome.error, outcome.changed = error, False
                 return outcome
@@ -535,10 +581,12 @@ def fix_file(
             try:
                 atomic_write(path, data)
             except OSError as exc:
-                outcome.error = (
-                    f"cannot write: {exc.strerror or exc} (what it would remove is already "
-                    "archived; a second run archives it again)"
+                outcome.error = f"cannot write: {exc.strerror or exc}" + (
+                    " (what it would remove is already archived; a second run archives it again)"
+                    if outcome.archive
+                    else ""
                 )
+                outcome.changed = False
                 return outcome
             outcome.written = True
     if result.over_hard:
@@ -553,9 +601,8 @@ def _archive(
     outcome: Outcome,
     result: TrimResult,
     config: Config,
-    settings: Settings,
     newline: str,
-    target: str | None,
+    target: str,
     dry_run: bool,
 ) -> str | None:
     """Append the removed data to the archive; an error message when that is unsafe."""
@@ -564,7 +611,6 @@ def _archive(
     from . import archive as trim_archive
 
     path = outcome.path
-    target = target or trim_archive.archive_path_for(path, settings.archive_path)
     if os.path.realpath(target) == os.path.realpath(path):
         return "not trimmed: the archive path is the checkpoint itself"
     other = config.kind_for(config.relpath(target))
@@ -583,7 +629,7 @@ def _archive(
     if result.comments:
         entry["comments"] = result.comments
     try:
-        data, _ = trim_archive.build(target, entry, newline)
+        data, _ = trim_archive.build(target, entry, newline, config.limits)
         if not dry_run:
             trim_archive.write(target, data)
     except trim_archive.ArchiveError as exc:
@@ -623,18 +669,35 @@ def run(
             err.write(f"{PROG}: error: {path}: no such file or directory\n")
             return EXIT_USAGE
     from ..engine import iter_files
+    from ..readers.fileio import FileProblem
 
     status = EXIT_OK
     try:
         for path, explicit in iter_files(paths, config):
             if not explicit and config.kind_for(config.relpath(path)) not in settings.kinds:
                 continue
-            outcome = fix_file(
-                path, config, archive=archive, archive_path=archive_path, dry_run=dry_run
-            )
+            try:
+                outcome = fix_file(
+                    path, config, archive=archive, archive_path=archive_path, dry_run=dry_run
+                )
+            except (ConfigError, KeyboardInterrupt):
+                raise
+            except Exception as exc:  # a bug on one file: say so, and trim the others
+                if os.environ.get("ASIMOV_HOOKS_DEBUG"):
+                    import traceback
+
+                    traceback.print_exc()
+                err.write(
+                    f"{path}: error: not trimmed: internal error: {type(exc).__name__}: {exc}\n"
+                )
+                status = EXIT_USAGE
+                continue
             status = max(status, _report(outcome, dry_run, diff, quiet, out, err))
     except ConfigError as exc:
         err.write(f"{PROG}: error: {exc}\n")
+        return EXIT_USAGE
+    except FileProblem as problem:  # a directory that cannot be searched
+        err.write(f"{PROG}: error: {problem.message}\n")
         return EXIT_USAGE
     return status
 

@@ -1,0 +1,301 @@
+"""Cheap checks that run on untrusted text before any parser sees it.
+
+A pull request can change every file a hook reads, the committed config included, so
+each reader (validate, trim, the trim archive, the merge driver, config files) treats
+its input as hostile. Two things a parser cannot be trusted with:
+
+- nesting depth: libyaml's composer and Python's own recursion fail (a segmentation
+  fault, or seconds of work) on `[[[[...` tens of thousands deep. `check_depth` measures
+  the depth with one pass over the text, without recursion, and refuses before parsing.
+- YAML tags: the standard ones (`!!str`, `!!int`, ...) are resolved by every reader the
+  same way; any other tag (`!!python/...`, `!local`) is the same error in every reader
+  (`check_tags`).
+
+The numbers are data (rules/limits.json, the config's `limits:` section, bounded by
+rules/schemas/config.schema.json); docs/limits.md states them for users.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
+DEFAULT_LIMITS = {  # used only when rules/limits.json cannot be read
+    "max-depth": 100,
+    "max-aliases": 1000,
+    "max-alias-nodes": 100_000,
+    "max-config-bytes": 1 << 20,
+    "max-pattern-length": 1000,
+    "pattern-milliseconds": 1000,
+    "archive-check-bytes": 1 << 20,
+}
+
+# tags every reader resolves; anything else is refused with one message everywhere
+STANDARD_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp", "merge")
+)
+
+
+class InputProblem(Exception):
+    """The text is refused before parsing; one line, with where it happened."""
+
+    def __init__(self, message: str, line: int = 1, col: int = 1) -> None:
+        super().__init__(message)
+        self.message, self.line, self.col = message, line, col
+
+
+def limits(data: dict[str, Any] | None = None) -> dict[str, int]:
+    """The limits in force: rules/limits.json under a config's merged `limits:` section."""
+    merged = dict(DEFAULT_LIMITS)
+    if data is None:
+        data = _pack()
+    section = data.get("limits") if isinstance(data, dict) else None
+    if isinstance(section, dict):
+        for key, value in section.items():
+            if key in merged and isinstance(value, int) and not isinstance(value, bool):
+                merged[key] = value
+    return merged
+
+
+_PACK: list[Any] = []
+
+
+def _pack() -> Any:
+    """rules/limits.json, found as config.rules_dir finds the packs (wheel or checkout);
+    read here, not through config, which itself reads its files through these guards."""
+    if not _PACK:
+        import os
+
+        from .fastjson import loads
+
+        here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+        data: Any = {}
+        for candidate in (os.path.join(here, "rules"), os.path.join(here, "..", "..", "rules")):
+            path = os.path.join(candidate, "limits.json")
+            if os.path.isfile(path):
+                try:
+                    with open(path, encoding="utf-8") as fh:
+                        data = loads(fh.read())
+                except (OSError, ValueError):
+                    data = {}
+                break
+        _PACK.append(data)
+    return _PACK[0]
+
+
+# ------------------------------------------------------------------ depth
+def check_depth(text: str, fmt: str, max_depth: int) -> None:
+    """Raise InputProblem when `text` nests deeper than `max_depth` (JSON or YAML)."""
+    # every level needs an opening bracket or (YAML) a line or an indicator: most files
+    # cannot reach the limit at all, and are not scanned
+    openers = text.count("[") + text.count("{")
+    if fmt == "json":
+        if openers > max_depth:
+            _json_depth(text, max_depth)
+        return
+    if openers + text.count("\n") + text.count("- ") + text.count("? ") + 1 <= max_depth:
+        return
+    _yaml_depth(text, max_depth)
+
+
+def _too_deep(text: str, offset: int, max_depth: int) -> InputProblem:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return InputProblem(f"nested more than {max_depth} levels deep; not parsed", line, col)
+
+
+def _json_depth(text: str, max_depth: int) -> None:
+    import re
+
+    depth = 0
+    for match in re.finditer(r'"(?:[^"\\]|\\.)*"?|[\[{]|[\]}]', text):
+        ch = match.group()[0]
+        if ch in "[{":
+            depth += 1
+            if depth > max_depth:
+                raise _too_deep(text, match.start(), max_depth)
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+
+
+def _yaml_depth(text: str, max_depth: int) -> None:
+    """Block nesting (an indentation stack, plus `- `/`? ` indicators sharing a line) and
+    flow nesting (brackets outside quotes and comments), in one pass."""
+    import re
+
+    # tokens in flow context: quoted scalars, comments, brackets
+    flow_token = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\']|\'\')*\'|[ \t]#.*|[\[{\]}]')
+    # where a flow collection or a quoted scalar may start in block context
+    block_start = re.compile(r"(?:^|(?<=[\s,\[{]))([\[{\"'])|(?:^|(?<=\s))#")
+    indicators = re.compile(r"(?:[-?:](?:[ \t]+|$))+")
+    stack: list[int] = []
+    flow = 0
+    block_scalar: int | None = None  # indentation of the line that opened a `|`/`>` scalar
+    quote: str | None = None  # a quoted scalar that runs over lines
+    offset = 0
+    for line in text.split("\n"):
+        start, offset = offset, offset + len(line) + 1
+        stripped = line.lstrip(" ")
+        indent = len(line) - len(stripped)
+        if block_scalar is not None:
+            if not stripped.strip() or indent > block_scalar:
+                continue
+            block_scalar = None
+        pos = 0
+        if quote is None and flow == 0:
+            if not stripped.strip() or stripped.startswith("#"):
+                continue
+            while stack and stack[-1] >= indent:
+                stack.pop()
+            stack.append(indent)
+            lead = indicators.match(stripped)
+            extra = lead.group().count("-") + lead.group().count("?") if lead else 0
+            if len(stack) + extra > max_depth:
+                raise _too_deep(text, start + indent, max_depth)
+            pos = indent + (lead.end() if lead else 0)
+        elif quote is not None:
+            end = _quote_end(line, 0, quote)
+            if end < 0:
+                continue
+            quote, pos = None, end
+        base = len(stack)
+        while pos < len(line):
+            if flow == 0:
+                found = block_start.search(line, pos)
+                if found is None:
+                    break
+                opener = found.group(1)
+                if opener is None:  # a comment
+                    break
+                pos = found.end()
+                if opener in "\"'":
+                    end = _quote_end(line, pos, opener)
+                    if end < 0:
+                        quote = opener
+                        break
+                    pos = end
+                    continue
+                flow = 1
+                if base + flow > max_depth:
+                    raise _too_deep(text, start + found.start(1), max_depth)
+                continue
+            found = flow_token.search(line, pos)
+            if found is None:
+                break
+            token = found.group()
+            pos = found.end()
+            if token in "[{":
+                flow += 1
+                if base + flow > max_depth:
+                    raise _too_deep(text, start + found.start(), max_depth)
+            elif token in "]}":
+                flow -= 1
+            elif token[0] in "\"'" and (len(token) < 2 or token[-1] != token[0]):
+                quote = token[0]  # runs over the line end
+                break
+            elif token.lstrip().startswith("#"):
+                break
+        if (
+            quote is None
+            and flow == 0
+            and re.search(r"(?:^|[\s:\-?])[|>][-+0-9]*[ \t]*(?:#.*)?$", line)
+        ):
+            block_scalar = indent
+
+
+def _quote_end(line: str, pos: int, quote: str) -> int:
+    """Offset just past the closing `quote` on this line, or -1."""
+    while True:
+        end = line.find(quote, pos)
+        if end < 0:
+            return -1
+        if quote == '"':
+            backslashes = len(line[pos:end]) - len(line[pos:end].rstrip("\\"))
+            if backslashes % 2:
+                pos = end + 1
+                continue
+            return end + 1
+        if line.startswith("''", end):
+            pos = end + 2
+            continue
+        return end + 1
+
+
+# ------------------------------------------------------------------ tags
+def check_tags(text: str) -> None:
+    """Raise InputProblem for the first node with a tag no reader resolves.
+
+    Costs a compose, so it runs only when the text has a `!` where a tag can start.
+    """
+    if "!" not in text:
+        return
+    import re
+
+    if not re.search(r"(?:^|[\s\[{,])!", text):
+        return
+    import warnings
+
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    yaml = YAML(typ="safe", pure=True)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            nodes = list(yaml.compose_all(text))
+    except (YAMLError, RecursionError, ValueError):
+        return  # the reader's own parse reports it
+    seen: set[int] = set()
+    todo = [n for n in nodes if n is not None]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        tag = str(getattr(node.tag, "value", node.tag) or "")
+        if tag not in STANDARD_TAGS and tag != "tag:yaml.org,2002:value":
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            mark = node.start_mark
+            raise InputProblem(
+                f"unsupported YAML tag {shown!r} (only the standard tags !!str, !!int, !!float, "
+                "!!bool, !!null, !!seq, !!map and !!timestamp are read)",
+                mark.line + 1,
+                mark.column + 1,
+            )
+        if isinstance(node.value, list):
+            for item in node.value:
+                todo.extend(item if isinstance(item, tuple) else (item,))
+
+
+# ------------------------------------------------------------------ aliases
+def check_aliases(root: Any, max_aliases: int, max_nodes: int) -> None:
+    """Raise InputProblem when loaded data (ruamel shares aliased objects) uses more
+    than `max_aliases` alias references or expands to more than `max_nodes` nodes.
+    Counted without expanding anything."""
+    memo: dict[int, int] = {}
+    aliases = 0
+
+    def size(node: Any) -> int:
+        nonlocal aliases
+        if not isinstance(node, (dict, list)):
+            return 1
+        key = id(node)
+        if key in memo:
+            aliases += 1
+            if aliases > max_aliases:
+                raise InputProblem(f"more than {max_aliases:,} alias references (*name)")
+            return memo[key]
+        memo[key] = 1  # a recursive alias counts once and ends here
+        todo = node.values() if isinstance(node, dict) else node
+        total = 1
+        for child in todo:
+            total += size(child)
+            if total > max_nodes:
+                break
+        memo[key] = total
+        return total
+
+    if size(root) > max_nodes:
+        raise InputProblem(f"aliases expand to more than {max_nodes:,} nodes (alias bomb?)")
