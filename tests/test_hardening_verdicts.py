@@ -131,7 +131,7 @@ def _driver(cwd, base: str, ours: str, theirs: str, name: str, *extra: str):
 
 
 # ------------------------------------------------------------------ conflict markers
-@pytest.mark.parametrize("size", [7, 9, 20])
+@pytest.mark.parametrize("size", [3, 5, 7, 9, 20])
 def test_conflict_markers_of_any_size_in_a_multi_line_scalar(tmp_path, size: int) -> None:
     repo = git_init(tmp_path)
     write(repo, ".gitattributes", f"*.yaml conflict-marker-size={size}\n")
@@ -219,3 +219,21 @@ def test_debug_keeps_the_exit_code(tmp_path) -> None:
     assert plain.returncode == debug.returncode == 2, (plain, debug)
     assert "internal error" in plain.stderr and "Traceback" not in plain.stderr
     assert "Traceback" in debug.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("a: 1\n<<< ours\nb: 2\n===\nb: 3\n>>> theirs\n", 2),
+        ("notes: |\n  x\n<<<< HEAD\n  y\n====\n  z\n>>>> other\n", 3),
+        ("a: 1\r\n<<< ours\r\nb: 2\r\n===\r\nb: 3\r\n>>> theirs\r\n", 2),
+        ("notes: |\n  <<< quoted arrows\n  >>> are prose\n", None),  # indented: not markers
+        ("<<< ours\n====\n>>> theirs\n", None),  # sizes differ: not one block
+        ("<<< ours\n>>> theirs\n", None),  # no separator
+        (">>>>>>> left over\n", 1),  # the default size stands alone
+    ],
+)
+def test_small_conflict_markers_only_as_a_whole_block(text: str, line: int | None) -> None:
+    from asimov_hooks.readers.markers import find_conflict_marker
+
+    assert find_conflict_marker(text) == line
