@@ -11,12 +11,16 @@ ours already uses at that place.
 from __future__ import annotations
 
 import json
-import re
 from functools import lru_cache
 from itertools import pairwise
-from json.decoder import scanstring
 
-from ..readers.loaders import DuplicateKey, NotJSONConstant, reject_constant, reject_duplicates
+from ..readers.json_loader import (
+    DuplicateKey,
+    NotJSONConstant,
+    reject_constant,
+    reject_duplicates,
+)
+from ..readers.json_spans import Node, spans
 from .core import MISSING, Item, canon, same
 
 TYPE_CHECKING = False
@@ -74,66 +78,6 @@ def load(body: str, max_depth: int = 100, max_aliases: int = 0, max_nodes: int =
     if not isinstance(data, dict):
         raise ParseError("the document is not a JSON object")
     return data
-
-
-# ---------------------------------------------------------------- spans
-class Node:
-    """Where one value sits in the text; members/items for containers."""
-
-    __slots__ = ("end", "items", "kind", "members", "start")
-
-    def __init__(self, kind: str, start: int) -> None:
-        self.kind, self.start, self.end = kind, start, start
-        self.members: dict[str, tuple[int, int, Node]] = {}  # key -> (key start, key end, node)
-        self.items: list[Node] = []
-
-
-_WS = re.compile(r"[ \t\r\n]*")
-_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
-
-
-def spans(text: str) -> Node:
-    """The span tree of valid JSON `text` (validity is checked by `load` first)."""
-
-    def ws(pos: int) -> int:
-        return _WS.match(text, pos).end()  # type: ignore[union-attr]
-
-    def parse(pos: int) -> Node:
-        ch = text[pos]
-        if ch == "{":
-            node = Node("o", pos)
-            pos = ws(pos + 1)
-            while text[pos] != "}":
-                key_start = pos
-                key, pos = scanstring(text, pos + 1)
-                key_end = pos
-                pos = ws(ws(pos) + 1)
-                child = parse(pos)
-                node.members[key] = (key_start, key_end, child)
-                pos = ws(child.end)
-                if text[pos] == ",":
-                    pos = ws(pos + 1)
-            node.end = pos + 1
-            return node
-        if ch == "[":
-            node = Node("a", pos)
-            pos = ws(pos + 1)
-            while text[pos] != "]":
-                child = parse(pos)
-                node.items.append(child)
-                pos = ws(child.end)
-                if text[pos] == ",":
-                    pos = ws(pos + 1)
-            node.end = pos + 1
-            return node
-        node = Node("s", pos)
-        if ch == '"':
-            node.end = scanstring(text, pos + 1)[1]
-        else:
-            node.end = _SCALAR.match(text, pos).end()  # type: ignore[union-attr]
-        return node
-
-    return parse(ws(0))
 
 
 # ---------------------------------------------------------------- rendering

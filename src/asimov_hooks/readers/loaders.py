@@ -1,47 +1,44 @@
-"""YAML and JSON loading that keeps line and column for every node.
+"""YAML loading that keeps line and column for every node.
 
 Schema errors are only useful when they point at the offending line, which
 check-jsonschema cannot do. YAML goes through ruamel.yaml's round-trip loader (its
-nodes carry positions); JSON is parsed by the standard library and positions are
-recovered by a second, cheap scan only when there is something to report.
+nodes carry positions), or a fast path for ordinary checkpoints. JSON lives in
+`json_loader` (re-exported here), the shared pieces in `document`.
 """
 
 from __future__ import annotations
 
-import bisect
-import contextlib
-import json
 import re
 import warnings
 
+from .document import Document, Path_, YAMLProblem, guard
+from .json_loader import (
+    DuplicateKey,
+    NotJSONConstant,
+    json_find,
+    load_json,
+    reject_constant,
+    reject_duplicates,
+)
 from .markers import find_conflict_marker
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost start-up time
-    from collections.abc import Callable
     from typing import Any
 
-__all__ = ["Document", "YAMLProblem", "find_conflict_marker", "load_json", "load_yaml"]
-
-Path_ = "tuple[str | int, ...]"
-
-
-class YAMLProblem(Exception):
-    def __init__(self, rule: str, message: str, line: int = 1, col: int = 1) -> None:
-        super().__init__(message)
-        self.rule, self.message, self.line, self.col = rule, message, line, col
-
-
-class Document:
-    """Parsed data plus a way to find where any path sits in the file."""
-
-    __slots__ = ("data", "locate")
-
-    def __init__(self, data: Any, locate: Callable[[Path_, bool], tuple[int, int]]) -> None:
-        self.data, self.locate = data, locate
-
-    def __repr__(self) -> str:
-        return f"Document(data={self.data!r})"
+__all__ = [
+    "Document",
+    "DuplicateKey",
+    "NotJSONConstant",
+    "YAMLProblem",
+    "find_conflict_marker",
+    "guard",
+    "json_find",
+    "load_json",
+    "load_yaml",
+    "reject_constant",
+    "reject_duplicates",
+]
 
 
 # ---------------------------------------------------------------- YAML
@@ -66,22 +63,6 @@ def _yaml_error(exc: Exception) -> YAMLProblem:
     context = getattr(exc, "context", None)
     message = f"invalid YAML: {problem}" + (f" ({context})" if context else "")
     return YAMLProblem("syntax", message, line, col)
-
-
-def guard(text: str, fmt: str, limits: dict[str, int] | None = None) -> None:
-    """Refuse excessive nesting (and, in YAML, unsupported tags) before parsing."""
-    from .guards import InputProblem, check_depth, check_tags
-    from .guards import limits as default_limits
-
-    lim = limits if limits is not None else default_limits()
-    try:
-        check_depth(text, fmt, lim["max-depth"])
-        if fmt == "yaml":
-            check_tags(text)
-    except InputProblem as problem:
-        what = "JSON" if fmt == "json" else "YAML"
-        message = f"invalid {what}: {problem.message}"
-        raise YAMLProblem("syntax", message, problem.line, problem.col) from None
 
 
 def _load(text: str, typ: str) -> Any:
@@ -482,222 +463,3 @@ def to_plain(node: Any, max_nodes: int = 100_000) -> Any:
         return value
 
     return conv(node)
-
-
-# ---------------------------------------------------------------- JSON
-class DuplicateKey(Exception):
-    """A JSON object repeats a key: the file means different things to different tools."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """`object_pairs_hook` for json.loads that raises DuplicateKey."""
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise DuplicateKey(key)
-        out[key] = value
-    return out
-
-
-class NotJSONConstant(Exception):
-    """NaN or Infinity: Python's json module reads them, JSON (and other tools) do not."""
-
-
-def reject_constant(name: str) -> Any:
-    """`parse_constant` for json.loads: every reader of checkpoints refuses NaN/Infinity."""
-    raise NotJSONConstant(name)
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):  # 1e999: Python reads inf, JSON has none
-        raise NotJSONConstant(text)
-    return value
-
-
-# a JSON string, or a token Python's json module reads but JSON does not allow
-_STRING_OR = r'"(?:[^"\\]|\\.)*"|'
-
-
-def _token_position(text: str, token: str) -> tuple[int, int]:
-    """Line and column of the first `token` (a regex) outside JSON strings."""
-    for match in re.finditer(_STRING_OR + token, text):
-        if not match.group().startswith('"'):
-            line = text.count("\n", 0, match.start()) + 1
-            return line, match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
-    return 1, 1
-
-
-def load_json(text: str, limits: dict[str, int] | None = None) -> Document:
-    guard(text, "json", limits)
-    try:
-        data = json.loads(
-            text,
-            object_pairs_hook=reject_duplicates,
-            parse_constant=reject_constant,
-            parse_float=_finite_float,
-        )
-    except json.JSONDecodeError as exc:
-        raise YAMLProblem("syntax", f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
-    except NotJSONConstant as exc:  # Python reads NaN, Infinity, 1e999; JSON has none of them
-        name = exc.args[0]
-        if name in ("NaN", "Infinity", "-Infinity"):
-            line, col = _token_position(text, r"NaN|-?Infinity")
-            message = f"invalid JSON: {name} is not a JSON value"
-        else:
-            line, col = _token_position(text, r"-?\d[\d.]*[eE][+-]?\d+")
-            message = f"invalid JSON: {name[:40]} is out of range for a number"
-        raise YAMLProblem("syntax", message, line, col) from None
-    except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
-        line, col = _token_position(text, r"-?\d{100,}")
-        detail = str(exc).split(";")[0]  # drop Python's advice on sys.set_int_max_str_digits
-        raise YAMLProblem("syntax", f"invalid JSON: {detail}", line, col) from None
-    except DuplicateKey as dup:
-        positions = json_positions(text, allow_duplicates=True)
-        line, col = positions.get(("dup", dup.key), (1, 1))
-        raise YAMLProblem("duplicate-key", f"duplicate key {dup.key!r}", line, col) from None
-    except RecursionError:
-        raise YAMLProblem("syntax", "invalid JSON: nesting too deep") from None
-
-    def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
-        return json_find(text, path, on_key)
-
-    return Document(data, locate)
-
-
-_WS = re.compile(r"[ \t\r\n]*")
-_SKIP: list[Any] = []  # the C scanner, built on first use
-
-
-def json_find(text: str, path: Path_, on_key: bool = False) -> tuple[int, int]:
-    """Line and column of `path` in valid JSON `text`: its key, or its value.
-
-    Walks only along the path and lets the json module's C scanner step over every
-    other value, so finding one node costs a fraction of mapping them all. Where the
-    path leaves the document, the deepest node it reached is given.
-    """
-    from json.decoder import scanstring
-
-    if not _SKIP:
-        _SKIP.append(json.JSONDecoder().scan_once)
-    skip = _SKIP[0]
-
-    def ws(pos: int) -> int:
-        return _WS.match(text, pos).end()
-
-    def where(offset: int) -> tuple[int, int]:
-        return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-    pos = ws(1 if text.startswith("\ufeff") else 0)
-    try:
-        for depth, part in enumerate(path):
-            opener = text[pos]
-            start = ws(pos + 1)
-            if opener == "{" and isinstance(part, str):
-                at, key_at = start, None
-                while text[at] == '"':
-                    key_start = at
-                    key, at = scanstring(text, at + 1)
-                    at = ws(ws(at) + 1)  # past the colon
-                    if key == part:
-                        key_at = key_start
-                        break
-                    at = ws(skip(text, at)[1])
-                    if text[at] != ",":
-                        break
-                    at = ws(at + 1)
-                if key_at is None:
-                    break
-                if on_key and depth == len(path) - 1:
-                    return where(key_at)
-                pos = at
-            elif opener == "[" and isinstance(part, int) and part >= 0:
-                at = start
-                for _ in range(part):
-                    if text[at] == "]":
-                        break
-                    at = ws(skip(text, at)[1])
-                    if text[at] != ",":
-                        break
-                    at = ws(at + 1)
-                else:
-                    if text[at] != "]":
-                        pos = at
-                        continue
-                break
-            else:
-                break
-    except (IndexError, ValueError, StopIteration, RecursionError):
-        pass
-    return where(pos)
-
-
-_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
-
-
-def json_positions(text: str, allow_duplicates: bool = False) -> dict[tuple, tuple[int, int]]:
-    """Map ('key'|'value', path) to (line, col) for valid JSON `text`.
-
-    With `allow_duplicates`, the second occurrence of a repeated key is recorded
-    under ('dup', key) so the error can point at it.
-    """
-    from json.decoder import scanstring
-
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def where(offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(starts, offset)
-        return line, offset - starts[line - 1] + 1
-
-    table: dict[tuple, tuple[int, int]] = {}
-    pos = _WS.match(text, 0).end()
-    if text.startswith("\ufeff"):
-        pos = _WS.match(text, 1).end()
-
-    # explicit stack: (container kind, path, seen keys, index)
-    def parse(pos: int, path: Path_) -> int:
-        table[("value", path)] = where(pos)
-        ch = text[pos]
-        if ch == "{":
-            seen: set[str] = set()
-            pos = _WS.match(text, pos + 1).end()
-            if text[pos] == "}":
-                return pos + 1
-            while True:
-                key_pos = pos
-                key, pos = scanstring(text, pos + 1)
-                if key in seen and allow_duplicates and ("dup", key) not in table:
-                    table[("dup", key)] = where(key_pos)
-                seen.add(key)
-                table.setdefault(("key", (*path, key)), where(key_pos))
-                pos = _WS.match(text, pos).end() + 1  # colon
-                pos = _WS.match(text, pos).end()
-                pos = parse(pos, (*path, key))
-                pos = _WS.match(text, pos).end()
-                if text[pos] == "}":
-                    return pos + 1
-                pos = _WS.match(text, pos + 1).end()
-        if ch == "[":
-            index = 0
-            pos = _WS.match(text, pos + 1).end()
-            if text[pos] == "]":
-                return pos + 1
-            while True:
-                pos = parse(pos, (*path, index))
-                index += 1
-                pos = _WS.match(text, pos).end()
-                if text[pos] == "]":
-                    return pos + 1
-                pos = _WS.match(text, pos + 1).end()
-        if ch == '"':
-            return scanstring(text, pos + 1)[1]
-        match = _SCALAR.match(text, pos)
-        return match.end() if match else pos + 1
-
-    with contextlib.suppress(IndexError, ValueError, RecursionError):
-        parse(pos, ())
-    return table

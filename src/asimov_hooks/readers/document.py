@@ -1,0 +1,46 @@
+"""What a reader hands on: the parsed data with a way to find any path in the text
+(`Document`), the one error every reader raises (`YAMLProblem`), and the guard every
+reader runs before parsing."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    from collections.abc import Callable
+    from typing import Any
+
+Path_ = "tuple[str | int, ...]"
+
+
+class YAMLProblem(Exception):
+    def __init__(self, rule: str, message: str, line: int = 1, col: int = 1) -> None:
+        super().__init__(message)
+        self.rule, self.message, self.line, self.col = rule, message, line, col
+
+
+class Document:
+    """Parsed data plus a way to find where any path sits in the file."""
+
+    __slots__ = ("data", "locate")
+
+    def __init__(self, data: Any, locate: Callable[[Path_, bool], tuple[int, int]]) -> None:
+        self.data, self.locate = data, locate
+
+    def __repr__(self) -> str:
+        return f"Document(data={self.data!r})"
+
+
+def guard(text: str, fmt: str, limits: dict[str, int] | None = None) -> None:
+    """Refuse excessive nesting (and, in YAML, unsupported tags) before parsing."""
+    from .guards import InputProblem, check_depth, check_tags
+    from .guards import limits as default_limits
+
+    lim = limits if limits is not None else default_limits()
+    try:
+        check_depth(text, fmt, lim["max-depth"])
+        if fmt == "yaml":
+            check_tags(text)
+    except InputProblem as problem:
+        what = "JSON" if fmt == "json" else "YAML"
+        message = f"invalid {what}: {problem.message}"
+        raise YAMLProblem("syntax", message, problem.line, problem.col) from None
