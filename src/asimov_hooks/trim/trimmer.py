@@ -24,6 +24,8 @@ import sys
 
 from ..checks.measure import count_lines
 from ..config import Config, ConfigError, load_config
+from .cut import expected_data, lines_phrase, plan_cut, removed_comments, render
+from .settings import Settings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost every commit ~10 ms
@@ -31,255 +33,6 @@ if TYPE_CHECKING:  # annotations only: typing and dataclasses cost every commit 
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 PROG = "asimov-hooks trim"
-
-
-# ------------------------------------------------------------------ settings
-class Cap:
-    __slots__ = ("keep", "max")
-
-    def __init__(self, keep: str, max: int) -> None:  # `max`: the config's word
-        self.keep = keep  # "first" or "last": which end of the list is current
-        self.max = max
-
-
-class Settings:
-    """The `trim` section, checked: a bad value is a ConfigError, never a traceback."""
-
-    __slots__ = ("archive", "archive_path", "caps", "keep", "kinds", "optional", "window")
-
-    def __init__(
-        self,
-        kinds: list[str],
-        caps: dict[str, Cap],
-        window: dict[str, int],
-        keep: list[str],
-        optional: list[str],
-        archive: bool,
-        archive_path: str,
-    ) -> None:
-        self.kinds, self.caps, self.window = kinds, caps, window
-        self.keep, self.optional = keep, optional
-        self.archive, self.archive_path = archive, archive_path
-
-    @classmethod
-    def from_config(cls, config: Config) -> Settings:
-        return parse_settings(config.section("trim"))
-
-    def list_fields(self) -> frozenset[str]:
-        return frozenset(self.caps)
-
-
-def _fail(where: str, message: str) -> ConfigError:
-    return ConfigError(f"trim.{where}: {message}")
-
-
-def _names(raw: dict[str, Any], key: str) -> list[str]:
-    value = raw.get(key) or []
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _fail(key, "must be a list of field names")
-    return list(value)
-
-
-def _count(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise _fail(where, f"must be an integer >= 0, not {value!r}")
-    return value
-
-
-def parse_settings(raw: Any) -> Settings:
-    if not isinstance(raw, dict):
-        raise ConfigError("trim: must be a mapping")
-    kinds = _names(raw, "kinds")
-    caps: dict[str, Cap] = {}
-    raw_caps = raw.get("caps") or {}
-    if not isinstance(raw_caps, dict):
-        raise _fail("caps", "must be a mapping of list field -> {keep, max}")
-    for name, spec in raw_caps.items():
-        if spec is None or spec is False:  # a repository may switch a cap off
-            continue
-        if not isinstance(spec, dict):
-            raise _fail(f"caps.{name}", "must be {keep: first|last, max: N} or null")
-        if spec.get("keep") not in ("first", "last"):
-            raise _fail(f"caps.{name}.keep", "must be 'first' or 'last'")
-        caps[name] = Cap(spec["keep"], _count(spec.get("max"), f"caps.{name}.max"))
-    raw_window = raw.get("window")
-    window: dict[str, int] = {}
-    if isinstance(raw_window, int) and not isinstance(raw_window, bool):
-        window = {name: _count(raw_window, "window") for name in caps}
-    elif isinstance(raw_window, dict):
-        for name, size in raw_window.items():
-            if size is None or name not in caps:
-                if size is not None and name not in raw_caps:
-                    raise _fail(
-                        f"window.{name}", "no trim.caps entry says which end of this list to keep"
-                    )
-                continue
-            window[name] = _count(size, f"window.{name}")
-    elif raw_window is not None:
-        raise _fail("window", "must be an integer or a mapping of list field -> integer")
-    keep, optional = _names(raw, "keep"), _names(raw, "optional")
-    both = sorted(set(keep) & set(optional))
-    if both:
-        raise _fail(
-            "optional", f"{', '.join(both)} also listed in trim.keep; a field cannot be both"
-        )
-    archive = raw.get("archive") or {}
-    if not isinstance(archive, dict):
-        raise _fail("archive", "must be a mapping {enabled, path}")
-    enabled = archive.get("enabled", True)
-    if not isinstance(enabled, bool):
-        raise _fail("archive.enabled", "must be true or false")
-    path = archive.get("path")
-    if enabled and (not isinstance(path, str) or not path.strip()):
-        raise _fail("archive.path", "must be a file name or path template")
-    return Settings(kinds, caps, window, keep, optional, enabled, path or "")
-
-
-# ------------------------------------------------------------------ cutting
-class Cut:
-    """Text edits of one plan and what they remove."""
-
-    __slots__ = ("chars", "dropped", "edits", "kept", "lines", "messages", "removed", "scalars")
-
-    def __init__(self) -> None:
-        self.lines: list[tuple[int, int]] = []  # inclusive line ranges
-        self.chars: list[tuple[int, int, str]] = []  # (start, end, replacement)
-        self.removed: dict[str, Any] = {}
-        self.kept: dict[str, list[Any]] = {}  # windowed lists after the cut
-        self.dropped: list[str] = []
-        self.scalars: list[tuple[int, int]] = []
-        self.messages: list[str] = []
-        self.edits: list[tuple[int, int, str]] = []  # set by render()
-
-
-def plan_cut(layout: Any, windows: dict[str, tuple[str, int]], drop: list[str], why: str) -> Cut:
-    """The edits that keep `windows` of the lists and remove the `drop` fields."""
-    from .layout import iter_scalars
-
-    cut = Cut()
-    for key, fld in layout.fields.items():
-        if key in drop:
-            cut.lines.append((fld.lead, fld.trail))
-            cut.removed[key] = fld.value
-            cut.dropped.append(key)
-            cut.scalars += iter_scalars(fld.key_node) + iter_scalars(fld.node)
-            cut.messages.append(f"removed optional field {key} ({_lines(fld.line_count)})")
-            continue
-        if key not in windows or not fld.items:
-            continue
-        keep, count = windows[key]
-        items = fld.items
-        total = len(items)
-        if count >= total:
-            continue
-        if keep == "last":
-            gone, kept = items[: total - count], items[total - count :]
-        else:
-            gone, kept = items[count:], items[:count]
-        if fld.style == "block-seq":
-            if count == 0:
-                cut.lines.append((items[0].first, items[-1].last))
-                cut.chars.append(_empty_marker(layout, fld))
-            elif keep == "last":
-                cut.lines.append((items[0].first, gone[-1].last))
-            else:
-                cut.lines.append((kept[-1].last + 1, items[-1].last))
-        else:
-            text = layout.text
-            if count == 0:
-                opening = text.index("[", fld.node.start_mark.index)
-                cut.chars.append((opening + 1, fld.node.end_mark.index - 1, ""))
-            elif keep == "last":
-                cut.chars.append(
-                    (items[0].node.start_mark.index, kept[0].node.start_mark.index, "")
-                )
-            else:
-                cut.chars.append((kept[-1].node.end_mark.index, items[-1].node.end_mark.index, ""))
-        cut.removed[key] = [item.value for item in gone]
-        cut.kept[key] = [item.value for item in kept]
-        for item in gone:
-            cut.scalars += iter_scalars(item.node)
-        cut.messages.append(
-            f"{key}: removed {len(gone)} of {total} items, kept the {keep} {count} ({why})"
-        )
-    return cut
-
-
-def _empty_marker(layout: Any, fld: Any) -> tuple[int, int, str]:
-    """Insert ` []` after `key:` (and any tag/anchor) so an emptied block list stays a list."""
-    from .layout import Refused
-
-    text, lines = layout.text, layout.lines
-    line_end = lines.start(fld.key_line) + len(lines.get(fld.key_line))
-    colon = text.find(":", fld.key_node.end_mark.index, line_end)
-    if colon == -1:
-        raise Refused(f"cannot empty {fld.key}: its `:` is not on the key line", fld.key_line + 1)
-    rest = text[colon + 1 : line_end]
-    props = 0
-    for word in rest.split():
-        if word[0] in "!&":
-            props = rest.index(word, props) + len(word)
-        else:
-            break
-    return (colon + 1 + props, colon + 1 + props, " []")
-
-
-def render(layout: Any, cut: Cut, final_newline_as_before: bool = True) -> str:
-    """The original text with the cut's ranges deleted (and its insertions made).
-
-    When the last line goes and it had no newline, the new last line loses its
-    newline too, unless `final_newline_as_before` is off: a `|` block scalar that
-    becomes the last value would lose a character of its content.
-    """
-    from .layout import Refused
-
-    text, lines = layout.text, layout.lines
-    merged: list[list[int]] = []
-    for first, last in sorted(cut.lines):
-        if merged and first <= merged[-1][1] + 1:
-            merged[-1][1] = max(merged[-1][1], last)
-        else:
-            merged.append([first, last])
-    edits = [(lines.start(a), lines.start(b + 1), "") for a, b in merged]
-    if (
-        final_newline_as_before
-        and edits
-        and edits[-1][1] == len(text)
-        and not text.endswith("\n")
-        and edits[-1][0] > 0
-    ):
-        start = edits[-1][0]
-        edits[-1] = (start - (2 if text[start - 2 : start] == "\r\n" else 1), len(text), "")
-    edits += cut.chars
-    edits.sort()
-    out: list[str] = []
-    pos = 0
-    for start, end, replacement in edits:
-        if start < pos:
-            raise Refused("internal: overlapping cuts; file left untouched")
-        out += (text[pos:start], replacement)
-        pos = end
-    out.append(text[pos:])
-    cut.edits = edits
-    return "".join(out)
-
-
-def removed_comments(layout: Any, cut: Cut) -> list[str]:
-    from .layout import comments_in
-
-    found: list[str] = []
-    for start, end, _ in cut.edits:
-        if end > start:
-            found += comments_in(layout.text, start, end, cut.scalars)
-    return found
-
-
-def expected_data(layout: Any, cut: Cut) -> dict[Any, Any]:
-    return {
-        key: cut.kept.get(key, value)
-        for key, value in layout.data.items()
-        if key not in cut.dropped
-    }
 
 
 # ------------------------------------------------------------------ the algorithm
@@ -410,16 +163,12 @@ def _verified(
     return checked if same(checked.data, expected) else None
 
 
-def _lines(count: int) -> str:
-    return f"{count} line" if count == 1 else f"{count} lines"
-
-
 def _too_large(layout: Any, lines: int, hard: int) -> str:
     parts = sorted(layout.fields.values(), key=lambda f: (-f.line_count, f.key_line))
-    shown = [f"{f.key} ({_lines(f.line_count)})" for f in parts[:3]]
+    shown = [f"{f.key} ({lines_phrase(f.line_count)})" for f in parts[:3]]
     outside = lines - sum(f.line_count for f in parts)
     if outside > 0:
-        shown.append(f"comments and blank lines outside the fields ({_lines(outside)})")
+        shown.append(f"comments and blank lines outside the fields ({lines_phrase(outside)})")
     return (
         f"still {lines} lines after trimming, over the hard limit of {hard}: the checkpoint "
         f"structure itself is too large; taking the space: {', '.join(shown)}. Shorten these "
