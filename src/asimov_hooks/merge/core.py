@@ -1,5 +1,8 @@
 """Three-way merge of parsed checkpoint trees, field by field, under policies from rules/.
 
+The values a merge works with (MISSING, Item, Conflict, equality) are in `values`, the
+field policies and timestamps in `policies`; this module re-exports them.
+
 The merge is format-free: it sees mappings, lists and scalars (plain Python or ruamel
 round-trip objects, which subclass them) and returns a tree built from the sides' own
 objects, with `Conflict` nodes where no policy gives an obviously right answer. Every
@@ -9,10 +12,10 @@ different answer.
 
 from __future__ import annotations
 
-import datetime
-import re
 from collections import Counter
-from functools import lru_cache
+
+from .policies import POLICIES, Policies, parse_timestamp
+from .values import MISSING, Conflict, Item, PathT, canon, memoized, same, show_path, unmemoized
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -20,238 +23,24 @@ if TYPE_CHECKING:  # annotations only
     from typing import Any
 
 
-class _Missing:
-    """A key or item that is absent on one side (distinct from a null value)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-
-MISSING: Any = _Missing()
-
-POLICIES = frozenset({"conflict", "latest", "earliest", "max", "min", "union", "by-key"})
-
-
-class Item:
-    """A list element in a path; `label` names it for people (`id=sprint-2` or an index)."""
-
-    __slots__ = ("label",)
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Item) and other.label == self.label
-
-    def __hash__(self) -> int:
-        return hash(("Item", self.label))
-
-    def __str__(self) -> str:
-        return f"[{self.label}]"
-
-    __repr__ = __str__
-
-
-PathT = tuple  # of str keys and Item
-
-
-def show_path(path: PathT) -> str:
-    out = ""
-    for part in path:
-        out += str(part) if isinstance(part, Item) else (f".{part}" if out else str(part))
-    return out or "(whole file)"
-
-
-class Conflict:
-    """Both sides changed one node and the policy cannot choose; `why` is for people."""
-
-    __slots__ = ("base", "ours", "path", "theirs", "why")
-
-    def __init__(self, path: PathT, base: Any, ours: Any, theirs: Any, why: str) -> None:
-        self.path, self.base, self.ours, self.theirs, self.why = path, base, ours, theirs, why
-
-    def __repr__(self) -> str:
-        return f"Conflict({show_path(self.path)}: {self.why})"
-
-
-# ------------------------------------------------------------------ equality
-class _Memo:
-    """Canonical keys of containers, by identity, while a merge runs (see `memoized`).
-
-    Only for trees nobody modifies meanwhile: the parsed sides and the merged tree.
-    The memo holds each container, so an id cannot be reused while it is cached.
-    """
-
-    table: dict[int, tuple[Any, tuple]] | None = None
-
-
-class memoized:
-    """`with memoized():` makes `canon`/`same` linear over big, repeated comparisons."""
-
-    def __enter__(self) -> None:
-        self.saved = _Memo.table
-        _Memo.table = {} if self.saved is None else self.saved
-
-    def __exit__(self, *exc: object) -> None:
-        _Memo.table = self.saved
-
-
-class unmemoized(memoized):
-    """For code that modifies trees while comparing them (the YAML applier)."""
-
-    def __enter__(self) -> None:
-        self.saved = _Memo.table
-        _Memo.table = None
-
-
-def canon(value: Any) -> tuple:
-    """A hashable, totally ordered key: equal keys means the same data.
-
-    Types are kept apart (1, 1.0, True and "1" differ) so a merge never treats two
-    different values as one; ruamel's styled subclasses compare as their base type.
-    """
-    if isinstance(value, str):
-        return ("s", str(value))
-    if isinstance(value, (dict, list)):
-        table = _Memo.table
-        if table is not None:
-            hit = table.get(id(value))
-            if hit is not None and hit[0] is value:
-                return hit[1]
-        if isinstance(value, dict):
-            key = ("d", tuple(sorted((canon(k), canon(v)) for k, v in value.items())))
-        else:
-            key = ("l", tuple(canon(v) for v in value))
-        if table is not None:
-            table[id(value)] = (value, key)
-        return key
-    if value is MISSING:
-        return ("~",)
-    if value is None:
-        return ("n",)
-    if isinstance(value, bool):
-        return ("b", bool(value))
-    if isinstance(value, int):
-        return ("i", int(value))
-    if isinstance(value, float):
-        return ("f", repr(float(value)))
-    if isinstance(value, datetime.datetime):
-        return ("t", value.isoformat())
-    if isinstance(value, datetime.date):
-        return ("D", value.isoformat())
-    return ("o", type(value).__name__, repr(value))
-
-
-def same(a: Any, b: Any) -> bool:
-    if a is b:
-        return True
-    if a is MISSING or b is MISSING:
-        return False
-    if _Memo.table is not None:
-        return canon(a) == canon(b)
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    return canon(a) == canon(b)
-
-
-# ------------------------------------------------------------------ policies
-@lru_cache(maxsize=256)
-def _compile(pattern: str) -> tuple[str, ...]:
-    """'progress_table[].status' -> ('progress_table', '[]', 'status')."""
-    out: list[str] = []
-    for seg in pattern.split("."):
-        items = 0
-        while seg.endswith("[]"):
-            seg, items = seg[:-2], items + 1
-        if seg:
-            out.append(seg)
-        out.extend(["[]"] * items)
-    return tuple(out)
-
-
-def _matches(pat: tuple[str, ...], path: PathT) -> bool:
-    if not pat:
-        return not path
-    head, rest = pat[0], pat[1:]
-    if head == "**":
-        return any(_matches(rest, path[i:]) for i in range(len(path) + 1))
-    if not path:
-        return False
-    part = path[0]
-    if head == "[]":
-        ok = isinstance(part, Item)
-    elif head == "*":
-        ok = not isinstance(part, Item)
-    else:
-        ok = not isinstance(part, Item) and str(part) == head
-    return ok and _matches(rest, path[1:])
-
-
-class Policies:
-    """Field policies of one kind: dotted patterns (`*`, `**`, `[]`) to a policy."""
-
-    def __init__(self, fields: dict[str, Any], default: str = "conflict") -> None:
-        self.default = default
-        ranked = []
-        for order, (pattern, spec) in enumerate(fields.items()):
-            pat = _compile(pattern)
-            literal = sum(1 for p in pat if p not in ("*", "**"))
-            ranked.append(((-literal, pat.count("**"), pat.count("*"), order), pat, spec))
-        self._table = [(pat, spec) for _, pat, spec in sorted(ranked, key=lambda r: r[0])]
-        self._cache: dict[tuple, dict[str, Any]] = {}
-
-    def for_path(self, path: PathT) -> dict[str, Any]:
-        key = tuple("[]" if isinstance(p, Item) else p for p in path)
-        hit = self._cache.get(key)
-        if hit is None:
-            spec: Any = self.default
-            for pat, candidate in self._table:
-                if _matches(pat, path):
-                    spec = candidate
-                    break
-            hit = {"policy": spec} if isinstance(spec, str) else dict(spec)
-            self._cache[key] = hit
-        return hit
-
-
-# ------------------------------------------------------------------ timestamps
-_TS = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
-    r"[ \t]*(Z|z|[+-]\d{2}(?::?\d{2})?)?"
-)
-
-
-def parse_timestamp(value: Any) -> datetime.datetime | None:
-    """An ISO 8601 time (string or YAML timestamp) as a datetime, or None."""
-    if isinstance(value, datetime.datetime):
-        return value
-    if isinstance(value, datetime.date):
-        return datetime.datetime(value.year, value.month, value.day)
-    if not isinstance(value, str):
-        return None
-    m = _TS.fullmatch(value.strip())
-    if not m:
-        return None
-    y, mo, d, h, mi, s, frac, tz = m.groups()
-    micro = int((frac or "0")[:6].ljust(6, "0"))
-    tzinfo = None
-    if tz:
-        if tz in "Zz":
-            tzinfo = datetime.timezone.utc
-        else:
-            digits = tz[1:].replace(":", "")
-            offset = datetime.timedelta(hours=int(digits[:2]), minutes=int(digits[2:] or 0))
-            tzinfo = datetime.timezone(-offset if tz[0] == "-" else offset)
-    try:
-        return datetime.datetime(
-            int(y), int(mo), int(d), int(h or 0), int(mi or 0), int(s or 0), micro, tzinfo
-        )
-    except ValueError:
-        return None
+__all__ = [
+    "MISSING",
+    "POLICIES",
+    "Conflict",
+    "Item",
+    "Merger",
+    "PathT",
+    "Policies",
+    "canon",
+    "has_conflicts",
+    "memoized",
+    "merge_trees",
+    "parse_timestamp",
+    "resolve",
+    "same",
+    "show_path",
+    "unmemoized",
+]
 
 
 # ------------------------------------------------------------------ the merge

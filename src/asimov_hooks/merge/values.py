@@ -1,0 +1,147 @@
+"""What a three-way merge works with: MISSING (absent, not null), Item (a list element
+in a path), Conflict (a node no policy decides), and equality of parsed values
+(`canon`, `same`, memoized per merge)."""
+
+from __future__ import annotations
+
+import datetime
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
+
+class _Missing:
+    """A key or item that is absent on one side (distinct from a null value)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+class Item:
+    """A list element in a path; `label` names it for people (`id=sprint-2` or an index)."""
+
+    __slots__ = ("label",)
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Item) and other.label == self.label
+
+    def __hash__(self) -> int:
+        return hash(("Item", self.label))
+
+    def __str__(self) -> str:
+        return f"[{self.label}]"
+
+    __repr__ = __str__
+
+
+PathT = tuple  # of str keys and Item
+
+
+def show_path(path: PathT) -> str:
+    out = ""
+    for part in path:
+        out += str(part) if isinstance(part, Item) else (f".{part}" if out else str(part))
+    return out or "(whole file)"
+
+
+class Conflict:
+    """Both sides changed one node and the policy cannot choose; `why` is for people."""
+
+    __slots__ = ("base", "ours", "path", "theirs", "why")
+
+    def __init__(self, path: PathT, base: Any, ours: Any, theirs: Any, why: str) -> None:
+        self.path, self.base, self.ours, self.theirs, self.why = path, base, ours, theirs, why
+
+    def __repr__(self) -> str:
+        return f"Conflict({show_path(self.path)}: {self.why})"
+
+
+# ------------------------------------------------------------------ equality
+class _Memo:
+    """Canonical keys of containers, by identity, while a merge runs (see `memoized`).
+
+    Only for trees nobody modifies meanwhile: the parsed sides and the merged tree.
+    The memo holds each container, so an id cannot be reused while it is cached.
+    """
+
+    table: dict[int, tuple[Any, tuple]] | None = None
+
+
+class memoized:
+    """`with memoized():` makes `canon`/`same` linear over big, repeated comparisons."""
+
+    def __enter__(self) -> None:
+        self.saved = _Memo.table
+        _Memo.table = {} if self.saved is None else self.saved
+
+    def __exit__(self, *exc: object) -> None:
+        _Memo.table = self.saved
+
+
+class unmemoized(memoized):
+    """For code that modifies trees while comparing them (the YAML applier)."""
+
+    def __enter__(self) -> None:
+        self.saved = _Memo.table
+        _Memo.table = None
+
+
+def canon(value: Any) -> tuple:
+    """A hashable, totally ordered key: equal keys means the same data.
+
+    Types are kept apart (1, 1.0, True and "1" differ) so a merge never treats two
+    different values as one; ruamel's styled subclasses compare as their base type.
+    """
+    if isinstance(value, str):
+        return ("s", str(value))
+    if isinstance(value, (dict, list)):
+        table = _Memo.table
+        if table is not None:
+            hit = table.get(id(value))
+            if hit is not None and hit[0] is value:
+                return hit[1]
+        if isinstance(value, dict):
+            key = ("d", tuple(sorted((canon(k), canon(v)) for k, v in value.items())))
+        else:
+            key = ("l", tuple(canon(v) for v in value))
+        if table is not None:
+            table[id(value)] = (value, key)
+        return key
+    if value is MISSING:
+        return ("~",)
+    if value is None:
+        return ("n",)
+    if isinstance(value, bool):
+        return ("b", bool(value))
+    if isinstance(value, int):
+        return ("i", int(value))
+    if isinstance(value, float):
+        return ("f", repr(float(value)))
+    if isinstance(value, datetime.datetime):
+        return ("t", value.isoformat())
+    if isinstance(value, datetime.date):
+        return ("D", value.isoformat())
+    return ("o", type(value).__name__, repr(value))
+
+
+def same(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    if a is MISSING or b is MISSING:
+        return False
+    if _Memo.table is not None:
+        return canon(a) == canon(b)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return canon(a) == canon(b)
