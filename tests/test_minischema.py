@@ -74,14 +74,17 @@ def pool_of(schema: dict) -> dict[str, list]:
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 near = [value - 1, value, value + 1]
                 scalars += [*near, value + 0.5, *(float(v) for v in near)]  # 5.0 is an integer
-                lengths += [int(v) for v in near if v >= 0]
                 if bound in ("minimum", "maximum"):
                     bounds += [*near, float(value)]
+                else:  # only length bounds size strings and lists (a maximum of 16 MiB must not)
+                    lengths += [int(v) for v in near if v >= 0]
         if isinstance(node.get("properties"), dict):
             names += list(node["properties"])
         for key in ("required",):
             if isinstance(node.get(key), list):
                 names += [n for n in node[key] if isinstance(n, str)]
+    # A list of a million deep copies exhausts memory long before it finds a bug.
+    assert max(lengths) <= 10_000, f"{schema.get('$id')}: length bound too large to fuzz"
     return {
         "scalars": scalars,
         "names": sorted(set(names)),
