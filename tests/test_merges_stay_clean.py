@@ -5,8 +5,6 @@ repository. Real git merges and rebases, the console scripts, the real pre-commi
 from __future__ import annotations
 
 import os
-import shutil
-import sys
 
 import pytest
 from conftest import commit_all, git, git_init, run_script, write
@@ -16,7 +14,6 @@ pytestmark = pytest.mark.usefixtures("isolated_home")
 
 CP = ".claude_checkpoint.yaml"
 ARCHIVE = ".claude_checkpoint.archive.yaml"
-PRE_COMMIT = shutil.which("pre-commit", path=os.path.dirname(sys.executable))
 
 
 def hooks(cwd, *args: str):
