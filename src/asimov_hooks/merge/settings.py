@@ -1,0 +1,103 @@
+"""What one merge needs from the configuration: the `Settings` of the file git is
+merging (format, field policies, schema, limits), and whether the driver is switched off.
+
+Kept apart from the merge itself (`file_merge`) so tests and benchmarks build settings
+without git, and from the git-facing command (`driver`), which only reads them.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
+    from .core import Policies
+
+DISABLE_VALUES = frozenset({"0", "false", "no", "off", "disable", "disabled"})
+
+
+class Settings:
+    """Everything one merge needs from the configuration."""
+
+    __slots__ = (
+        "fixable",
+        "fmt",
+        "labels",
+        "limits",
+        "marker_size",
+        "max_bytes",
+        "policies",
+        "schema",
+    )
+
+    def __init__(
+        self,
+        fmt: str,
+        policies: Policies,
+        schema: dict[str, Any] | None = None,
+        marker_size: int = 7,
+        labels: tuple[str, str] = ("ours", "theirs"),
+        max_bytes: int | None = None,
+        limits: dict[str, int] | None = None,
+        fixable: frozenset[str] = frozenset(),
+    ) -> None:
+        from ..readers.guards import limits as default_limits
+
+        self.fmt, self.policies, self.schema = fmt, policies, schema
+        self.marker_size, self.labels, self.max_bytes = marker_size, labels, max_bytes
+        lim = limits if limits is not None else default_limits()
+        # what each side's parse is bounded by: nesting depth, alias references, alias nodes
+        self.limits = (lim["max-depth"], lim["max-aliases"], lim["max-alias-nodes"])
+        # top-level lists the trimmer caps: too many items there is the trimmer's to fix
+        # (it keeps or archives every item), never a reason for a conflict
+        self.fixable = fixable
+
+
+def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings | str:
+    """Settings for the file git is merging, or why the driver does not handle it."""
+    from ..config import load_config
+    from .core import POLICIES, Policies
+
+    if config is None:
+        config = load_config(None)
+    section = config.section("merge")
+    kind = config.kind_for(relpath)
+    if kind is None:
+        return f"no asimov-hooks file kind matches {relpath!r}"
+    if config.kinds[kind].get("archive"):  # a trim archive: append-only, keep both sides
+        return Settings(fmt="archive", policies=Policies({}, "conflict"), marker_size=marker_size)
+    kind_merge = section.get("kinds", {}).get(kind)
+    fmt = config.kinds.get(kind, {}).get("format")
+    if not kind_merge or fmt not in ("yaml", "json"):
+        return f"no merge policies for {kind!r} files"
+    fields = kind_merge.get("fields", {})
+    for pattern, spec in fields.items():
+        policy = spec if isinstance(spec, str) else spec.get("policy")
+        if policy not in POLICIES:
+            return f"merge.kinds.{kind}.fields.{pattern}: unknown policy {policy!r}"
+    schema_name = config.kinds[kind].get("schema")
+    schema = None
+    if schema_name and section.get("schema-check", True):
+        from ..readers.schemas import schema_for
+
+        schema = schema_for(schema_name, config)
+    labels = section.get("labels", {})
+    trim = config.section("trim")
+    fixable = frozenset(trim.get("caps", {})) if kind in trim.get("kinds", []) else frozenset()
+    return Settings(
+        fmt=fmt,
+        policies=Policies(fields, kind_merge.get("default", section.get("default", "conflict"))),
+        schema=schema,
+        marker_size=marker_size,
+        labels=(labels.get("ours", "ours"), labels.get("theirs", "theirs")),
+        max_bytes=section.get("max-bytes"),
+        limits=config.limits,
+        fixable=fixable,
+    )
+
+
+def disabled(env: Any = None) -> bool:
+    value = (env if env is not None else os.environ).get("ASIMOV_HOOKS_MERGE_DRIVER", "")
+    return value.strip().lower() in DISABLE_VALUES
