@@ -149,6 +149,29 @@ def run_script(name: str, *args: str, cwd: os.PathLike | str, **extra: str):
     )
 
 
+def try_repo(
+    clone: str,
+    hook: str,
+    *args: str,
+    cwd: os.PathLike | str,
+    store: os.PathLike | str,
+    color: str = "never",
+) -> subprocess.CompletedProcess:
+    """`pre-commit try-repo CLONE HOOK --color COLOR ARGS` in `cwd`, as a user runs it.
+
+    `store` is the PRE_COMMIT_HOME: reusing one across calls in a test saves an
+    environment build (network to PyPI)."""
+    return subprocess.run(
+        [os.path.join(SCRIPTS, "pre-commit"), "try-repo", clone, hook, "--color", color, *args],
+        cwd=os.fspath(cwd),
+        capture_output=True,
+        text=True,
+        env=script_env(PRE_COMMIT_HOME=os.fspath(store), PIP_DISABLE_PIP_VERSION_CHECK="1"),
+        timeout=600,
+        check=False,
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",

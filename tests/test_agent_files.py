@@ -226,9 +226,7 @@ def test_examples_have_sources_in_docs() -> None:
 @pytest.mark.slow
 def test_try_repo_size_hook_on_agent_files(head_clone, repo, tmp_path) -> None:
     """The asimov-size hook under the real pre-commit picks the new kinds by its `files`."""
-    import subprocess
-
-    from conftest import SCRIPTS, git, script_env
+    from conftest import git, try_repo
 
     write(repo, "AGENTS.md", "x" * 40000 + "\n")
     write(
@@ -238,22 +236,7 @@ def test_try_repo_size_hook_on_agent_files(head_clone, repo, tmp_path) -> None:
     )
     write(repo, "notes.md", "y" * 50000 + "\n")
     git(repo, "add", "-A")
-    proc = subprocess.run(
-        [
-            os.path.join(SCRIPTS, "pre-commit"),
-            "try-repo",
-            head_clone,
-            "asimov-size",
-            "--color",
-            "never",
-            "--all-files",
-        ],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        env=script_env(PRE_COMMIT_HOME=str(tmp_path / "pc"), PIP_DISABLE_PIP_VERSION_CHECK="1"),
-        timeout=600,
-    )
+    proc = try_repo(head_clone, "asimov-size", "--all-files", cwd=repo, store=tmp_path / "pc")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "AGENTS.md:1:32769: error shared-byte-budget" in proc.stdout
     assert ".cursor/rules/gen.mdc: valid" in proc.stdout  # its directive silenced the limit

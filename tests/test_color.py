@@ -176,26 +176,21 @@ def test_output_code_is_imported_only_when_used(files, args, loaded) -> None:
 def test_pre_commit_colour_reaches_the_hook(head_clone, tmp_path) -> None:
     """pre-commit runs a hook on a pseudo-terminal when its own output is coloured, so
     `--color auto` follows `pre-commit run --color`."""
-    from conftest import git, git_init
+    from conftest import git, git_init, try_repo
 
     repo = git_init(tmp_path / "repo")
     write(repo, ".claude_checkpoint.yaml", BAD)
     git(repo, "add", "-A")
     outs = {}
     for mode in ("always", "never"):
-        proc = subprocess.run(
-            [
-                os.path.join(SCRIPTS, "pre-commit"),
-                *("try-repo", head_clone, "asimov-validate"),
-                *("--color", mode, "--files", ".claude_checkpoint.yaml"),
-            ],
+        proc = try_repo(
+            head_clone,
+            "asimov-validate",
+            "--files",
+            ".claude_checkpoint.yaml",
             cwd=repo,
-            capture_output=True,
-            text=True,
-            env=script_env(
-                PRE_COMMIT_HOME=str(tmp_path / "home"), PIP_DISABLE_PIP_VERSION_CHECK="1"
-            ),
-            timeout=600,
+            store=tmp_path / "home",
+            color=mode,
         )
         assert proc.returncode == 1, proc.stdout + proc.stderr
         outs[mode] = proc.stdout

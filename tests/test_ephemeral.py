@@ -12,7 +12,15 @@ import os
 import subprocess
 
 import pytest
-from conftest import GOOD_CHECKPOINT, SCRIPTS, git, git_init, run_script, script_env, write
+from conftest import (
+    GOOD_CHECKPOINT,
+    SCRIPTS,
+    git,
+    git_init,
+    run_script,
+    try_repo,
+    write,
+)
 
 from asimov_hooks.config import default_data
 
@@ -121,31 +129,14 @@ def test_ephemeral_hook_through_pre_commit(head_clone, repo, tmp_path) -> None:
     write(repo, ".claude_checkpoint.yaml", BLOATED)
     write(repo, "README.md", "hello\n")
     git(repo, "add", "README.md", ".gitignore")
-    env = script_env(PRE_COMMIT_HOME=str(tmp_path / "store"), PIP_DISABLE_PIP_VERSION_CHECK="1")
-    tried = subprocess.run(
-        [os.path.join(SCRIPTS, "pre-commit"), "try-repo", head_clone, "asimov-ephemeral"],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    tried = try_repo(head_clone, "asimov-ephemeral", cwd=repo, store=tmp_path / "store")
     output = tried.stdout + tried.stderr
     assert tried.returncode == 0, output
     assert "Passed" in output and "completed: removed 7 of 12 items" in output, output
     with open(os.path.join(repo, ".claude_checkpoint.yaml"), encoding="utf-8") as fh:
         assert "task 1\n" not in fh.read()
     write(repo, ".claude_checkpoint.yaml", BROKEN)
-    tried = subprocess.run(
-        [os.path.join(SCRIPTS, "pre-commit"), "try-repo", head_clone, "asimov-ephemeral"],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    tried = try_repo(head_clone, "asimov-ephemeral", cwd=repo, store=tmp_path / "store")
     output = tried.stdout + tried.stderr
     assert tried.returncode == 0 and "error syntax" in output, output  # not part of the commit
 

@@ -9,7 +9,7 @@ import re
 import subprocess
 
 import pytest
-from conftest import ROOT, SCRIPTS, git, git_init, run_script, script_env
+from conftest import ROOT, git, git_init, run_script, script_env, try_repo
 from oc_data import checkpoints, make_project, serialise
 
 ARRAYS = ("merged_prs", "reconciliation_log")
@@ -204,28 +204,13 @@ def test_rotate_hook_under_pre_commit(head_clone, tmp_path):
     with open(os.path.join(head_clone, ".pre-commit-hooks.yaml"), encoding="utf-8") as fh:
         if "id: asimov-oc-rotate" not in fh.read():
             pytest.fail("HEAD has no asimov-oc-rotate hook: commit before running this test")
-    env = script_env(PRE_COMMIT_HOME=str(tmp_path / "store"), PIP_DISABLE_PIP_VERSION_CHECK="1")
     root = tmp_path / "gtrack"
     git_init(root)
     paths = make_project(root)
     big = _big(root, paths)
     git(root, "add", "-A")
-    tried = subprocess.run(
-        [
-            os.path.join(SCRIPTS, "pre-commit"),
-            "try-repo",
-            head_clone,
-            "asimov-oc-rotate",
-            "--color",
-            "never",
-            "--all-files",
-        ],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    tried = try_repo(
+        head_clone, "asimov-oc-rotate", "--all-files", cwd=root, store=tmp_path / "store"
     )
     output = tried.stdout + tried.stderr
     assert tried.returncode == 1, output

@@ -7,11 +7,15 @@ environment install: keep the number of calls small.
 
 from __future__ import annotations
 
-import os
-import subprocess
-
 import pytest
-from conftest import GOOD_CHECKPOINT, SCRIPTS, git, git_init, oc_checkpoint, script_env, write
+from conftest import (
+    GOOD_CHECKPOINT,
+    git,
+    git_init,
+    oc_checkpoint,
+    try_repo,
+    write,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -31,26 +35,6 @@ def repo(tmp_path) -> str:
     return repo
 
 
-def try_repo(home: str, clone: str, repo: str, hook: str, *files: str):
-    return subprocess.run(
-        [
-            os.path.join(SCRIPTS, "pre-commit"),
-            "try-repo",
-            clone,
-            hook,
-            "--color",
-            "never",
-            "--files",
-            *files,
-        ],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        env=script_env(PRE_COMMIT_HOME=home, PIP_DISABLE_PIP_VERSION_CHECK="1"),
-        timeout=600,
-    )
-
-
 def test_try_repo_validate(head_clone, repo, tmp_path) -> None:
     good = [
         "good/.claude_checkpoint.yaml",
@@ -59,12 +43,17 @@ def test_try_repo_validate(head_clone, repo, tmp_path) -> None:
         "k8s/warmup.yaml",  # only shares the name: skipped, not failed
         "README.md",  # not ours: filtered out by the hook's files pattern
     ]
-    proc = try_repo(str(tmp_path), head_clone, repo, "asimov-validate", *good)
+    proc = try_repo(head_clone, "asimov-validate", "--files", *good, cwd=repo, store=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Passed" in proc.stdout
 
     proc = try_repo(
-        str(tmp_path), head_clone, repo, "asimov-validate", "bad/.claude_checkpoint.yaml"
+        head_clone,
+        "asimov-validate",
+        "--files",
+        "bad/.claude_checkpoint.yaml",
+        cwd=repo,
+        store=tmp_path,
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "Failed" in proc.stdout
@@ -76,18 +65,25 @@ def test_try_repo_validate(head_clone, repo, tmp_path) -> None:
 
 def test_try_repo_size(head_clone, repo, tmp_path) -> None:
     proc = try_repo(
-        str(tmp_path),
         head_clone,
-        repo,
         "asimov-size",
+        "--files",
         "good/CLAUDE.md",
         "good/.claude_checkpoint.yaml",
         "bad/.claude_checkpoint.yaml",  # a schema problem is not the size hook's business
+        cwd=repo,
+        store=tmp_path,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
     proc = try_repo(
-        str(tmp_path), head_clone, repo, "asimov-size", "bad/CLAUDE.md", "bad/warmup.yaml"
+        head_clone,
+        "asimov-size",
+        "--files",
+        "bad/CLAUDE.md",
+        "bad/warmup.yaml",
+        cwd=repo,
+        store=tmp_path,
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert (

@@ -15,7 +15,7 @@ import os
 import subprocess
 
 import pytest
-from conftest import SCRIPTS, git, git_init, script_env, write
+from conftest import SCRIPTS, git, git_init, script_env, try_repo, write
 from ruamel.yaml import YAML
 
 pytestmark = pytest.mark.slow
@@ -43,23 +43,9 @@ def test_trim_hook_fixes_and_stops_the_commit(head_clone, tmp_path) -> None:
     repo = git_init(tmp_path / "try")
     write(repo, ".claude_checkpoint.yaml", CHECKPOINT)
     git(repo, "add", "-A")
-    tried = subprocess.run(
-        [
-            pre_commit,
-            "try-repo",
-            head_clone,
-            "asimov-trim",
-            "--color",
-            "never",
-            "--files",
-            ".claude_checkpoint.yaml",
-        ],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+    store = tmp_path / "store"
+    tried = try_repo(
+        head_clone, "asimov-trim", "--files", ".claude_checkpoint.yaml", cwd=repo, store=store
     )
     output = tried.stdout + tried.stderr
     assert tried.returncode == 1, output
