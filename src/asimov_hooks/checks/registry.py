@@ -105,6 +105,12 @@ def needs(rule_id: str) -> frozenset[str]:
     return frozenset(INDEX[rule_id][1].split())
 
 
+def rules_in(module: str) -> frozenset[str]:
+    """The ids a module of `checks/` owns (`rules_in("drift")`): callers that want a
+    family of rules ask for it instead of keeping their own list."""
+    return frozenset(rid for rid, (owner, _) in INDEX.items() if owner == module)
+
+
 def module_name(rule_id: str) -> str:
     """The module (under asimov_hooks.checks) that owns `rule_id`."""
     return f"{__package__}.{INDEX[rule_id][0]}"

@@ -88,6 +88,13 @@ COLOR = Option(
     help=COLOR_HELP,
 )
 QUIET = Option("-q", "--quiet", dest="quiet", help=QUIET_HELP)
+FORMAT = Option(
+    "--format",
+    dest="fmt",
+    kind=VALUE,
+    choices=FORMATS,
+    help="Output format [default: text; github when GITHUB_ACTIONS=true].",
+)
 
 VALIDATE = Command(
     "validate",
@@ -95,13 +102,7 @@ VALIDATE = Command(
     (
         Option("--fix", dest="fix", help="Apply safe fixes (checkpoint trimming) first."),
         STRICT,
-        Option(
-            "--format",
-            dest="fmt",
-            kind=VALUE,
-            choices=FORMATS,
-            help="Output format [default: text; github when GITHUB_ACTIONS=true].",
-        ),
+        FORMAT,
         COLOR,
         Option("--config", dest="config_path", kind=FILE, help=CONFIG_HELP),
         Option(

@@ -11,9 +11,9 @@ import sys
 
 import click
 
+from ..cli.clickopts import CONTEXT, click_option
+from ..cli.options import COLOR, FORMAT, QUIET, STRICT
 from .store import OcError, Project
-
-CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 def _fail(message: str) -> None:
@@ -46,15 +46,7 @@ def dir_options(func):  # type: ignore[no-untyped-def]
 
 
 def format_option(func):  # type: ignore[no-untyped-def]
-    from ..report import COLOR_MODES
-
-    func = click.option(
-        "--color",
-        type=click.Choice(COLOR_MODES),
-        default="auto",
-        show_default=True,
-        help="auto: only on a terminal (NO_COLOR, FORCE_COLOR respected).",
-    )(func)
+    func = click_option(COLOR)(func)  # declared once, with validate's (cli/options)
     return click.option(
         "--format",
         "fmt",
@@ -319,16 +311,10 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
 
 
 @group.command("doctor", context_settings=CONTEXT)
-@click.option("--strict", is_flag=True, help="Fail on warnings too.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(("text", "json", "github", "sarif")),
-    default=None,
-    help="Output format, as asimov-validate's [default: text; github when GITHUB_ACTIONS=true].",
-)
-@click.option("--color", type=click.Choice(("auto", "always", "never")), default="auto")
-@click.option("-q", "--quiet", is_flag=True, help="Only print problems and the summary.")
+@click_option(STRICT)  # validate's options, as validate declares them (cli/options)
+@click_option(FORMAT)
+@click_option(COLOR)
+@click_option(QUIET)
 @click.option("--online", is_flag=True, hidden=True)
 @dir_options
 def doctor_command(

@@ -10,18 +10,16 @@ drift cannot be checked). Output formats and exit codes are asimov-validate's.
 
 from __future__ import annotations
 
+from ..checks.registry import rules_in
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..findings import FileResult
     from .store import Project
 
-DRIFT_RULES = (
-    "project-dir-exists",
-    "stale-checkpoint",
-    "generated-files-exist",
-    "next-action-merged",
-    "checkpoints-tracked",
-)
+# every drift rule the registry knows (a new one shows up here by itself); each file
+# runs those of its kind's rules
+DRIFT_RULES = rules_in("drift")
 # without these a checkpoint that does not parse would pass silently
 PARSE_RULES = ("syntax", "duplicate-key", "conflict-markers", "empty-file")
 
@@ -29,7 +27,7 @@ PARSE_RULES = ("syntax", "duplicate-key", "conflict-markers", "empty-file")
 def check(project: Project) -> list[FileResult]:
     from ..engine import Checker
 
-    checker = Checker(project.config, set(DRIFT_RULES) | set(PARSE_RULES))
+    checker = Checker(project.config, DRIFT_RULES | set(PARSE_RULES))
     files = [project.show(path) for path in project.files()]
     checker.prefetch(files)
     return [checker.check(path) for path in files]

@@ -152,10 +152,10 @@ class Checkpoint:
 def validate(project: Project, path: str, content: bytes) -> FileResult:
     """The validator's verdict on `content` as the file at `path` (drift rules and
     rules about the file's place in git are the doctor's, not a write's)."""
-    from ..checks import drift
-    from ..engine import PATH_RULES, Checker
+    from ..checks.registry import PATH_RULES, rules_in
+    from ..engine import Checker
 
-    checker = Checker(project.config, None, set(PATH_RULES) | set(drift.RULES))
+    checker = Checker(project.config, None, set(PATH_RULES | rules_in("drift")))
     return checker.check(project.show(path), content)
 
 
