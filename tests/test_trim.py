@@ -397,7 +397,7 @@ REFUSED = [
     pytest.param("base: &b {x: 1}\n<<: *b\nmilestone: M\n", "merge key", id="merge-key"),
     pytest.param("{milestone: M, completed: [a, b, c, d, e, f]}\n", "flow style", id="flow-root"),
     pytest.param(
-        "milestone: M\n---\nmilestone: N\n", "more than one YAML document", id="two-documents"
+        "milestone: M\n---\nmilestone: N\n", "a stream of 2 YAML documents", id="two-documents"
     ),
     pytest.param(
         "milestone: M\n<<<<<<< HEAD\ncompleted: [a]\n=======\ncompleted: [b]\n>>>>>>> x\n",

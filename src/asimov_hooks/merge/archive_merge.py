@@ -9,19 +9,16 @@ reason), which can re-group items under the wrong entry.
 
 from __future__ import annotations
 
-import warnings
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
 
 def _load(text: str) -> Any:
-    from ruamel.yaml import YAML
+    from ..readers.yamlio import SAFE_PURE, make_yaml, reading, single
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return YAML(typ="safe", pure=True).load(text)
+    with reading(text, SAFE_PURE):
+        return single(list(make_yaml(SAFE_PURE).load_all(text)))
 
 
 def _entries(text: str) -> tuple[list[Any], list[str]] | None:

@@ -15,7 +15,6 @@ import copy
 import io
 import itertools
 import re
-import warnings
 from functools import lru_cache
 
 from .core import MISSING, Item, same, unmemoized
@@ -45,11 +44,10 @@ def _yaml(indent: tuple[int, int, int] | None = None, explicit_start: bool = Fal
 
 
 def _new_yaml(indent: tuple[int, int, int] | None, explicit_start: bool) -> Any:
-    from ruamel.yaml import YAML
+    from ..readers.yamlio import ROUND_TRIP, make_yaml
 
-    yaml = YAML(typ="rt", pure=True)
+    yaml = make_yaml(ROUND_TRIP)
     yaml.preserve_quotes = True
-    yaml.allow_duplicate_keys = False
     yaml.width = 1 << 16  # never fold a long line the author kept on one line
     if indent is not None:
         yaml.indent(mapping=indent[0], sequence=indent[1], offset=indent[2])
@@ -66,26 +64,20 @@ def load(body: str, max_depth: int = 100, max_aliases: int = 1000, max_nodes: in
     Nesting, tags and aliases are bounded (guards): a side over a bound is not parsed,
     so the driver falls back to git's line merge and never writes an expanded file.
     """
-    from ruamel.yaml.error import YAMLError
-
-    from ..readers.guards import InputProblem, check_aliases, check_depth, check_tags
+    from ..readers.document import YAMLProblem, guard
+    from ..readers.guards import InputProblem, check_aliases
+    from ..readers.yamlio import ROUND_TRIP, reading, single
 
     try:
-        check_depth(body, "yaml", max_depth)
-        check_tags(body)
-    except InputProblem as exc:
-        raise ParseError(f"invalid YAML: {exc.message} (line {exc.line})") from None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        guard(body, "yaml", {"max-depth": max_depth})
         try:
-            docs = list(_yaml().load_all(body))
-        except (YAMLError, RecursionError, ValueError) as exc:
+            with reading(body, ROUND_TRIP):
+                root = single(list(_yaml().load_all(body)))
+        except YAMLProblem:
             _INSTANCES.pop((None, False), None)  # do not reuse a parser stopped mid-stream
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise ParseError(f"invalid YAML: {first}") from None
-    if len(docs) > 1:
-        raise ParseError(f"a stream of {len(docs)} YAML documents")
-    root = docs[0] if docs else None
+            raise
+    except YAMLProblem as exc:
+        raise ParseError(exc.located()) from None
     try:
         check_aliases(root, max_aliases, max_nodes)
     except InputProblem as exc:

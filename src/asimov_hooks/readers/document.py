@@ -4,18 +4,14 @@ reader runs before parsing."""
 
 from __future__ import annotations
 
+from .problem import YAMLProblem
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
     from collections.abc import Callable
     from typing import Any
 
 Path_ = "tuple[str | int, ...]"
-
-
-class YAMLProblem(Exception):
-    def __init__(self, rule: str, message: str, line: int = 1, col: int = 1) -> None:
-        super().__init__(message)
-        self.rule, self.message, self.line, self.col = rule, message, line, col
 
 
 class Document:

@@ -235,17 +235,13 @@ def check_tags(text: str) -> None:
 
     if not re.search(r"(?:^|[\s\[{,])!", text):
         return
-    import warnings
+    from .problem import YAMLProblem
+    from .yamlio import SAFE_PURE, make_yaml, reading
 
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
-
-    yaml = YAML(typ="safe", pure=True)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            nodes = list(yaml.compose_all(text))
-    except (YAMLError, RecursionError, ValueError):
+        with reading(text, SAFE_PURE):
+            nodes = list(make_yaml(SAFE_PURE).compose_all(text))
+    except YAMLProblem:
         return  # the reader's own parse reports it
     seen: set[int] = set()
     todo = [n for n in nodes if n is not None]

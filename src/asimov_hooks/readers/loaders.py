@@ -42,82 +42,11 @@ __all__ = [
 
 
 # ---------------------------------------------------------------- YAML
-def _yaml(typ: str = "rt") -> Any:
-    from ruamel.yaml import YAML
+def _load(text: str) -> Any:
+    """The round-trip reading of a one-document text (the reference for every reader)."""
+    from .yamlio import ROUND_TRIP, load_all, single
 
-    yaml = YAML(typ=typ, pure=True) if typ == "rt" else YAML(typ=typ)
-    yaml.allow_duplicate_keys = False
-    return yaml
-
-
-def _yaml_error(exc: Exception) -> YAMLProblem:
-    from ruamel.yaml.constructor import DuplicateKeyError
-
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-    if isinstance(exc, DuplicateKeyError):
-        key = re.search(r'found duplicate key "(.*?)"', str(exc))
-        name = key.group(1) if key else "?"
-        return YAMLProblem("duplicate-key", f"duplicate key {name!r}", line, col)
-    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-    context = getattr(exc, "context", None)
-    message = f"invalid YAML: {problem}" + (f" ({context})" if context else "")
-    return YAMLProblem("syntax", message, line, col)
-
-
-def _load(text: str, typ: str) -> Any:
-    from ruamel.yaml.error import YAMLError
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            docs = list(_yaml(typ).load_all(text))
-        except YAMLError as exc:
-            raise _yaml_error(exc) from None
-        except RecursionError:
-            raise YAMLProblem("syntax", "invalid YAML: nesting too deep") from None
-        except AssertionError:  # ruamel's scanner gives up on some comment placements
-            raise YAMLProblem(
-                "syntax", "invalid YAML: comments are placed where the YAML reader cannot keep them"
-            ) from None
-        except (ValueError, KeyError, TypeError, OverflowError) as exc:
-            # ruamel's constructors raise these for scalars that scan but do not convert:
-            # `2026-13-45`, `!!int foo`, `!!bool maybe`, an integer of 5,000 digits
-            detail = f"unknown value {exc.args[0]!r}" if isinstance(exc, KeyError) else exc
-            line, col = _unreadable_scalar(text, typ)
-            message = f"invalid YAML: a value cannot be read ({detail})"
-            raise YAMLProblem("syntax", message, line, col) from None
-    if len(docs) > 1:
-        raise YAMLProblem("multi-document", f"a stream of {len(docs)} YAML documents")
-    return docs[0] if docs else None
-
-
-def _unreadable_scalar(text: str, typ: str) -> tuple[int, int]:
-    """Where the first scalar that fails to construct sits (error path only)."""
-    from ruamel.yaml.nodes import ScalarNode
-
-    try:
-        yaml = _yaml(typ)
-        todo = [yaml.compose(text)]
-        seen: set[int] = set()
-        while todo:
-            node = todo.pop()
-            if node is None or id(node) in seen:  # aliases share nodes: visit each once
-                continue
-            seen.add(id(node))
-            if isinstance(node, ScalarNode):
-                try:
-                    yaml.constructor.construct_object(node, deep=True)
-                except Exception:
-                    return node.start_mark.line + 1, node.start_mark.column + 1
-                continue
-            children = []
-            for item in node.value:
-                children.extend(item if isinstance(item, tuple) else (item,))
-            todo.extend(reversed(children))
-    except Exception:
-        pass
-    return 1, 1
+    return single(load_all(text, ROUND_TRIP))
 
 
 def load_yaml_plain(text: str, limits: dict[str, int] | None = None) -> Any:
@@ -126,7 +55,7 @@ def load_yaml_plain(text: str, limits: dict[str, int] | None = None) -> Any:
 
     lim = limits if limits is not None else default_limits()
     guard(text, "yaml", lim)
-    root = _load(text, "rt")
+    root = _load(text)
     _check_aliases(root, lim)
     return to_plain(root, max_nodes=lim["max-alias-nodes"])
 
@@ -347,7 +276,7 @@ def _node_position(root: Any, path: Path_, on_key: bool) -> tuple[int, int]:
 
 
 def _rt_document(text: str, max_nodes: int, limits: dict[str, int] | None = None) -> Document:
-    root = _untag(_load(text, "rt"))
+    root = _untag(_load(text))
     if limits is not None:
         _check_aliases(root, {**limits, "max-alias-nodes": max_nodes})
     count_nodes(root, max_nodes)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import io
 import os
-import warnings
 
 from ..config import ConfigError
 from ..readers.fileio import BOM, FileProblem, atomic_write, read_text
@@ -56,14 +55,6 @@ def archive_path_for(path: str, template: str) -> str:
     return os.path.normpath(os.path.join(directory, os.path.expanduser(expanded)))
 
 
-def _loader() -> Any:
-    from ruamel.yaml import YAML
-
-    yaml = YAML(typ="safe")  # libyaml when available: archives only grow
-    yaml.allow_duplicate_keys = False
-    return yaml
-
-
 def root_of(path: str) -> str:
     """The directory a checkpoint's trim may write in: its repository's work tree
     (where the link sits, for a symlinked checkpoint), or its own directory outside git."""
@@ -79,35 +70,26 @@ def inside_root(target: str, root: str) -> bool:
     return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 
-def _load(text: str, limits: dict[str, int] | None = None) -> Any:
-    from ruamel.yaml.error import YAMLError
-
-    from ..readers.guards import InputProblem, check_aliases, check_depth, check_tags
+def _load(text: str, limits: dict[str, int] | None = None, first_line: int = 1) -> Any:
+    """The archive's data; ArchiveError in the words every reader uses, at the line
+    of the whole file (`text` may be its tail, starting at line `first_line`)."""
+    from ..readers.document import YAMLProblem, guard
+    from ..readers.guards import InputProblem, check_aliases
     from ..readers.guards import limits as default_limits
+    from ..readers.yamlio import SAFE, load_all, single
 
     lim = limits if limits is not None else default_limits()
     try:
-        check_depth(text, "yaml", lim["max-depth"])
-        check_tags(text)
-    except InputProblem as exc:
-        raise ArchiveError(f"invalid YAML (line {exc.line}: {exc.message})") from None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            data = _loader().load(text)
-        except YAMLError as exc:
-            first = str(exc).strip().splitlines()
-            raise ArchiveError(
-                f"invalid YAML ({first[0] if first else type(exc).__name__})"
-            ) from None
-        except RecursionError:
-            raise ArchiveError("invalid YAML (nesting too deep)") from None
-        except (ValueError, KeyError, TypeError, OverflowError) as exc:
-            raise ArchiveError(f"invalid YAML (a value cannot be read: {exc})") from None
+        guard(text, "yaml", lim)
+        data = single(load_all(text, SAFE))  # libyaml when available: archives only grow
+    except YAMLProblem as exc:
+        if exc.placed:
+            exc.line += first_line - 1
+        raise ArchiveError(exc.located()) from None
     try:
         check_aliases(data, lim["max-aliases"], lim["max-alias-nodes"])
     except InputProblem as exc:
-        raise ArchiveError(f"invalid YAML ({exc.message})") from None
+        raise ArchiveError(exc.message) from None
     return data
 
 
@@ -121,9 +103,9 @@ def _last_entry(text: str) -> int | None:
 
 def dump_entry(entry: dict[str, Any]) -> str:
     """One archive entry as a top-level `- ` list item (LF line ends)."""
-    from ruamel.yaml import YAML
+    from ..readers.yamlio import SAFE_PURE, make_yaml
 
-    yaml = YAML(typ="safe", pure=True)
+    yaml = make_yaml(SAFE_PURE)
     yaml.default_flow_style = False
     yaml.allow_unicode = True
     yaml.width = 4096
@@ -174,7 +156,8 @@ def build(
                 )
             checked_from = last
         try:
-            old = _load(old_text[checked_from:], lim)
+            first_line = old_text.count("\n", 0, checked_from) + 1
+            old = _load(old_text[checked_from:], lim, first_line)
         except ArchiveError as exc:
             raise ArchiveError(f"archive {archive}: {exc}") from None
         if (old is not None and not isinstance(old, list)) or (checked_from and len(old) != 1):
@@ -194,7 +177,7 @@ def build(
     joiner = "" if not old_text or old_text.endswith("\n") else newline
     new_text = old_text + joiner + entry_text
     try:
-        parsed = _load(new_text[checked_from:], lim)
+        parsed = _load(new_text[checked_from:], lim, new_text.count("\n", 0, checked_from) + 1)
     except ArchiveError as exc:
         raise ArchiveError(f"archive {archive}: appending would make it {exc}") from None
     if (

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import bisect
 import re
-import warnings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost every commit ~10 ms
@@ -146,35 +145,17 @@ def parse(
     text: str, max_nodes: int = 100_000, limits: dict[str, int] | None = None
 ) -> tuple[Any, Any]:
     """(composed node, constructed data) of a one-document YAML text."""
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
-
     from ..readers.loaders import YAMLProblem, count_nodes, guard
+    from ..readers.yamlio import SAFE_PURE, make_yaml, reading, single
 
     try:  # nesting and tags first: the same verdict as validate, before any parser runs
         guard(text, "yaml", limits)
-    except YAMLProblem as exc:
-        raise Refused(exc.message, exc.line) from None
-
-    yaml = YAML(typ="safe", pure=True)
-    yaml.allow_duplicate_keys = False
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            node = yaml.compose(text)
+        yaml = make_yaml(SAFE_PURE)  # pure: the node marks are where the text is cut
+        with reading(text, SAFE_PURE):
+            node = single(list(yaml.compose_all(text)))
             # constructing flattens merge keys into the nodes, moving their marks
             _refuse_merge_keys(node)
             data = yaml.constructor.construct_document(node) if node is not None else None
-        except YAMLError as exc:
-            raise _problem(exc) from None
-        except RecursionError:
-            raise Refused("invalid YAML: nesting too deep") from None
-        except (ValueError, KeyError, TypeError, OverflowError) as exc:
-            # a scalar that resolves but does not convert: `2026-13-45`, `!!int foo`,
-            # `!!bool maybe`, an integer of 5,000 digits
-            detail = f"unknown value {exc.args[0]!r}" if isinstance(exc, KeyError) else exc
-            raise Refused(f"invalid YAML: a value cannot be read ({detail})") from None
-    try:
         if limits is not None:
             from ..readers.guards import InputProblem, check_aliases
 
@@ -184,7 +165,7 @@ def parse(
                 raise Refused(exc.message) from None
         count_nodes(data, max_nodes)
     except YAMLProblem as exc:
-        raise Refused(exc.message) from None
+        raise Refused(exc.message, exc.line if exc.placed else None) from None
     return node, data
 
 
@@ -207,20 +188,6 @@ def _refuse_merge_keys(root: Any) -> None:
                 stack.extend((key, value))
         elif kind == "SequenceNode":
             stack.extend(node.value)
-
-
-def _problem(exc: Exception) -> Refused:
-    from ruamel.yaml.constructor import DuplicateKeyError
-
-    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    line = mark.line + 1 if mark is not None else None
-    if isinstance(exc, DuplicateKeyError):
-        found = re.search(r'found duplicate key "(.*?)"', str(exc))
-        return Refused(f"duplicate key {found.group(1) if found else '?'!r}", line)
-    problem = getattr(exc, "problem", None) or str(exc).strip().splitlines()[0]
-    if "single document" in f"{getattr(exc, 'context', '')} {problem}":
-        return Refused("more than one YAML document in the file")
-    return Refused(f"invalid YAML: {problem}", line)
 
 
 def _node_kind(node: Any) -> str:

@@ -1,0 +1,168 @@
+"""The one place ruamel.yaml is set up and its errors are put into words.
+
+Every YAML reader (validate, the config, trim, the trim archive, the merge driver)
+builds its parser with `make_yaml` and parses inside `reading(...)`, so every reader
+refuses duplicate keys alike and the same broken file gives the same `YAMLProblem`
+(rule, message, line, column) whichever reader met it. ruamel.yaml is imported only
+when a parser is built: the hook paths that read no YAML never pay for it.
+
+Tags are checked before any parser runs (`guards.check_tags`, through
+`document.guard`); the YAML version is ruamel's default, 1.2, for every reader (a
+`%YAML` directive in the file still wins).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from .problem import YAMLProblem
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    from types import TracebackType
+    from typing import Any
+
+# The parsers the project uses. Only the round-trip one keeps comments, quotes and
+# positions on the loaded data, and ruamel has it in pure Python only. The safe
+# loader's node marks are exact in pure Python (trim cuts by them); with
+# ruamel.yaml.clib installed, SAFE parses with libyaml, about a hundred times faster,
+# for data read only as data (the archive, which only grows). libyaml words its errors
+# differently, so a text SAFE refuses is read again by SAFE_PURE for the message.
+SAFE = "safe"
+SAFE_PURE = "safe-pure"
+ROUND_TRIP = "rt"
+KINDS = (SAFE, SAFE_PURE, ROUND_TRIP)
+
+
+def make_yaml(kind: str) -> Any:
+    """A new ruamel.yaml instance of `kind` (SAFE, SAFE_PURE or ROUND_TRIP), with the
+    options every reader shares; callers add only their dumping options."""
+    from ruamel.yaml import YAML
+
+    if kind == SAFE:
+        yaml = YAML(typ="safe")
+    elif kind == SAFE_PURE:
+        yaml = YAML(typ="safe", pure=True)
+    elif kind == ROUND_TRIP:
+        yaml = YAML(typ="rt", pure=True)
+    else:
+        raise ValueError(f"unknown YAML reader kind {kind!r} (one of {', '.join(KINDS)})")
+    yaml.allow_duplicate_keys = False
+    return yaml
+
+
+class reading:  # a statement, not a value: `with reading(text, kind):`
+    """Parse inside this block: ruamel's warnings are silenced and anything a parse of
+    `text` raises (its own errors, and the ValueError, KeyError, TypeError,
+    OverflowError, RecursionError and AssertionError its constructors and scanner let
+    through) leaves as a YAMLProblem, worded by `problem_from`."""
+
+    def __init__(self, text: str, kind: str = ROUND_TRIP) -> None:
+        self.text, self.kind = text, kind
+        self._silence = warnings.catch_warnings()
+
+    def __enter__(self) -> None:
+        self._silence.__enter__()
+        warnings.simplefilter("ignore")
+
+    def __exit__(
+        self, typ: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> bool:
+        self._silence.__exit__(typ, exc, tb)
+        if exc is None or isinstance(exc, YAMLProblem):
+            return False
+        from ruamel.yaml.error import YAMLError
+
+        if isinstance(exc, (YAMLError, *_CONSTRUCTION_ERRORS, RecursionError, AssertionError)):
+            raise problem_from(exc, self.text, self.kind) from None
+        return False
+
+
+# what ruamel's constructors raise for a scalar that scans but does not convert:
+# `2026-13-45`, `!!int foo`, `!!bool maybe`, an integer of 5,000 digits
+_CONSTRUCTION_ERRORS = (ValueError, KeyError, TypeError, OverflowError)
+
+
+def problem_from(exc: BaseException, text: str = "", kind: str = ROUND_TRIP) -> YAMLProblem:
+    """Our rule, message, line and column for an exception a ruamel parse raised."""
+    from ruamel.yaml.composer import ComposerError
+    from ruamel.yaml.constructor import DuplicateKeyError
+    from ruamel.yaml.error import YAMLError
+
+    if isinstance(exc, RecursionError):
+        return YAMLProblem("syntax", "invalid YAML: nesting too deep")
+    if isinstance(exc, AssertionError):  # ruamel's scanner gives up on some comments
+        return YAMLProblem(
+            "syntax", "invalid YAML: comments are placed where the YAML reader cannot keep them"
+        )
+    if isinstance(exc, _CONSTRUCTION_ERRORS) and not isinstance(exc, YAMLError):
+        detail = f"unknown value {exc.args[0]!r}" if isinstance(exc, KeyError) else exc
+        line, col = unreadable_scalar(text, kind)
+        return YAMLProblem("syntax", f"invalid YAML: a value cannot be read ({detail})", line, col)
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
+    problem = getattr(exc, "problem", None) or (str(exc).strip().splitlines() or [""])[0]
+    context = getattr(exc, "context", None)
+    if isinstance(exc, DuplicateKeyError):
+        import re
+
+        key = re.search(r'found duplicate key "(.*?)"', str(exc))
+        name = key.group(1) if key else "?"
+        return YAMLProblem("duplicate-key", f"duplicate key {name!r}", line, col)
+    if isinstance(exc, ComposerError) and "single document" in f"{context} {problem}":
+        return YAMLProblem("multi-document", "a stream of more than one YAML document")
+    message = f"invalid YAML: {problem or type(exc).__name__}"
+    return YAMLProblem("syntax", message + (f" ({context})" if context else ""), line, col)
+
+
+def single(docs: list[Any]) -> Any:
+    """The one document of a stream (None for an empty one); more is a YAMLProblem."""
+    if len(docs) > 1:
+        raise YAMLProblem("multi-document", f"a stream of {len(docs)} YAML documents")
+    return docs[0] if docs else None
+
+
+def load_all(text: str, kind: str) -> list[Any]:
+    """Every document of `text`, as plain data (SAFE or SAFE_PURE) or round-trip objects.
+
+    A text the libyaml parser refuses is read again by the pure one, whose words and
+    place are the reference every other reader gives (and which reads a few texts
+    libyaml does not: YAML 1.2 line breaks)."""
+    try:
+        with reading(text, kind):
+            return list(make_yaml(kind).load_all(text))
+    except YAMLProblem:
+        if kind != SAFE:
+            raise
+    with reading(text, SAFE_PURE):
+        return list(make_yaml(SAFE_PURE).load_all(text))
+
+
+def unreadable_scalar(text: str, kind: str = ROUND_TRIP) -> tuple[int, int]:
+    """Where the first scalar that fails to construct sits (error path only)."""
+    from ruamel.yaml.nodes import ScalarNode
+
+    try:
+        yaml = make_yaml(SAFE_PURE if kind == SAFE else kind)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            todo = [yaml.compose(text)]
+            seen: set[int] = set()
+            while todo:
+                node = todo.pop()
+                if node is None or id(node) in seen:  # aliases share nodes: visit each once
+                    continue
+                seen.add(id(node))
+                if isinstance(node, ScalarNode):
+                    try:
+                        yaml.constructor.construct_object(node, deep=True)
+                    except Exception:
+                        return node.start_mark.line + 1, node.start_mark.column + 1
+                    continue
+                children = []
+                for item in node.value:
+                    children.extend(item if isinstance(item, tuple) else (item,))
+                todo.extend(reversed(children))
+    except Exception:
+        pass
+    return 1, 1
