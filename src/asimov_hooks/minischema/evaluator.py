@@ -1,0 +1,223 @@
+"""`Evaluator`: a schema compiled once into checks, node by node.
+
+The steps for one value come from `keywords`; this module adds `$ref`, the keywords
+that walk into arrays and objects, and the combinations (allOf, anyOf, oneOf, if/then/
+else, not), and picks the closest alternative to report when none matches.
+"""
+
+from __future__ import annotations
+
+from .keywords import (
+    SchemaError,
+    _accept,
+    _enum_step,
+    _equal,
+    _number_step,
+    _show,
+    _string_step,
+    _type_step,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Callable
+    from typing import Any
+
+    Check = Callable[[Any, tuple, list], None]  # (value, path, errors out)
+    Step = Callable[[Any, tuple, list], "bool | None"]  # True: stop checking this node
+
+
+class Evaluator:
+    """Evaluates instances against one schema; each schema node is compiled once.
+
+    A hook checks hundreds of files against the same few schemas, so every schema
+    node becomes a closure that runs only the keywords the node has, instead of asking
+    the node for every keyword on every value.
+    """
+
+    def __init__(self, schema: dict[str, Any], pattern_seconds: float | None = None) -> None:
+        self.root = schema
+        self.pattern_seconds = pattern_seconds  # a time bound for a user schema's patterns
+        self._compiled: dict[int, tuple[Any, Check]] = {}
+
+    def _resolve(self, ref: str) -> Any:
+        node: Any = self.root
+        for part in ref[2:].split("/"):
+            node = node[part.replace("~1", "/").replace("~0", "~")]
+        return node
+
+    def errors(self, instance: Any) -> list[SchemaError]:
+        return self._check(instance, self.root, ())
+
+    def valid(self, instance: Any, schema: Any) -> bool:
+        return not self._check(instance, schema, ())
+
+    def _check(self, value: Any, schema: Any, path: tuple) -> list[SchemaError]:
+        out: list[SchemaError] = []
+        self._fn(schema)(value, path, out)
+        return out
+
+    def _fn(self, schema: Any) -> Check:
+        entry = self._compiled.get(id(schema))
+        if entry is None or entry[0] is not schema:
+            entry = self._compiled[id(schema)] = (schema, self._compile(schema))
+        return entry[1]
+
+    def _compile(self, schema: Any) -> Check:
+        if schema is True:
+            return _accept
+        if schema is False:
+
+            def refuse(value: Any, path: tuple, out: list) -> None:
+                out.append(SchemaError(path, "is not allowed here", "false"))
+
+            return refuse
+        # each step appends its errors; a step that returns True ends the node
+        steps: list[Callable[[Any, tuple, list], bool | None]] = []
+        if "$ref" in schema:
+            target = self._resolve(schema["$ref"])
+            # looked up on use: a schema may refer to itself
+            steps.append(lambda value, path, out: self._fn(target)(value, path, out))
+        if "type" in schema:
+            steps.append(_type_step(schema["type"]))
+        if "const" in schema:
+            const = schema["const"]
+
+            def const_step(value: Any, path: tuple, out: list) -> None:
+                if not _equal(value, const):
+                    out.append(
+                        SchemaError(path, f"{_show(value)} should be {_show(const)}", "const")
+                    )
+
+            steps.append(const_step)
+        if "enum" in schema:
+            steps.append(_enum_step(schema["enum"]))
+        if {"minLength", "maxLength", "pattern"} & schema.keys():
+            steps.append(_string_step(schema, self.pattern_seconds))
+        if {"minimum", "maximum"} & schema.keys():
+            steps.append(_number_step(schema))
+        if {"minItems", "maxItems", "items"} & schema.keys():
+            steps.append(self._array_step(schema))
+        if {"required", "properties", "additionalProperties"} & schema.keys():
+            steps.append(self._object_step(schema))
+        steps.extend(self._combination_steps(schema))
+        steps_t = tuple(steps)
+
+        def run(value: Any, path: tuple, out: list) -> None:
+            for step in steps_t:
+                if step(value, path, out):
+                    return
+
+        return run
+
+    def _array_step(self, schema: dict[str, Any]) -> Step:
+        least, most = schema.get("minItems"), schema.get("maxItems")
+        items = self._fn(schema["items"]) if "items" in schema else None
+
+        def array_step(value: Any, path: tuple, out: list) -> None:
+            if not isinstance(value, list):
+                return
+            if least is not None and len(value) < least:
+                out.append(
+                    SchemaError(path, f"has {len(value)} items, fewer than {least}", "minItems")
+                )
+            if most is not None and len(value) > most:
+                out.append(
+                    SchemaError(path, f"has {len(value)} items, more than {most}", "maxItems")
+                )
+            if items is not None:
+                for i, item in enumerate(value):
+                    items(item, (*path, i), out)
+
+        return array_step
+
+    def _object_step(self, schema: dict[str, Any]) -> Step:
+        required = tuple(schema.get("required", ()))
+        props = {key: self._fn(sub) for key, sub in schema.get("properties", {}).items()}
+        has_extra = "additionalProperties" in schema
+        extra = schema.get("additionalProperties")
+        extra_fn = self._fn(extra) if has_extra and extra is not False else None
+
+        def object_step(value: Any, path: tuple, out: list) -> None:
+            if not isinstance(value, dict):
+                return
+            for name in required:
+                if name not in value:
+                    out.append(SchemaError(path, f"missing required property {name!r}", "required"))
+            for key, item in value.items():
+                check = props.get(key)
+                if check is not None:
+                    check(item, (*path, key), out)
+                elif extra_fn is not None:
+                    extra_fn(item, (*path, key), out)
+                elif has_extra:
+                    out.append(
+                        SchemaError(
+                            (*path, key),
+                            f"unexpected property {key!r}",
+                            "additionalProperties",
+                            True,
+                        )
+                    )
+
+        return object_step
+
+    def _combination_steps(self, schema: dict[str, Any]) -> list[Step]:
+        steps: list[Step] = []
+        for sub in schema.get("allOf", ()):
+            steps.append(self._fn(sub))
+        if "anyOf" in schema:
+            options = schema["anyOf"]
+
+            def any_of(value: Any, path: tuple, out: list) -> None:
+                if not any(self.valid(value, s) for s in options):
+                    out.extend(self._best(value, options, path, "anyOf"))
+
+            steps.append(any_of)
+        if "oneOf" in schema:
+            choices = schema["oneOf"]
+
+            def one_of(value: Any, path: tuple, out: list) -> None:
+                matches = sum(1 for s in choices if self.valid(value, s))
+                if matches == 0:
+                    out.extend(self._best(value, choices, path, "oneOf"))
+                elif matches > 1:
+                    out.append(
+                        SchemaError(path, "matches more than one of the allowed shapes", "oneOf")
+                    )
+
+            steps.append(one_of)
+        if "if" in schema:
+            condition = schema["if"]
+            then, otherwise = schema.get("then"), schema.get("else")
+
+            def if_then(value: Any, path: tuple, out: list) -> None:
+                branch = then if self.valid(value, condition) else otherwise
+                if branch is not None:
+                    self._fn(branch)(value, path, out)
+
+            steps.append(if_then)
+        if "not" in schema:
+            forbidden = schema["not"]
+
+            def not_step(value: Any, path: tuple, out: list) -> None:
+                if self.valid(value, forbidden):
+                    out.append(SchemaError(path, "matches a shape that is not allowed here", "not"))
+
+            steps.append(not_step)
+        return steps
+
+    def _best(self, value: Any, options: list, path: tuple, keyword: str) -> list[SchemaError]:
+        """Report the alternative that came closest, the way a reader would fix it."""
+        candidates = []
+        for option in options:
+            errs = self._check(value, option, path)
+            type_miss = any(e.keyword == "type" and e.path == path for e in errs)
+            # an alternative whose errors sit deeper got further: a mapping of options
+            # with one bad value beats "is not one of: error, warning, ..."
+            depth = max((len(e.path) for e in errs), default=0)
+            candidates.append((type_miss, -depth, len(errs), errs))
+        type_miss, _, _, errs = min(candidates, key=lambda c: c[:3])
+        if type_miss:
+            return [SchemaError(path, f"{_show(value)} is not any of the allowed shapes", keyword)]
+        return errs

@@ -1,0 +1,210 @@
+"""The keywords the evaluator supports, its error record, and the checks of one value.
+
+What a keyword says about a single value (its type, enum, const equality, string length
+and pattern, number bounds) lives here; `evaluator` composes these steps per schema node
+and adds the keywords that walk into children or combine sub-schemas.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import namedtuple
+
+from .patterns import _regex, _timed
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Callable
+    from typing import Any
+
+    Step = Callable[[Any, tuple, list], "bool | None"]  # True: stop checking this node
+
+SUPPORTED = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$ref",
+        "$defs",
+        "$comment",
+        "title",
+        "description",
+        "examples",
+        "default",
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "minItems",
+        "maxItems",
+        "enum",
+        "const",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "if",
+        "then",
+        "else",
+        "not",
+        "deprecated",
+    }
+)
+_SCHEMA_MAPS = ("properties", "$defs")
+_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf")
+_SUBSCHEMAS = ("additionalProperties", "items", "if", "then", "else", "not")
+
+
+# A namedtuple rather than a dataclass: dataclasses imports inspect, ~10 ms per hook run.
+# `on_key`: the error is about a key itself (an unexpected property).
+class SchemaError(namedtuple("SchemaError", "path message keyword on_key", defaults=(False,))):
+    __slots__ = ()
+
+
+def unsupported_keywords(schema: Any) -> set[str]:
+    """Keywords in `schema` (recursively) that this evaluator does not implement."""
+    found: set[str] = set()
+    if isinstance(schema, bool):
+        return found
+    if not isinstance(schema, dict):
+        return {"<non-object schema>"}
+    for key, value in schema.items():
+        if key not in SUPPORTED:
+            found.add(key)
+        elif key in _SCHEMA_MAPS:
+            for sub in value.values():
+                found |= unsupported_keywords(sub)
+        elif key in _SCHEMA_LISTS:
+            for sub in value:
+                found |= unsupported_keywords(sub)
+        elif key in _SUBSCHEMAS:
+            found |= unsupported_keywords(value)
+        elif key == "$ref" and not str(value).startswith("#/"):
+            found.add("$ref (non-local)")
+    return found
+
+
+def _type_ok(value: Any, name: str) -> bool:
+    if name == "string":
+        # YAML loaders turn unquoted timestamps into dates; they were text in the file.
+        return isinstance(value, (str, datetime.date))
+    if name == "integer":
+        if isinstance(value, bool):
+            return False
+        return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+    if name == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if name == "boolean":
+        return isinstance(value, bool)
+    if name == "null":
+        return value is None
+    if name == "array":
+        return isinstance(value, list)
+    if name == "object":
+        return isinstance(value, dict)
+    return False
+
+
+def _type_name(value: Any) -> str:
+    for name in ("null", "boolean", "integer", "number", "string", "array", "object"):
+        if _type_ok(value, name):
+            return name
+    return type(value).__name__
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, datetime.date) and isinstance(b, str):
+        return a.isoformat() == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=False))
+    return a == b
+
+
+def _show(value: Any) -> str:
+    text = repr(value) if not isinstance(value, datetime.date) else repr(value.isoformat())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _accept(value: Any, path: tuple, out: list) -> None:
+    return None
+
+
+def _type_step(spec: Any) -> Step:
+    types = spec if isinstance(spec, list) else [spec]
+    expected = " or ".join(types)
+
+    def type_step(value: Any, path: tuple, out: list) -> bool:
+        for name in types:
+            if _type_ok(value, name):
+                return False
+        message = f"{_show(value)} is not of type {expected} (got {_type_name(value)})"
+        out.append(SchemaError(path, message, "type"))
+        return True  # nothing else about a value of the wrong type is worth saying
+
+    return type_step
+
+
+def _enum_step(choices: list[Any]) -> Step:
+    shown = ", ".join(str(e) for e in choices)
+    # the usual enum holds only strings: a set lookup says the same as _equal
+    strings = frozenset(choices) if all(type(e) is str for e in choices) else None
+
+    def enum_step(value: Any, path: tuple, out: list) -> None:
+        if strings is not None and isinstance(value, str):
+            ok = value in strings
+        elif strings is not None and isinstance(value, datetime.date):
+            ok = value.isoformat() in strings
+        elif strings is not None:
+            ok = False
+        else:
+            ok = any(_equal(value, e) for e in choices)
+        if not ok:
+            out.append(SchemaError(path, f"{_show(value)} is not one of: {shown}", "enum"))
+
+    return enum_step
+
+
+def _string_step(schema: dict[str, Any], seconds: float | None = None) -> Step:
+    least, most, pattern = schema.get("minLength"), schema.get("maxLength"), schema.get("pattern")
+    search = None
+    if pattern is not None:
+        search = _regex(pattern).search if seconds is None else _timed(pattern, seconds)
+
+    def string_step(value: Any, path: tuple, out: list) -> None:
+        if not isinstance(value, (str, datetime.date)) or isinstance(value, bool):
+            return
+        text = value if isinstance(value, str) else value.isoformat()
+        if least is not None and len(text) < least:
+            out.append(
+                SchemaError(path, f"{_show(text)} is shorter than {least} characters", "minLength")
+            )
+        if most is not None and len(text) > most:
+            out.append(
+                SchemaError(path, f"is {len(text)} characters, more than {most}", "maxLength")
+            )
+        if search is not None and not search(text):
+            out.append(SchemaError(path, f"{_show(text)} does not match {pattern!r}", "pattern"))
+
+    return string_step
+
+
+def _number_step(schema: dict[str, Any]) -> Step:
+    least, most = schema.get("minimum"), schema.get("maximum")
+
+    def number_step(value: Any, path: tuple, out: list) -> None:
+        if not _type_ok(value, "number"):
+            return
+        if least is not None and value < least:
+            out.append(SchemaError(path, f"{value} is less than the minimum of {least}", "minimum"))
+        if most is not None and value > most:
+            out.append(SchemaError(path, f"{value} is more than the maximum of {most}", "maximum"))
+
+    return number_step

@@ -1,0 +1,72 @@
+"""A schema's `pattern`s: compiled once, and searched under a wall-clock bound when
+they come from a repository's own schema (a catastrophic pattern must not hang a commit).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Callable
+    from typing import Any
+
+
+@lru_cache(maxsize=256)
+def _regex(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+class PatternTimeout(Exception):
+    """A user's `pattern` ran longer than its time bound on one value."""
+
+    def __init__(self, pattern: str, seconds: float) -> None:
+        super().__init__(pattern)
+        self.pattern, self.seconds = pattern, seconds
+
+
+def _timed(pattern: str, seconds: float) -> Callable[[str], Any]:
+    """`re.search` with a wall-clock bound (SIGALRM; `re` checks for signals as it
+    backtracks), for patterns from a repository's own schema: `(a+)+$` on a long value
+    would otherwise run for hours. Outside the main thread the search is unbounded."""
+    import signal
+    import threading
+
+    search = _regex(pattern).search
+
+    def timeout(signum: int, frame: Any) -> None:
+        raise PatternTimeout(pattern, seconds)
+
+    def run(text: str) -> Any:
+        if threading.current_thread() is not threading.main_thread():
+            return search(text)  # signals reach the main thread only
+        previous = signal.signal(signal.SIGALRM, timeout)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return search(text)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+    return run
+
+
+def _timed_call(call: Callable[[], Any], seconds: float) -> Any:
+    """`call()` under the same SIGALRM bound as a user's pattern (main thread only)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return call()
+
+    def timeout(signum: int, frame: Any) -> None:
+        raise PatternTimeout("(jsonschema keywords)", seconds)
+
+    previous = signal.signal(signal.SIGALRM, timeout)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return call()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
