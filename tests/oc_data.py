@@ -15,6 +15,29 @@ import os
 ISO = "%Y-%m-%dT%H:%M:%SZ"
 
 
+def oc(cwd: os.PathLike | str, *args: str, **env: str):
+    """`asimov-hooks oc ARGS` as a whole process; never a traceback."""
+    from conftest import run_script
+
+    proc = run_script("asimov-hooks", "oc", *args, cwd=cwd, **env)
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
+    return proc
+
+
+def read(path: os.PathLike | str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def rewrite(path: os.PathLike | str, change) -> None:
+    """Edit a checkpoint as the protocol's own writer would save it."""
+    with open(path, encoding="utf-8") as fh:
+        doc = json.load(fh)
+    change(doc)
+    with open(path, "wb") as fh:
+        fh.write(serialise(doc))
+
+
 def ago(**delta: float) -> str:
     when = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(**delta)
     return when.strftime(ISO)
@@ -161,7 +184,7 @@ def make_project(root: os.PathLike | str) -> dict[str, str]:
     for skill, doc in checkpoints(root).items():
         path = os.path.join(cdir, f"{skill}.checkpoint.json")
         with open(path, "wb") as fh:
-            fh.write(serialise(doc).replace(b'"pass_threshold": 6.0', b'"pass_threshold": 6.0'))
+            fh.write(serialise(doc))
         paths[skill] = path
     with open(os.path.join(cdir, "history", "oc-git-ops.2025-12-01.json"), "wb") as fh:
         fh.write(serialise({"skill": "oc-git-ops", "merged_prs": [{"pr": 0, "title": "Init"}]}))

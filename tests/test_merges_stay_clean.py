@@ -5,9 +5,6 @@ repository. Real git merges and rebases, the console scripts, the real pre-commi
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
 
 import pytest
 from conftest import commit_all, git, git_init, run_script, write
@@ -17,7 +14,6 @@ pytestmark = pytest.mark.usefixtures("isolated_home")
 
 CP = ".claude_checkpoint.yaml"
 ARCHIVE = ".claude_checkpoint.archive.yaml"
-PRE_COMMIT = shutil.which("pre-commit", path=os.path.dirname(sys.executable))
 
 
 def hooks(cwd, *args: str):
@@ -171,45 +167,3 @@ def test_another_driver_is_named_and_replaced_only_when_asked(tmp_path) -> None:
     assert hooks(repo, "uninstall", "-q").returncode == 0
     assert open(os.path.join(repo, ".gitattributes")).read() == own  # noqa: SIM115
     assert attr(repo, oc) == "opchain-checkpoint"
-
-
-HOOK_CONFIG = """\
-repos:
-  - repo: local
-    hooks:
-      - id: asimov-merge-driver
-        name: asimov merge driver (register in this clone)
-        entry: {python} -m asimov_hooks install --quiet --attributes none --unless-uninstalled
-        language: system
-        stages: [post-checkout, post-merge]
-        always_run: true
-        pass_filenames: false
-"""
-
-
-@pytest.mark.skipif(PRE_COMMIT is None, reason="pre-commit is not installed")
-def test_post_checkout_hook_does_not_undo_an_uninstall(tmp_path, isolated_home) -> None:
-    env = {**os.environ, "PRE_COMMIT_HOME": str(isolated_home / ".cache" / "pre-commit")}
-    repo = git_init(tmp_path / "repo")
-    git(repo, "config", "--unset-all", "core.hooksPath")
-    write(repo, ".pre-commit-config.yaml", HOOK_CONFIG.format(python=sys.executable))
-    commit_all(repo, "init")
-    git(repo, "branch", "other")
-    subprocess.run(
-        [PRE_COMMIT, "install", "--hook-type", "post-checkout", "--hook-type", "post-merge"],
-        cwd=repo,
-        check=True,
-        capture_output=True,
-        env=env,
-    )
-    key = "merge.asimov-checkpoint.driver"
-    git(repo, "checkout", "-q", "other")
-    assert git(repo, "config", "--get", key, check=False).stdout  # registered by the hook
-    done = hooks(repo, "uninstall")
-    assert "will not register the driver again" in done.stdout
-    git(repo, "checkout", "-q", "main")
-    assert git(repo, "config", "--get", key, check=False).stdout == ""  # stays uninstalled
-    assert hooks(repo, "install", "-q").returncode == 0  # by hand: back, and remembered no more
-    git(repo, "config", "--remove-section", "merge.asimov-checkpoint")
-    git(repo, "checkout", "-q", "other")
-    assert git(repo, "config", "--get", key, check=False).stdout

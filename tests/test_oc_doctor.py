@@ -8,7 +8,7 @@ import re
 
 import pytest
 from conftest import git, git_init, run_script
-from oc_data import make_project, serialise
+from oc_data import make_project, oc, read, rewrite
 
 
 @pytest.fixture
@@ -21,25 +21,6 @@ def project(tmp_path):
     git(root, "commit", "-q", "--allow-empty", "-m", "Merge pull request #12 from team/release")
     git(root, "commit", "-q", "--allow-empty", "-m", "Ship the audit tickets (#15)\n\nPLAT-4480")
     return root, paths
-
-
-def oc(cwd, *args, **env):
-    proc = run_script("asimov-hooks", "oc", *args, cwd=cwd, **env)
-    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
-    return proc
-
-
-def rewrite(path, change):
-    with open(path, encoding="utf-8") as fh:
-        doc = json.load(fh)
-    change(doc)
-    with open(path, "wb") as fh:
-        fh.write(serialise(doc))
-
-
-def _read(path) -> bytes:
-    with open(path, "rb") as fh:
-        return fh.read()
 
 
 def findings(stdout: str) -> list[tuple[str, str, str]]:
@@ -55,7 +36,7 @@ def test_doctor_reports_every_drift(project):
         paths["oc-code-auditor"],
         lambda d: d.update(next_actions=["Close PLAT-4480 in Linear", "Follow up on #15"]),
     )
-    before = {p: _read(p) for p in paths.values()}
+    before = {p: read(p) for p in paths.values()}
     proc = oc(root, "doctor")
     assert proc.returncode == 0, proc.stdout + proc.stderr  # warnings do not fail
     found = findings(proc.stdout)
@@ -76,7 +57,7 @@ def test_doctor_reports_every_drift(project):
         "checkpoints-tracked",
     }
     assert proc.stdout.splitlines()[-1].startswith("6 files checked: ")
-    assert {p: _read(p) for p in paths.values()} == before  # doctor never writes
+    assert {p: read(p) for p in paths.values()} == before  # doctor never writes
     strict = oc(root, "doctor", "--strict")
     assert strict.returncode == 1
     doc = json.loads(oc(root, "doctor", "--format", "json").stdout)

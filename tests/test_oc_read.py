@@ -7,8 +7,8 @@ import os
 import subprocess
 
 import pytest
-from conftest import GIT_ENV, git_init, run_script
-from oc_data import make_project, serialise
+from conftest import GIT_ENV, git_init
+from oc_data import make_project, oc, rewrite
 
 
 @pytest.fixture
@@ -17,20 +17,6 @@ def project(tmp_path):
     git_init(root)
     paths = make_project(root)
     return root, paths
-
-
-def oc(cwd, *args, **env):
-    proc = run_script("asimov-hooks", "oc", *args, cwd=cwd, **env)
-    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
-    return proc
-
-
-def rewrite(path, change):
-    with open(path, encoding="utf-8") as fh:
-        doc = json.load(fh)
-    change(doc)
-    with open(path, "wb") as fh:
-        fh.write(serialise(doc))
 
 
 def test_status_full_summary(project):

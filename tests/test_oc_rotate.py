@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 from conftest import ROOT, git, git_init, run_script, script_env, try_repo
-from oc_data import checkpoints, make_project, serialise
+from oc_data import checkpoints, make_project, oc, read, serialise
 
 ARRAYS = ("merged_prs", "reconciliation_log")
 
@@ -20,17 +20,6 @@ def project(tmp_path):
     root = tmp_path / "gtrack"
     git_init(root)
     return root, make_project(root)
-
-
-def oc(cwd, *args, **env):
-    proc = run_script("asimov-hooks", "oc", *args, cwd=cwd, **env)
-    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
-    return proc
-
-
-def read(path) -> bytes:
-    with open(path, "rb") as fh:
-        return fh.read()
 
 
 def archives(root) -> list[str]:

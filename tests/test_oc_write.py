@@ -10,8 +10,8 @@ import re
 import stat
 
 import pytest
-from conftest import git, git_init, run_script
-from oc_data import make_project
+from conftest import git, git_init
+from oc_data import make_project, oc, read
 
 STAMP = re.compile(rb'"updated_at": "(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{3})?Z)"')
 
@@ -21,17 +21,6 @@ def project(tmp_path):
     root = tmp_path / "gtrack"
     git_init(root)
     return root, make_project(root)
-
-
-def oc(cwd, *args, **env):
-    proc = run_script("asimov-hooks", "oc", *args, cwd=cwd, **env)
-    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
-    return proc
-
-
-def read(path) -> bytes:
-    with open(path, "rb") as fh:
-        return fh.read()
 
 
 def restamped(before: bytes, after: bytes, started: datetime.datetime) -> bytes:
