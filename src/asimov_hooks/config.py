@@ -11,6 +11,7 @@ import os
 
 from .checks.measure import TokenEstimator
 from .checks.registry import ESSENTIAL_RULES, normalize_rule
+from .gitutil import find_toplevel
 from .globs import match_any
 
 TYPE_CHECKING = False
@@ -429,7 +430,7 @@ def load_config(
     chosen = os.fspath(explicit) if explicit else os.environ.get(ENV_CONFIG) or None
     source = chosen or find_config(start)
     if source is None:
-        base = work_tree_of(start) or start
+        base = find_toplevel(start) or start
         return Config(default_data(), None, os.path.realpath(base))
     if chosen and not os.path.isfile(source):
         raise ConfigError(f"{source}: config file not found")
@@ -437,14 +438,5 @@ def load_config(
     return Config(data, source, os.path.dirname(os.path.realpath(source)))
 
 
-def work_tree_of(start: str) -> str | None:
-    """The nearest directory at or above `start` (physical path) that holds `.git`:
-    what `git rev-parse --show-toplevel` answers, without starting git."""
-    directory = os.path.realpath(start)
-    while True:
-        if os.path.exists(os.path.join(directory, ".git")):
-            return directory
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
+# the git-free work-tree finder lives in gitutil (one finder); the old name still works
+work_tree_of = find_toplevel

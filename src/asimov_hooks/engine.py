@@ -375,39 +375,28 @@ def _git_ls_files(
     which: tuple | list = ("--cached", "--others", "--exclude-standard"),
     specs: tuple | list = (".",),
 ) -> list[str] | None:
+    """Files git lists under `directory` (paths as `directory` is given: relative or
+    absolute), or None outside a work tree or without git."""
     import subprocess
+
+    from .gitutil import GitError, toplevel
 
     try:
         proc = subprocess.run(
-            [
-                "git",
-                "-C",
-                directory,
-                "ls-files",
-                "-z",
-                *which,
-                "--full-name",
-                "--",
-                *specs,
-            ],
+            ["git", "-C", directory, "ls-files", "-z", *which, "--full-name", "--", *specs],
             capture_output=True,
             check=False,
         )
-        top = subprocess.run(
-            ["git", "-C", directory, "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-    except OSError:
+        # --full-name paths are relative to the top git works in (GIT_DIR honoured)
+        root = toplevel(directory) if proc.returncode == 0 else None
+    except (OSError, GitError):
         return None
-    if proc.returncode != 0 or top.returncode != 0:
+    if root is None:
         return None
     for line in proc.stderr.decode("utf-8", "replace").splitlines():
         if "could not open directory" in line:  # files below it would go unchecked
             detail = line.split(":", 1)[-1].strip()
             raise FileProblem("io-error", f"cannot read directory: {detail}")
-    root = top.stdout.strip()
     out = []
     for name in proc.stdout.decode("utf-8", "surrogateescape").split("\0"):
         if name:

@@ -1,19 +1,20 @@
-"""Git plumbing shared by `install`, `uninstall` and `doctor`.
+"""Git plumbing: the one place that runs `git` for install, uninstall, doctor and the
+file search, and the one answer to "where is the top of this work tree".
 
 Everything goes through the real `git` binary (never by editing .git/config), so
-scopes, includes and worktrees behave exactly as git itself sees them.
+scopes, includes and worktrees behave exactly as git itself sees them. Importing this
+module costs nothing (subprocess and shlex are imported on first use): `find_toplevel`
+is on every hook's path.
 """
 
 from __future__ import annotations
 
 import os
-import shlex
-import subprocess
 import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
-    from typing import Any
+    import subprocess
 
 BLOCK_START = "# >>> asimov-hooks merge driver (managed by `asimov-hooks install`)"
 BLOCK_END = "# <<< asimov-hooks merge driver"
@@ -28,6 +29,8 @@ class GitError(Exception):
 def git(
     *args: str, cwd: str | None = None, check: bool = True, stdin: str | None = None
 ) -> subprocess.CompletedProcess:
+    import subprocess
+
     try:
         done = subprocess.run(
             ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, input=stdin
@@ -40,9 +43,58 @@ def git(
     return done
 
 
+# ---------------------------------------------------------------- the top of the work tree
 def toplevel(cwd: str | None = None) -> str | None:
+    """`git rev-parse --show-toplevel` run in `cwd`: None outside a work tree. Raises
+    GitError when git cannot be run."""
     done = git("rev-parse", "--show-toplevel", cwd=cwd, check=False)
     return (done.stdout.strip() or None) if done.returncode == 0 else None
+
+
+def redirected() -> bool:
+    """Whether GIT_DIR / GIT_WORK_TREE tell git where the repository is (as git sets
+    GIT_DIR for hooks in a linked worktree): then only git knows its top."""
+    return "GIT_DIR" in os.environ or "GIT_WORK_TREE" in os.environ
+
+
+def find_toplevel(start: str, for_git: bool = False) -> str | None:
+    """The top of the work tree holding `start` (a physical path), or None outside one:
+    what `git rev-parse --show-toplevel` answers, found by looking for `.git` upwards
+    without starting git (a hook must not pay a process for it).
+
+    `for_git`: the answer is used to hand paths to git, so when GIT_DIR / GIT_WORK_TREE
+    redirect git, git is asked (with GIT_DIR alone it takes the directory it runs in as
+    the top, which no file system walk can know); None too when git cannot be run.
+    """
+    if for_git and redirected():
+        try:
+            return toplevel(start)
+        except GitError:
+            return None
+    directory = os.path.realpath(start)
+    while True:
+        if os.path.exists(os.path.join(directory, ".git")):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def find_git_dir(top: str) -> str | None:
+    """The git directory of the work tree `top` (`.git`, or where a `.git` file
+    of a linked worktree or submodule points), without starting git."""
+    dotgit = os.path.join(top, ".git")
+    if os.path.isdir(dotgit):
+        return dotgit
+    try:
+        with open(dotgit, encoding="utf-8") as fh:
+            first = fh.readline().strip()
+    except OSError:
+        return None
+    if first.startswith("gitdir:"):
+        return os.path.normpath(os.path.join(top, first[len("gitdir:") :].strip()))
+    return None
 
 
 def git_path(name: str, cwd: str | None = None) -> str:
@@ -86,6 +138,8 @@ def driver_command(python: str | None = None, package_dir: str | None = None) ->
     It runs `python -m asimov_hooks.merge.driver`, the same driver as `asimov-hooks
     merge-driver` without loading the CLI framework, which is most of the start-up.
     """
+    import shlex
+
     python = python or sys.executable
     if package_dir is None:
         package_dir = os.path.dirname(os.path.realpath(__file__))
@@ -104,6 +158,8 @@ def driver_command(python: str | None = None, package_dir: str | None = None) ->
 
 def command_paths(command: str) -> tuple[str, str] | None:
     """(python, merge/driver.py) named by a command `driver_command` wrote, else None."""
+    import shlex
+
     try:
         words = shlex.split(command.replace(";", " ; "))
     except ValueError:
@@ -193,27 +249,3 @@ def write_block(path: str, wanted: list[str]) -> tuple[list[str], list[str]]:
     added = [ln for ln in wanted if ln not in inside]
     removed = [ln for ln in inside if ln not in wanted]
     return added, removed
-
-
-def merge_settings(config: Any = None) -> dict[str, Any]:
-    """The merge section of the configuration (driver name, attribute patterns)."""
-    if config is None:
-        from .config import load_config
-
-        config = load_config(None)
-    section = config.section("merge")
-    archives = [
-        pattern
-        for spec in config.kinds.values()
-        if spec.get("archive")
-        for pattern in spec.get("files", [])
-    ]
-    return {
-        "archive-driver": section.get("archive-driver")
-        or section.get("driver-name", "asimov-checkpoint"),
-        "archive-patterns": archives,
-        "name": section.get("driver-name", "asimov-checkpoint"),
-        "description": section.get("description", "asimov-hooks checkpoint merge driver"),
-        "patterns": list(section.get("gitattributes", [])),
-        "kinds": sorted(section.get("kinds", {})),
-    }

@@ -29,11 +29,11 @@ FINGERPRINT = "asimovHooks/v1"
 
 def _root(path: str, roots: dict[str, str]) -> str:
     """The root of the repository that holds `path`, or the working directory."""
-    from .config import work_tree_of
+    from .gitutil import find_toplevel
 
     directory = os.path.dirname(os.path.abspath(path))
     if directory not in roots:
-        roots[directory] = work_tree_of(directory) or os.getcwd()
+        roots[directory] = find_toplevel(directory) or os.getcwd()
     return roots[directory]
 
 

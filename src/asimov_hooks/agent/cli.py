@@ -17,9 +17,9 @@ from .settings import SCOPES
 
 
 def _top() -> str:
-    from ..config import work_tree_of
+    from ..gitutil import find_toplevel
 
-    return work_tree_of(os.getcwd()) or os.getcwd()
+    return find_toplevel(os.getcwd()) or os.getcwd()
 
 
 @click.group("agent", context_settings=CONTEXT)

@@ -129,7 +129,8 @@ def may_be_protocol_file(path: str) -> bool:
     `extends`), so a config that mentions neither leaves the default answer standing;
     any other config is loaded in full by the handler.
     """
-    from ..config import ENV_CONFIG, find_config, load_rule_file, work_tree_of
+    from ..config import ENV_CONFIG, find_config, load_rule_file
+    from ..gitutil import find_toplevel
     from ..globs import match_any
 
     directory = os.path.dirname(path)
@@ -144,7 +145,7 @@ def may_be_protocol_file(path: str) -> bool:
             return True  # the handler's config load reports it
         if "kinds" in text or "extends" in text:
             return True
-    top = work_tree_of(directory) or os.path.realpath(directory)
+    top = find_toplevel(directory) or os.path.realpath(directory)
     rel = os.path.relpath(path, top).replace(os.sep, "/")
     return any(
         match_any(rel, spec.get("files", ()))

@@ -17,7 +17,8 @@ from __future__ import annotations
 import os
 import time
 
-from ..config import ConfigError, load_config, work_tree_of
+from ..config import ConfigError, load_config
+from ..gitutil import find_toplevel
 from .payload import EventError, tool_path
 
 TYPE_CHECKING = False
@@ -243,7 +244,7 @@ def session_start(payload: dict[str, Any]) -> dict[str, Any] | None:
     cwd = _cwd(payload)
     config = load_config(None, start=cwd)
     settings = agent_settings(config)
-    top = work_tree_of(cwd) or os.path.realpath(cwd)
+    top = find_toplevel(cwd) or os.path.realpath(cwd)
     files = checkpoint_files(config, settings["checkpoint-kinds"], top)
     if not files:
         import sys
@@ -290,7 +291,7 @@ def _store_and_settings(payload: dict[str, Any]) -> tuple[Any, dict[str, Any], s
 
     cwd = _cwd(payload)
     settings = agent_settings(load_config(None, start=cwd))
-    top = work_tree_of(cwd) or os.path.realpath(cwd)
+    top = find_toplevel(cwd) or os.path.realpath(cwd)
     try:
         return Store(state_dir(cwd)), settings, top
     except StateError as exc:

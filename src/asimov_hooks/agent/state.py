@@ -42,31 +42,15 @@ class StateError(Exception):
     """The state store cannot be used; one line for the caller to report."""
 
 
-def git_dir_of(top: str) -> str | None:
-    """The git directory of the work tree `top` (`.git`, or where a `.git` file
-    of a linked worktree or submodule points), without starting git."""
-    dotgit = os.path.join(top, ".git")
-    if os.path.isdir(dotgit):
-        return dotgit
-    try:
-        with open(dotgit, encoding="utf-8") as fh:
-            first = fh.readline().strip()
-    except OSError:
-        return None
-    if first.startswith("gitdir:"):
-        return os.path.normpath(os.path.join(top, first[len("gitdir:") :].strip()))
-    return None
-
-
 def state_dir(cwd: str) -> str:
     """Where this project's agent state lives (see the module docstring)."""
     override = os.environ.get(ENV_STATE_DIR)
     if override:
         return os.path.abspath(override)
-    from ..config import work_tree_of
+    from ..gitutil import find_git_dir, find_toplevel
 
-    top = work_tree_of(cwd)
-    gitdir = git_dir_of(top) if top else None
+    top = find_toplevel(cwd)
+    gitdir = find_git_dir(top) if top else None
     if gitdir:
         return os.path.join(gitdir, "asimov-hooks")
     base = os.environ.get("XDG_STATE_HOME") or os.path.join(

@@ -78,10 +78,10 @@ def max_chars(text: TextFile, opts: dict[str, Any], estimator: TokenEstimator) -
 def _chain(path: str, names: list[str]) -> tuple[list[str], str | None]:
     """The files read before `path` (root first), and the name read instead of `path`
     in its own directory when a preferred name exists there (else None)."""
-    from ..config import work_tree_of
+    from ..gitutil import find_toplevel
 
     here = os.path.dirname(os.path.abspath(path))
-    top = work_tree_of(here)
+    top = find_toplevel(here)
     dirs = [here]
     if top is not None:
         here_real = os.path.realpath(here)

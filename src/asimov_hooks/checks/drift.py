@@ -11,7 +11,7 @@ import os
 import re
 from functools import lru_cache
 
-from ..config import work_tree_of
+from ..gitutil import find_toplevel
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -42,11 +42,9 @@ def _git(cwd: str, *args: str, stdin: str | None = None) -> Any:
 
 @lru_cache(maxsize=256)
 def git_root(directory: str) -> str | None:
-    """The work tree holding `directory` (physical path), or None outside one."""
-    if "GIT_DIR" in os.environ or "GIT_WORK_TREE" in os.environ:
-        proc = _git(directory, "rev-parse", "--show-toplevel")  # git decides, as it will
-        return proc.stdout.strip() if proc and proc.returncode == 0 else None
-    return work_tree_of(directory)  # without a process per file
+    """The work tree holding `directory` (physical path), as the git calls below will
+    see it; kept per directory for the run (prefetch clears it)."""
+    return find_toplevel(directory, for_git=True)
 
 
 class IgnoredFiles:

@@ -24,9 +24,9 @@ from ..gitutil import (
     config_scope_of,
     git,
     git_path,
-    merge_settings,
     toplevel,
 )
+from .install import merge_settings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only

@@ -22,7 +22,6 @@ from ..gitutil import (
     git,
     git_path,
     global_attributes_file,
-    merge_settings,
     read_lines,
     routed_patterns,
     scope_args,
@@ -31,8 +30,36 @@ from ..gitutil import (
     write_block,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 ATTRIBUTE_CHOICES = ("auto", "local", "none")
+
+
+def merge_settings(config: Any = None) -> dict[str, Any]:
+    """The merge section of the configuration (driver name, attribute patterns)."""
+    if config is None:
+        from ..config import load_config
+
+        config = load_config(None)
+    section = config.section("merge")
+    archives = [
+        pattern
+        for spec in config.kinds.values()
+        if spec.get("archive")
+        for pattern in spec.get("files", [])
+    ]
+    return {
+        "archive-driver": section.get("archive-driver")
+        or section.get("driver-name", "asimov-checkpoint"),
+        "archive-patterns": archives,
+        "name": section.get("driver-name", "asimov-checkpoint"),
+        "description": section.get("description", "asimov-hooks checkpoint merge driver"),
+        "patterns": list(section.get("gitattributes", [])),
+        "kinds": sorted(section.get("kinds", {})),
+    }
 
 
 class SetupError(Exception):

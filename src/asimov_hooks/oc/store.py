@@ -11,7 +11,8 @@ from __future__ import annotations
 import datetime
 import os
 
-from ..config import Config, load_config, work_tree_of
+from ..config import Config, load_config
+from ..gitutil import find_toplevel
 from ..readers.fileio import atomic_write
 from .jsonfmt import JSONProblem, Layout, dump_bytes, load_bytes
 
@@ -46,7 +47,7 @@ class Project:
                 raise OcError(f"{directory}: no such directory")
             root = os.path.abspath(directory)
         else:
-            root = work_tree_of(os.getcwd()) or os.getcwd()
+            root = find_toplevel(os.getcwd()) or os.getcwd()
         try:
             self.config: Config = load_config(config_path, start=root)
         except Exception as exc:  # ConfigError and bad YAML alike: one line

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 
-from ..config import ConfigError, load_schema, work_tree_of
+from ..config import ConfigError, load_schema
+from ..gitutil import find_toplevel
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -38,7 +39,7 @@ def schema_for(name: str, config: Any) -> dict[str, Any]:
     path = os.path.realpath(os.path.join(base, name))
     if path in _USER:
         return _USER[path]
-    root = os.path.realpath(work_tree_of(base) or base)
+    root = os.path.realpath(find_toplevel(base) or base)
     if not (path == root or path.startswith(root.rstrip(os.sep) + os.sep)):
         raise ConfigError(
             f"schema {name!r}: resolves to {path}, outside {root}; a kind's schema is a "

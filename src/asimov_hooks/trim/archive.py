@@ -58,10 +58,10 @@ def archive_path_for(path: str, template: str) -> str:
 def root_of(path: str) -> str:
     """The directory a checkpoint's trim may write in: its repository's work tree
     (where the link sits, for a symlinked checkpoint), or its own directory outside git."""
-    from ..config import work_tree_of
+    from ..gitutil import find_toplevel
 
     directory = os.path.dirname(os.path.abspath(path))
-    return work_tree_of(directory) or os.path.realpath(directory)
+    return find_toplevel(directory) or os.path.realpath(directory)
 
 
 def inside_root(target: str, root: str) -> bool:
