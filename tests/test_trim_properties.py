@@ -29,6 +29,7 @@ from ruamel.yaml import YAML
 from asimov_hooks.checks.measure import count_lines
 from asimov_hooks.config import Config, default_data
 from asimov_hooks.readers.loaders import load_yaml
+from asimov_hooks.trim.settings import Settings
 from asimov_hooks.trim.trimmer import fix_file
 
 CP = ".claude_checkpoint.yaml"
@@ -234,7 +235,9 @@ def test_trim_properties(cp: Generated) -> None:
             fh.write(cp.raw)
         original = safe_load(cp.text)
         # oracle for the step decision: the caps-only result, with the soft limit off
-        step1 = fix_file(path, config_for(tmp, soft=False), archive=False, dry_run=True)
+        caps_only = config_for(tmp, soft=False)
+        no_archive = Settings.from_config(caps_only).overridden(no_archive=True)
+        step1 = fix_file(path, caps_only, settings=no_archive, dry_run=True)
         assert step1.error is None or "hard limit" in step1.error, step1.error
         step1_lines = count_lines(step1.after if step1.after is not None else cp.text)
         soft_trim = step1_lines > SOFT

@@ -36,11 +36,12 @@ def check_schema(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
 
 def _trim_caps(ctx: Context) -> dict[str, tuple[str, int]]:
     """{list field: (first|last, max)} the trimmer caps in files of this kind."""
-    trim = ctx.config.section("trim")
-    if ctx.kind not in trim.get("kinds", []):
+    from ..trim.settings import Settings
+
+    settings = Settings.from_config(ctx.config)  # the one reading of the section
+    if ctx.kind not in settings.kinds:
         return {}
-    caps = trim.get("caps", {})
-    return {k: (v.get("keep", "last"), v.get("max", 0)) for k, v in caps.items()}
+    return {name: (cap.keep, cap.max) for name, cap in settings.caps.items()}
 
 
 def _errors(name: str, ctx: Context) -> list[Any]:

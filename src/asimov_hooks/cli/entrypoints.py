@@ -53,20 +53,14 @@ def check_size_main(argv: Sequence[str] | None = None) -> int:
     return run_guarded("asimov-check-size", call)
 
 
-def trim_arguments(opts: dict[str, object]) -> dict[str, object] | None:
-    """`trimmer.run`'s arguments from `trim`'s options; None when --archive and
-    --no-archive are both given (a usage error)."""
-    no_archive = opts.pop("no_archive")
-    if no_archive and opts.get("archive_path"):
-        return None
-    opts["archive"] = False if no_archive else None
-    return opts
-
-
 def _trim_options(args: Sequence[str]) -> dict[str, object] | None:
-    """`trim`'s arguments, or None to let click parse (and explain) them."""
+    """`trim`'s arguments (`trimmer.run` takes the table's keywords as they are), or
+    None to let click parse (and explain) them, as when --archive and --no-archive are
+    both given."""
     opts = parse_command(TRIM, args)
-    return None if opts is None else trim_arguments(opts)
+    if opts is None or (opts["no_archive"] and opts["archive_path"]):
+        return None
+    return opts
 
 
 def hooks_main(argv: Sequence[str] | None = None) -> int:

@@ -39,8 +39,8 @@ def command(
         run(
             list(files),
             config_path=config_path,
-            archive=False if no_archive else None,
             archive_path=archive_path,
+            no_archive=no_archive,
             dry_run=dry_run,
             diff=diff,
             quiet=quiet,

@@ -1,7 +1,10 @@
 """The trimmer's settings: the `trim` config section (rules/trim.json merged with the
-repository's config), checked, with a ConfigError naming the bad value."""
+repository's config) with the command line over it, and a ConfigError naming the
+config file and the bad value for what the section's schema cannot check."""
 
 from __future__ import annotations
+
+import os
 
 from ..config import Config, ConfigError
 
@@ -19,9 +22,18 @@ class Cap:
 
 
 class Settings:
-    """The `trim` section, checked: a bad value is a ConfigError, never a traceback."""
+    """The `trim` section with the command line over it: what one trim run uses."""
 
-    __slots__ = ("archive", "archive_path", "caps", "keep", "kinds", "optional", "window")
+    __slots__ = (
+        "archive",
+        "archive_file",
+        "archive_path",
+        "caps",
+        "keep",
+        "kinds",
+        "optional",
+        "window",
+    )
 
     def __init__(
         self,
@@ -32,14 +44,37 @@ class Settings:
         optional: list[str],
         archive: bool,
         archive_path: str,
+        archive_file: str | None = None,
     ) -> None:
         self.kinds, self.caps, self.window = kinds, caps, window
         self.keep, self.optional = keep, optional
         self.archive, self.archive_path = archive, archive_path
+        # the command line's --archive FILE (absolute): trusted, unlike the config's
+        # archive.path template, so it may lie outside the checkpoint's repository
+        self.archive_file = archive_file
 
     @classmethod
     def from_config(cls, config: Config) -> Settings:
-        return parse_settings(config.section("trim"))
+        """The config's `trim` section; a ConfigError names the config file."""
+        try:
+            return parse_settings(config.section("trim"))
+        except ConfigError as exc:
+            raise ConfigError(f"{config.source}: {exc}" if config.source else str(exc)) from None
+
+    def overridden(self, no_archive: bool = False, archive_path: str | None = None) -> Settings:
+        """The command line (`trim`'s --no-archive and --archive FILE) over the config:
+        the one place the two meet. --archive FILE names the file; whether to archive
+        stays the config's (`archive.enabled`) unless --no-archive says no."""
+        return Settings(
+            self.kinds,
+            self.caps,
+            self.window,
+            self.keep,
+            self.optional,
+            self.archive and not no_archive,
+            self.archive_path,
+            os.path.abspath(archive_path) if archive_path else None,
+        )
 
     def list_fields(self) -> frozenset[str]:
         return frozenset(self.caps)
@@ -49,63 +84,50 @@ def _fail(where: str, message: str) -> ConfigError:
     return ConfigError(f"trim.{where}: {message}")
 
 
-def _names(raw: dict[str, Any], key: str) -> list[str]:
-    value = raw.get(key) or []
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _fail(key, "must be a list of field names")
-    return list(value)
+def parse_settings(raw: dict[str, Any]) -> Settings:
+    """Settings from the merged `trim` section.
 
-
-def _count(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise _fail(where, f"must be an integer >= 0, not {value!r}")
-    return value
-
-
-def parse_settings(raw: Any) -> Settings:
-    if not isinstance(raw, dict):
-        raise ConfigError("trim: must be a mapping")
-    kinds = _names(raw, "kinds")
+    Its shape (types, `first`/`last`, counts >= 0, a non-blank archive path) is checked
+    once, by rules/schemas/config-trim.schema.json, on every config file as it is
+    loaded; the packs' own section is tested against it. Only what no single file's
+    schema can see is checked here: a cap that the merge left without `keep` or `max`
+    (a repository adding a list), a window for a list nothing caps, a field both kept
+    and optional.
+    """
     caps: dict[str, Cap] = {}
     raw_caps = raw.get("caps") or {}
-    if not isinstance(raw_caps, dict):
-        raise _fail("caps", "must be a mapping of list field -> {keep, max}")
     for name, spec in raw_caps.items():
         if spec is None or spec is False:  # a repository may switch a cap off
             continue
-        if not isinstance(spec, dict):
-            raise _fail(f"caps.{name}", "must be {keep: first|last, max: N} or null")
-        if spec.get("keep") not in ("first", "last"):
-            raise _fail(f"caps.{name}.keep", "must be 'first' or 'last'")
-        caps[name] = Cap(spec["keep"], _count(spec.get("max"), f"caps.{name}.max"))
+        for needed in ("keep", "max"):
+            if needed not in spec:
+                raise _fail(
+                    f"caps.{name}.{needed}",
+                    "missing: a cap needs keep (first or last) and max (a count)",
+                )
+        caps[name] = Cap(spec["keep"], spec["max"])
     raw_window = raw.get("window")
     window: dict[str, int] = {}
-    if isinstance(raw_window, int) and not isinstance(raw_window, bool):
-        window = {name: _count(raw_window, "window") for name in caps}
-    elif isinstance(raw_window, dict):
+    if isinstance(raw_window, int):
+        window = dict.fromkeys(caps, raw_window)
+    elif raw_window:
         for name, size in raw_window.items():
-            if size is None or name not in caps:
-                if size is not None and name not in raw_caps:
-                    raise _fail(
-                        f"window.{name}", "no trim.caps entry says which end of this list to keep"
-                    )
+            if size is None:
                 continue
-            window[name] = _count(size, f"window.{name}")
-    elif raw_window is not None:
-        raise _fail("window", "must be an integer or a mapping of list field -> integer")
-    keep, optional = _names(raw, "keep"), _names(raw, "optional")
+            if name not in raw_caps:
+                raise _fail(
+                    f"window.{name}", "no trim.caps entry says which end of this list to keep"
+                )
+            if name in caps:
+                window[name] = size
+    keep, optional = list(raw.get("keep") or []), list(raw.get("optional") or [])
     both = sorted(set(keep) & set(optional))
     if both:
         raise _fail(
             "optional", f"{', '.join(both)} also listed in trim.keep; a field cannot be both"
         )
     archive = raw.get("archive") or {}
-    if not isinstance(archive, dict):
-        raise _fail("archive", "must be a mapping {enabled, path}")
     enabled = archive.get("enabled", True)
-    if not isinstance(enabled, bool):
-        raise _fail("archive.enabled", "must be true or false")
-    path = archive.get("path")
-    if enabled and (not isinstance(path, str) or not path.strip()):
-        raise _fail("archive.path", "must be a file name or path template")
-    return Settings(kinds, caps, window, keep, optional, enabled, path or "")
+    return Settings(
+        list(raw.get("kinds") or []), caps, window, keep, optional, enabled, archive.get("path", "")
+    )

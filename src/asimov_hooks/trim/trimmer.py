@@ -210,19 +210,21 @@ def fix_file(
     path: str,
     config: Config,
     *,
-    archive: bool | None = None,
-    archive_path: str | None = None,
+    settings: Settings | None = None,
     dry_run: bool = False,
 ) -> Outcome:
     """Trim one checkpoint in place. Bad input becomes `.error`; the file is then untouched.
 
-    ConfigError (an unusable `trim` section) propagates: it is the caller's exit 2.
+    `settings`: the config's with the command line over it (`Settings.overridden`);
+    by default the config's. ConfigError (an unusable `trim` section) propagates: it
+    is the caller's exit 2.
     """
     from ..readers.fileio import DirectoryLocks
     from . import archive as trim_archive
 
     outcome = Outcome(path)
-    settings = Settings.from_config(config)
+    if settings is None:
+        settings = Settings.from_config(config)
     rel = config.relpath(path)
     kind = config.kind_for(rel)
     if kind not in settings.kinds:
@@ -235,8 +237,7 @@ def fix_file(
             f"trim.kinds: {kind} is not a YAML kind; only YAML checkpoints are trimmed"
         )
     rules = config.rules_for(kind, rel)
-    use_archive = settings.archive if archive is None else archive
-    target = _archive_target(path, settings, archive_path) if use_archive else None
+    target = _archive_target(path, settings) if settings.archive else None
     root = trim_archive.root_of(path)
     if not trim_archive.inside_root(path, root):
         outcome.error = f"not trimmed: a symbolic link to a file outside {root}"
@@ -247,13 +248,13 @@ def fix_file(
         return _fix_locked(path, config, outcome, settings, spec, rules, target, dry_run)
 
 
-def _archive_target(path: str, settings: Settings, archive_path: str | None) -> str:
+def _archive_target(path: str, settings: Settings) -> str:
     """The archive file for `path`: the command line's (trusted) or the config's, which
     a pull request can change and so must stay inside the checkpoint's repository."""
     from . import archive as trim_archive
 
-    if archive_path:
-        return os.path.abspath(archive_path)
+    if settings.archive_file:
+        return settings.archive_file
     target = trim_archive.archive_path_for(path, settings.archive_path)
     root = trim_archive.root_of(path)
     if not trim_archive.inside_root(target, root):
@@ -399,8 +400,8 @@ def run(
     files: list[str],
     *,
     config_path: str | None = None,
-    archive: bool | None = None,
     archive_path: str | None = None,
+    no_archive: bool = False,
     dry_run: bool = False,
     diff: bool = False,
     quiet: bool = False,
@@ -408,7 +409,7 @@ def run(
     out, err = sys.stdout, sys.stderr
     try:
         config = load_config(config_path)
-        settings = Settings.from_config(config)
+        settings = Settings.from_config(config).overridden(no_archive, archive_path)
     except ConfigError as exc:
         err.write(f"{PROG}: error: {exc}\n")
         return EXIT_USAGE
@@ -426,9 +427,7 @@ def run(
             if not explicit and config.kind_for(config.relpath(path)) not in settings.kinds:
                 continue
             try:
-                outcome = fix_file(
-                    path, config, archive=archive, archive_path=archive_path, dry_run=dry_run
-                )
+                outcome = fix_file(path, config, settings=settings, dry_run=dry_run)
             except (ConfigError, KeyboardInterrupt):
                 raise
             except Exception as exc:  # a bug on one file: say so, and trim the others
