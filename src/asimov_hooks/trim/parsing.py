@@ -1,0 +1,157 @@
+"""Parsing a checkpoint for the trimmer, and reading what the parse gave.
+
+`parse` yields the composed node tree (with the marks `layout` locates parts by) and the
+constructed data, or raises `Refused`, the one-line reason a file is left untouched.
+The helpers read those results: the scalars' spans and the comments outside them,
+structural equality of data, and a value's shape for messages.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing and dataclasses cost every commit ~10 ms
+    from typing import Any
+
+
+class Refused(Exception):
+    """The file cannot be trimmed safely; it is left untouched. One line, no traceback."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line  # 1-based, when it helps to point at one
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line else self.message
+
+
+# ------------------------------------------------------------------ parsing
+def parse(
+    text: str, max_nodes: int = 100_000, limits: dict[str, int] | None = None
+) -> tuple[Any, Any]:
+    """(composed node, constructed data) of a one-document YAML text."""
+    from ..readers.loaders import YAMLProblem, count_nodes, guard
+    from ..readers.yamlio import SAFE_PURE, make_yaml, reading, single
+
+    try:  # nesting and tags first: the same verdict as validate, before any parser runs
+        guard(text, "yaml", limits)
+        yaml = make_yaml(SAFE_PURE)  # pure: the node marks are where the text is cut
+        with reading(text, SAFE_PURE):
+            node = single(list(yaml.compose_all(text)))
+            # constructing flattens merge keys into the nodes, moving their marks
+            _refuse_merge_keys(node)
+            data = yaml.constructor.construct_document(node) if node is not None else None
+        if limits is not None:
+            from ..readers.guards import InputProblem, check_aliases
+
+            try:
+                check_aliases(data, limits["max-aliases"], max_nodes)
+            except InputProblem as exc:
+                raise Refused(exc.message) from None
+        count_nodes(data, max_nodes)
+    except YAMLProblem as exc:
+        raise Refused(exc.message, exc.line if exc.placed else None) from None
+    return node, data
+
+
+def _refuse_merge_keys(root: Any) -> None:
+    seen: set[int] = set()
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        kind = _node_kind(node)
+        if kind == "MappingNode":
+            for key, value in node.value:
+                if key.tag.endswith(":merge"):
+                    raise Refused(
+                        "uses a YAML merge key (<<: *anchor); cannot trim safely",
+                        key.start_mark.line + 1,
+                    )
+                stack.extend((key, value))
+        elif kind == "SequenceNode":
+            stack.extend(node.value)
+
+
+def _node_kind(node: Any) -> str:
+    return type(node).__name__  # ScalarNode, SequenceNode, MappingNode
+
+
+def iter_scalars(node: Any, seen: set[int] | None = None) -> list[tuple[int, int]]:
+    """(start, end) offsets of every scalar under `node` (each anchored node once)."""
+    seen = set() if seen is None else seen
+    out: list[tuple[int, int]] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        kind = _node_kind(current)
+        if kind == "ScalarNode":
+            out.append((current.start_mark.index, current.end_mark.index))
+        elif kind == "SequenceNode":
+            stack.extend(current.value)
+        elif kind == "MappingNode":
+            for key, value in current.value:
+                stack.extend((key, value))
+    return out
+
+
+def comments_in(text: str, start: int, end: int, scalars: list[tuple[int, int]]) -> list[str]:
+    """Comments in text[start:end] that are not inside any of the scalar spans."""
+    spans = sorted((s, e) for s, e in scalars if e > start and s < end)
+    out: list[str] = []
+    pos = start
+    index = 0
+    while True:
+        hash_at = text.find("#", pos, end)
+        if hash_at == -1:
+            return out
+        while index < len(spans) and spans[index][1] <= hash_at:
+            index += 1
+        if index < len(spans) and spans[index][0] <= hash_at:
+            pos = spans[index][1]
+            continue
+        if hash_at == 0 or text[hash_at - 1] in " \t\r\n":
+            line_end = text.find("\n", hash_at, end)
+            line_end = end if line_end == -1 else line_end
+            out.append(text[hash_at:line_end].rstrip())
+            pos = line_end
+        else:
+            pos = hash_at + 1
+
+
+def shape_name(value: Any) -> str:
+    """What a YAML value is, with its article, for messages."""
+    import datetime
+
+    if value is None:
+        return "null"
+    for kind, name in (
+        (bool, "a boolean"),
+        (int, "an integer"),
+        (float, "a number"),
+        (str, "a string"),
+        (list, "a list"),
+        (dict, "a mapping"),
+        (datetime.date, "a date"),
+    ):
+        if isinstance(value, kind):
+            return name
+    return f"a {type(value).__name__}"
+
+
+def same(a: Any, b: Any) -> bool:
+    """Structural equality that also checks key order, types and NaN."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, float):
+        return a == b or (a != a and b != b)
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
