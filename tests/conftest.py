@@ -275,3 +275,6 @@ def size_cli(capsys):
         return Run(code, out, err)
 
     return run
+
+
+from unprivileged import unprivileged  # noqa: E402, F401  (fixture: runs as nobody under root)

@@ -467,8 +467,24 @@ def test_read_only_file_is_not_replaced(capsys):
     finally:
         path.chmod(0o644)
     if os.geteuid() == 0:
-        pytest.skip("root can write read-only files")
+        pytest.skip("root can write read-only files: test_read_only_file_as_a_user runs it")
     assert code == 1 and "read-only" in err and not Path(ARCHIVE).exists()
+
+
+def test_read_only_file_as_a_user(unprivileged):
+    """The same as a whole process, as user nobody when the suite runs as root."""
+    text = "milestone: M\ncompleted:\n" + items("T", 7)
+    os.makedirs(unprivileged.path("repo"))
+    path = unprivileged.path("repo", CP)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.chmod(path, 0o444)
+    run = unprivileged.run("trim", "repo/" + CP)
+    assert run.returncode == 1 and "read-only" in run.stderr, run
+    assert "Traceback" not in run.stderr
+    assert not os.path.exists(unprivileged.path("repo", ARCHIVE))
+    with open(path, encoding="utf-8") as fh:
+        assert fh.read() == text
 
 
 # ---------------------------------------------------------------- writing

@@ -1,4 +1,5 @@
-"""Checks one file against the rules of its kind; finds files in directories.
+"""Checks one file against the rules of its kind (finding the files: discovery.py,
+whose names are re-exported here).
 
 Cheap rules (sizes) run on the text; the parser and the schema evaluator are imported
 only when a selected rule needs them, so the size-only hook stays at Python start-up
@@ -6,8 +7,6 @@ cost.
 """
 
 from __future__ import annotations
-
-import os
 
 from .checks import registry
 from .checks.context import Context
@@ -21,13 +20,14 @@ from .checks.registry import (
     TEXT_RULES,
 )
 from .config import Config, ConfigError
+from .discovery import ensure_exists, ephemeral_kinds, ignored_ephemeral, iter_files
 from .findings import FileResult, Finding
-from .readers.fileio import FileProblem, check_regular_file, decode, read_text
+from .readers.fileio import FileProblem, decode, read_text
 from .readers.markers import find_conflict_marker
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable
     from typing import Any
 
 __all__ = [
@@ -37,6 +37,8 @@ __all__ = [
     "Checker",
     "Context",
     "ensure_exists",
+    "ephemeral_kinds",
+    "ignored_ephemeral",
     "iter_files",
 ]
 
@@ -283,133 +285,3 @@ class Checker:
                 compiled = evaluator(schema, self.config)
                 if hasattr(compiled, "root"):
                     compiled.errors(None)  # compiles the root and what it reaches first
-
-
-# ------------------------------------------------------------------ discovery
-def iter_files(paths: Iterable[str], config: Config) -> Iterator[tuple[str, bool]]:
-    """(path, explicit) for every file to check; directories are searched by name.
-
-    Inside a git work tree a directory search honours .gitignore (tracked files and
-    untracked files that are not ignored), except for files of the kinds marked
-    `ephemeral` (local by design, so always ignored: the session checkpoints), which
-    it finds ignored or not; elsewhere it walks the tree.
-    """
-    seen: set[str] = set()
-    for raw in paths:
-        if os.path.isdir(raw):
-            for found in sorted(_with_named_dirs(raw, _walk(raw, config), config)):
-                rel = config.relpath(found)
-                if found not in seen and config.kind_for(rel) and not config.excluded(rel):
-                    seen.add(found)
-                    yield found, False
-        else:
-            if raw not in seen and not config.excluded(config.relpath(raw)):
-                seen.add(raw)
-                yield raw, True
-
-
-def _with_named_dirs(directory: str, found: Iterable[str], config: Config) -> set[str]:
-    """The files found, plus every directory below `directory` whose path a file kind
-    matches (`.claude_checkpoint.yaml/`): checked, it is reported as a directory where a
-    file was expected instead of being passed over in silence."""
-    out = set(found)
-    top = os.path.normpath(directory)
-    for path in list(out):
-        parent = os.path.dirname(path)
-        while parent and os.path.normpath(parent) != top and parent not in out:
-            if config.kind_for(config.relpath(parent)):
-                out.add(parent)
-            parent = os.path.dirname(parent)
-    return out
-
-
-def _unreadable(exc: OSError) -> None:
-    raise FileProblem(
-        "io-error", f"{exc.filename}: cannot read directory: {exc.strerror or exc}"
-    ) from None
-
-
-def _walk(directory: str, config: Config | None = None) -> Iterator[str]:
-    listed = _git_ls_files(directory)
-    if listed is not None:
-        yield from listed
-        if config is not None:
-            yield from ignored_ephemeral(directory, config)
-        return
-    for root, dirs, files in os.walk(directory, onerror=_unreadable):
-        dirs[:] = [d for d in dirs if d not in (".git", ".hg", ".svn")]
-        for name in dirs:
-            path = os.path.normpath(os.path.join(root, name))
-            if config is not None and config.kind_for(config.relpath(path)):
-                yield path  # a directory named like a protocol file
-        for name in files:
-            yield os.path.normpath(os.path.join(root, name))
-
-
-def ephemeral_kinds(config: Config) -> list[str]:
-    """Kinds that are local by design (rules/kinds.json `ephemeral: true`)."""
-    return [name for name, spec in config.kinds.items() if spec.get("ephemeral")]
-
-
-def ignored_ephemeral(directory: str, config: Config, untracked: bool = False) -> list[str]:
-    """Git-ignored files under `directory` whose kind is ephemeral (one git call);
-    `untracked`: every file of those kinds that is not in the index, ignored or not."""
-    specs = []
-    for kind in ephemeral_kinds(config):
-        for pattern in config.kinds[kind].get("files", []):
-            glob = pattern[1:] if pattern.startswith("/") else "**/" + pattern
-            specs.append(":(glob)" + glob)
-    if not specs:
-        return []
-    which = ["--others"] if untracked else ["--others", "--ignored", "--exclude-standard"]
-    listed = _git_ls_files(directory, which, specs) or []
-    return [
-        path
-        for path in listed
-        if config.kinds.get(config.kind_for(config.relpath(path)) or "", {}).get("ephemeral")
-    ]
-
-
-def _git_ls_files(
-    directory: str,
-    which: tuple | list = ("--cached", "--others", "--exclude-standard"),
-    specs: tuple | list = (".",),
-) -> list[str] | None:
-    """Files git lists under `directory` (paths as `directory` is given: relative or
-    absolute), or None outside a work tree or without git."""
-    import subprocess
-
-    from .gitutil import GitError, toplevel
-
-    try:
-        proc = subprocess.run(
-            ["git", "-C", directory, "ls-files", "-z", *which, "--full-name", "--", *specs],
-            capture_output=True,
-            check=False,
-        )
-        # --full-name paths are relative to the top git works in (GIT_DIR honoured)
-        root = toplevel(directory) if proc.returncode == 0 else None
-    except (OSError, GitError):
-        return None
-    if root is None:
-        return None
-    for line in proc.stderr.decode("utf-8", "replace").splitlines():
-        if "could not open directory" in line:  # files below it would go unchecked
-            detail = line.split(":", 1)[-1].strip()
-            raise FileProblem("io-error", f"cannot read directory: {detail}")
-    out = []
-    for name in proc.stdout.decode("utf-8", "surrogateescape").split("\0"):
-        if name:
-            full = os.path.join(root, name)
-            if os.path.lexists(full):
-                out.append(os.path.relpath(full) if not os.path.isabs(directory) else full)
-    return out
-
-
-def ensure_exists(path: str) -> None:
-    """Raise FileProblem for a path argument that names nothing."""
-    if not os.path.lexists(path):
-        raise FileProblem("io-error", "no such file or directory")
-    if os.path.isdir(path):
-        return
-    check_regular_file(path)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 
 from .config import ConfigError, load_config
-from .engine import Checker, ensure_exists, iter_files
+from .discovery import ensure_exists, iter_files
+from .engine import Checker
 from .findings import FileResult
 from .readers.fileio import FileProblem
 from .report import write

@@ -45,7 +45,8 @@ def run(
     config_path: str | None = None,
 ) -> int:
     from ..config import ConfigError, load_config
-    from ..engine import Checker, ephemeral_kinds, ignored_ephemeral
+    from ..discovery import ephemeral_kinds, ignored_ephemeral
+    from ..engine import Checker
 
     try:
         config = load_config(config_path)

@@ -47,24 +47,24 @@ def _nothing_to_trim(ctx: Context, opts: dict[str, Any]) -> str | None:
     return template.format(comments=comments, blank=blank, lines=len(rows))
 
 
-def max_lines_hard(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
+def _over_lines(ctx: Context, opts: dict[str, Any], which: str, other: str) -> Iterator[tuple]:
+    """Both line limits word their message alike and name the other limit."""
     limit, lines = opts["max"], count_lines(ctx.text.text)
     if lines > limit:
-        soft = ctx.rules.get("max-lines-soft", {}).get("max")
-        also = f" (soft limit {soft})" if soft is not None else ""
-        message = f"{lines} lines, over the hard limit of {limit}{also}"
+        paired = ctx.rules.get(f"max-lines-{other}", {}).get("max")
+        also = f" ({other} limit {paired})" if paired is not None else ""
+        message = f"{lines} lines, over the {which} limit of {limit}{also}"
         yield limit + 1, message, False, _nothing_to_trim(ctx, opts)
+
+
+def max_lines_hard(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
+    return _over_lines(ctx, opts, "hard", "soft")
 
 
 def max_lines_soft(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
     """Found with the hard one; only the most severe is reported (`Checker.check`
     drops this one after inline suppressions, so a suppressed hard limit leaves it)."""
-    limit, lines = opts["max"], count_lines(ctx.text.text)
-    if lines > limit:
-        hard = ctx.rules.get("max-lines-hard", {}).get("max")
-        also = f" (hard limit {hard})" if hard is not None else ""
-        message = f"{lines} lines, over the soft limit of {limit}{also}"
-        yield limit + 1, message, False, _nothing_to_trim(ctx, opts)
+    return _over_lines(ctx, opts, "soft", "hard")
 
 
 def max_tokens(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[int, str]]:
