@@ -111,3 +111,16 @@ def test_archive_options_over_the_config(tmp_path, monkeypatch, capsys, parser: 
     assert code == 1 and "not archived" in out and not (tmp_path / "third.yaml").exists(), out
     code, _, err = trim("--no-archive", "--archive", "x.yaml", CP)
     assert code == 2 and "cannot be used together" in err, err
+
+
+def test_the_merge_driver_leaves_only_capped_lists_to_the_trimmer(tmp_path) -> None:
+    """The driver tolerates a list over its schema maximum only where the trimmer will
+    cap it; it reads the trim section through the same Settings as trim does."""
+    from asimov_hooks.config import load_config
+    from asimov_hooks.merge.settings import settings_for
+
+    git_init(tmp_path)
+    assert "completed" in settings_for(CP, 7, load_config(None, start=tmp_path)).fixable
+    write(tmp_path, ".asimov-hooks.yaml", "trim:\n  caps:\n    completed: null\n")
+    found = settings_for(CP, 7, load_config(None, start=tmp_path))
+    assert "completed" not in found.fixable and "next_steps" in found.fixable

@@ -82,8 +82,10 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
 
         schema = schema_for(schema_name, config)
     labels = section.get("labels", {})
-    trim = config.section("trim")
-    fixable = frozenset(trim.get("caps", {})) if kind in trim.get("kinds", []) else frozenset()
+    from ..trim.settings import Settings as TrimSettings
+
+    trim = TrimSettings.from_config(config)  # caps switched off (null) are not the trimmer's
+    fixable = trim.list_fields() if kind in trim.kinds else frozenset()
     return Settings(
         fmt=fmt,
         policies=Policies(fields, kind_merge.get("default", section.get("default", "conflict"))),

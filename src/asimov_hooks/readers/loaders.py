@@ -2,16 +2,14 @@
 
 Schema errors are only useful when they point at the offending line, which
 check-jsonschema cannot do. YAML goes through ruamel.yaml's round-trip loader (its
-nodes carry positions), or a fast path for ordinary checkpoints. JSON lives in
-`json_loader` (re-exported here), the shared pieces in `document`.
+nodes carry positions), or the libyaml fast path for ordinary checkpoints (`fast_yaml`).
+JSON lives in `json_loader` (re-exported here), the shared pieces in `document`.
 """
 
 from __future__ import annotations
 
-import re
-import warnings
-
 from .document import Document, Path_, YAMLProblem, guard
+from .fast_yaml import _fast_document, _fast_loader_class  # noqa: F401 - engine.warm_up
 from .json_loader import (
     DuplicateKey,
     NotJSONConstant,
@@ -86,193 +84,6 @@ def load_yaml(
     guard(text, "yaml", lim)
     fast = _fast_document(text, max_nodes)
     return fast if fast is not None else _rt_document(text, max_nodes, lim)
-
-
-_FAST_LOADER: list[Any] = []  # [class] once built; [None] when libyaml is unavailable
-# tag name -> the one Tag object the fast resolver gives every node of that tag, so the
-# builder below tells tags apart by identity
-_TAGS: dict[str, Any] = {}
-_STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
-_INT, _BOOL, _NULL = "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null"
-_FLOAT, _TIMESTAMP = "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp"
-
-
-def _fast_loader_class() -> Any:
-    if not _FAST_LOADER:
-        try:
-            from ruamel.yaml.constructor import SafeConstructor
-            from ruamel.yaml.cyaml import CParser
-            from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
-            from ruamel.yaml.resolver import VersionedResolver, implicit_resolvers
-            from ruamel.yaml.tag import Tag
-        except ImportError:  # no ruamel.yaml.clib (PyPy, a new CPython without wheels)
-            _FAST_LOADER.append(None)
-            return None
-
-        # ruamel's YAML 1.2 implicit resolvers, in its order, looked up by first character
-        # (VersionedResolver.resolve looks the version up and builds a Tag per scalar)
-        by_first: dict[Any, list[tuple[Any, Any]]] = {}
-        for versions, tag, regexp, first in implicit_resolvers:
-            if (1, 2) in versions:
-                shared = _TAGS.setdefault(tag, Tag(suffix=tag))
-                for ch in first or [None]:
-                    by_first.setdefault(ch, []).append((shared, regexp.match))
-        anywhere = by_first.pop(None, [])
-        table = {ch: tuple(found + anywhere) for ch, found in by_first.items()}
-        fallback = tuple(anywhere)
-        for name in (_STR, _SEQ, _MAP):
-            _TAGS.setdefault(name, Tag(suffix=name))
-        str_tag, seq_tag, map_tag = _TAGS[_STR], _TAGS[_SEQ], _TAGS[_MAP]
-
-        class FastLoader(CParser, SafeConstructor, VersionedResolver):  # type: ignore[misc]
-            # documents with a %YAML directive never come here: always YAML 1.2
-            processing_version = (1, 2)
-
-            def __init__(self, stream: str) -> None:
-                CParser.__init__(self, stream)
-                self._parser = self._composer = self
-                SafeConstructor.__init__(self, loader=self)
-                self.allow_duplicate_keys = False
-                VersionedResolver.__init__(self, version=None, loadumper=self)
-
-            def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-                if kind is ScalarNode:
-                    if implicit[0]:
-                        for tag, match in table.get(value[:1], fallback):
-                            if match(value):
-                                return tag
-                    return str_tag
-                if kind is SequenceNode:
-                    return seq_tag
-                return map_tag if kind is MappingNode else super().resolve(kind, value, implicit)
-
-        _FAST_LOADER.append(FastLoader)
-    return _FAST_LOADER[0]
-
-
-# %YAML directives and tags change what a document means, the two scanners disagree on
-# which characters an anchor name may hold; NEL and the Unicode line and
-# paragraph separators are line breaks to libyaml (YAML 1.1) but not to YAML 1.2, and
-# the two scanners disagree on where a tab or a stray byte-order mark may stand and on
-# what may follow a block scalar indicator
-_TAG_OR_ANCHOR = re.compile(r"(?:^|[\s\[{,])[!&]")
-# a block scalar header with anything after its indicators (a comment, a typo)
-_ODD_BLOCK_HEADER = re.compile(r"(?:^[ \t]*|:[ \t]+|-[ \t]+)[|>][-+0-9]*[ \t]*[^\s\-+0-9]", re.M)
-# ... and on a blank line that holds spaces inside a block scalar
-_BLANK_WITH_SPACES = re.compile(r"^[ ]+\r?$", re.M)
-_HAND_OVER_CHARS = "\t\x85\u2028\u2029\ufeff"
-
-
-def _needs_round_trip(text: str) -> bool:
-    if "%YAML" in text or (("!" in text or "&" in text) and _TAG_OR_ANCHOR.search(text)):
-        return True
-    if ("|" in text or ">" in text) and (
-        _ODD_BLOCK_HEADER.search(text) or _BLANK_WITH_SPACES.search(text)
-    ):
-        return True
-    return any(ch in text for ch in _HAND_OVER_CHARS)
-
-
-def _fast_document(text: str, max_nodes: int) -> Document | None:
-    if _needs_round_trip(text):
-        return None  # the round-trip loader's reading is the reference for these
-    cls = _fast_loader_class()
-    if cls is None:
-        return None
-    loader = cls(text)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            root = loader.get_single_node()
-            data = _build(loader, root, max_nodes) if root is not None else None
-    except Exception:  # any problem: the round-trip loader reports it properly
-        return None
-    finally:
-        loader.dispose()
-    return Document(data, lambda path, on_key=False: _node_position(root, path, on_key))
-
-
-_FAST_MAX_DEPTH = 100
-_KEY_TYPES = frozenset({str, int, float, bool, type(None)})
-
-
-class _HandOver(Exception):
-    """The fast builder leaves this document to the round-trip loader."""
-
-
-def _build(loader: Any, root: Any, max_nodes: int) -> Any:
-    """Plain data from the composed nodes, as SafeConstructor builds it.
-
-    The fast path never sees anchors or tags, so every node is built once; the common
-    tags are built here, other scalars by SafeConstructor itself. Anything else (a
-    merge key, a complex key, a duplicate key, nesting past _FAST_MAX_DEPTH, more than
-    `max_nodes` nodes) goes to the round-trip loader, whose answer is the reference.
-    """
-    tags = _TAGS
-    str_tag, seq_tag, map_tag = tags[_STR], tags[_SEQ], tags[_MAP]
-    int_tag, bool_tag, null_tag = tags[_INT], tags[_BOOL], tags[_NULL]
-    float_tag, timestamp_tag = tags[_FLOAT], tags[_TIMESTAMP]
-    count = 0
-
-    def build(node: Any, depth: int) -> Any:
-        nonlocal count
-        count += 1
-        if count > max_nodes or depth > _FAST_MAX_DEPTH:
-            raise _HandOver
-        tag = node.ctag
-        if tag is str_tag:
-            return node.value
-        if tag is map_tag:
-            out: dict[Any, Any] = {}
-            for key_node, value_node in node.value:
-                key = build(key_node, depth + 1)
-                if type(key) not in _KEY_TYPES or key in out:  # complex or duplicate key
-                    raise _HandOver
-                out[key] = build(value_node, depth + 1)
-            return out
-        if tag is seq_tag:
-            return [build(item, depth + 1) for item in node.value]
-        if tag is null_tag:
-            return None
-        if tag is bool_tag:
-            return node.value.lower() == "true"
-        if tag is int_tag:
-            digits = node.value.lstrip("+-")
-            if digits.isdigit() and digits.isascii() and len(node.value) - len(digits) <= 1:
-                return int(node.value)
-            return loader.construct_object(node, deep=True)
-        if tag is float_tag or tag is timestamp_tag:
-            return loader.construct_object(node, deep=True)
-        raise _HandOver  # a merge key (`<<`), `=`: SafeConstructor's own rules apply
-
-    return build(root, 1)
-
-
-def _node_position(root: Any, path: Path_, on_key: bool) -> tuple[int, int]:
-    """Where `path` sits, read off the composed node tree (as the round-trip loader puts it)."""
-    if root is None:
-        return 1, 1
-    node, mark = root, root.start_mark
-    for i, part in enumerate(path):
-        if node.id == "sequence" and isinstance(part, int) and 0 <= part < len(node.value):
-            node = node.value[part]
-            mark = node.start_mark
-            continue
-        if node.id != "mapping":
-            break
-        wanted = str(part).lower() if isinstance(part, bool) else str(part)
-        pair = next(
-            (kv for kv in reversed(node.value) if kv[0].id == "scalar" and kv[0].value == wanted),
-            None,
-        )
-        if pair is None:
-            break
-        key, value = pair
-        last = i == len(path) - 1
-        # a nested block is best shown at the key that introduces it
-        mark = key.start_mark if (on_key and last) or value.id != "scalar" else value.start_mark
-        node = value
-    return mark.line + 1, mark.column + 1
 
 
 def _rt_document(text: str, max_nodes: int, limits: dict[str, int] | None = None) -> Document:

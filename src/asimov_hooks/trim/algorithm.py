@@ -1,0 +1,154 @@
+"""ADR-007's trim on a checkpoint's text (`trim_text`): cap the lists, then, over the soft
+line limit, cut them to their windows and drop the optional fields; the result is
+parsed again and must hold exactly the kept data. Files, locks, the archive and the
+command are `trimmer`'s."""
+
+from __future__ import annotations
+
+from ..checks.measure import count_lines
+from .cut import expected_data, lines_phrase, plan_cut, removed_comments, render
+from .settings import Settings
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing and dataclasses cost every commit ~10 ms
+    from typing import Any
+
+
+class TrimResult:
+    __slots__ = (
+        "after",
+        "before",
+        "comments",
+        "messages",
+        "over_hard",
+        "removed",
+        "skipped",
+        "step",
+        "text",
+    )
+
+    def __init__(self, text: str, before: int, after: int) -> None:
+        self.text, self.before, self.after = text, before, after
+        self.step = 0  # 0 nothing removed, 1 caps, 2 soft-limit trim
+        self.removed: dict[str, Any] = {}
+        self.comments: list[str] = []
+        self.messages: list[str] = []
+        self.over_hard: str | None = None
+        self.skipped: str | None = None
+
+
+def _check_shapes(layout: Any, settings: Settings) -> None:
+    from .layout import Refused, shape_name
+
+    for name in settings.caps:
+        fld = layout.fields.get(name)
+        if fld is None or fld.value is None:
+            continue
+        if not isinstance(fld.value, list):
+            raise Refused(
+                f"{name} is {shape_name(fld.value)}, expected a list of strings", fld.key_line + 1
+            )
+        for index, item in enumerate(fld.items):
+            if not isinstance(item.value, str):
+                raise Refused(
+                    f"{name}[{index}] is {shape_name(item.value)}; lists of non-strings are not trimmed",
+                    item.node.start_mark.line + 1,
+                )
+
+
+def trim_text(
+    text: str,
+    settings: Settings,
+    soft: int | None,
+    hard: int | None,
+    *,
+    identify: dict[str, Any] | None = None,
+    max_nodes: int = 100_000,
+    limits: dict[str, int] | None = None,
+) -> TrimResult:
+    """Apply the algorithm to a checkpoint's text; raises Refused when it cannot."""
+    from .layout import Refused, analyze
+
+    layout = analyze(text, settings.list_fields(), max_nodes, limits)
+    before = count_lines(text)
+    result = TrimResult(text, before, before)
+    if not layout.fields:
+        return result
+    if identify is not None:
+        from ..checks.foreign import foreign_reason
+
+        reason = foreign_reason(layout.fields.keys(), identify)
+        if reason:
+            result.skipped = reason
+            return result
+    _check_shapes(layout, settings)
+    caps = {name: (cap.keep, cap.max) for name, cap in settings.caps.items()}
+    cut = plan_cut(layout, caps, [], "cap")
+    new_text = render(layout, cut)
+    step = 1 if cut.removed else 0
+    after = count_lines(new_text)
+    if soft is not None and after > soft:
+        windows = {
+            name: (cap.keep, min(cap.max, settings.window.get(name, cap.max)))
+            for name, cap in settings.caps.items()
+        }
+        drop = [k for k in layout.fields if k in settings.optional and k not in settings.keep]
+        if len(drop) == len(layout.fields):
+            drop = []  # never leave an empty document
+        soft_cut = plan_cut(layout, windows, drop, "window")
+        if soft_cut.removed:
+            result.messages.append(
+                f"{after} lines after capping the lists, over the soft limit of {soft}: "
+                "cutting the lists to their windows and removing optional fields"
+            )
+            cut, new_text, step = soft_cut, render(layout, soft_cut), 2
+            after = count_lines(new_text)
+    result.messages += cut.messages
+    result.step, result.after = step, after
+    if cut.removed:
+        expected = expected_data(layout, cut)
+        checked = _verified(new_text, expected, settings, max_nodes, limits)
+        if checked is None and not text.endswith("\n"):
+            new_text = render(layout, cut, final_newline_as_before=False)
+            checked = _verified(new_text, expected, settings, max_nodes, limits)
+        if checked is None:
+            raise Refused(
+                "the trimmed text would not hold exactly the kept data (anchors, aliases or "
+                "unusual layout in a removed part?); file left untouched"
+            )
+        result.text = new_text
+        result.removed = cut.removed
+        result.comments = removed_comments(layout, cut)
+        layout = checked
+    if hard is not None and after > hard:
+        result.over_hard = _too_large(layout, after, hard)
+    return result
+
+
+def _verified(
+    text: str, expected: Any, settings: Settings, max_nodes: int, limits: Any = None
+) -> Any:
+    """The layout of `text` if it parses to exactly `expected`, else None."""
+    from .layout import Refused, analyze, same
+
+    try:
+        checked = analyze(text, settings.list_fields(), max_nodes, limits)
+    except Refused as exc:
+        raise Refused(
+            f"the trimmed text would not parse ({exc}); an anchor in a removed part? "
+            "file left untouched"
+        ) from None
+    return checked if same(checked.data, expected) else None
+
+
+def _too_large(layout: Any, lines: int, hard: int) -> str:
+    parts = sorted(layout.fields.values(), key=lambda f: (-f.line_count, f.key_line))
+    shown = [f"{f.key} ({lines_phrase(f.line_count)})" for f in parts[:3]]
+    outside = lines - sum(f.line_count for f in parts)
+    if outside > 0:
+        shown.append(f"comments and blank lines outside the fields ({lines_phrase(outside)})")
+    return (
+        f"still {lines} lines after trimming, over the hard limit of {hard}: the checkpoint "
+        f"structure itself is too large; taking the space: {', '.join(shown)}. Shorten these "
+        "or move detail to sprint.yaml"
+    )
