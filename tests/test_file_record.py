@@ -96,3 +96,5 @@ def test_selection_narrows_the_record_rules(repo) -> None:
     record = FileRecord.of("a/.claude_checkpoint.yaml", config)
     Checker(config, {"max-lines-hard"}).check(record)
     assert set(record.rules or ()) == {"max-lines-hard", "io-error", "encoding", "max-bytes-hard"}
+    Checker(config, None, {"max-lines-hard"}).check(record)  # another checker chooses again
+    assert "max-lines-hard" not in (record.rules or ()) and "schema" in (record.rules or ())

@@ -33,13 +33,15 @@ class FileRecord:
     """One file on its way from discovery to the report: where it is (`path`, as found
     or named), where it is for matching (`rel`, relative to the config's directory), its
     `kind` (None: no kind matches) and whether it was named on the command line. The
-    checker fills `rules` (the file's selected rules) the first time it needs them."""
+    checker fills `rules` (the file's selected rules) the first time it needs them, and
+    `chooser` (which checker chose them: another checker selects again)."""
 
-    __slots__ = ("explicit", "kind", "path", "rel", "rules")
+    __slots__ = ("chooser", "explicit", "kind", "path", "rel", "rules")
 
     def __init__(self, path: str, rel: str, kind: str | None, explicit: bool = True) -> None:
         self.path, self.rel, self.kind, self.explicit = path, rel, kind, explicit
         self.rules: dict[str, dict[str, Any]] | None = None
+        self.chooser: object = None
 
     @classmethod
     def of(cls, path: str, config: Config, explicit: bool = True) -> FileRecord:

@@ -77,8 +77,9 @@ class Checker:
 
     def selected(self, record: FileRecord) -> dict[str, dict[str, Any]]:
         """The record's rules, chosen once and kept on it for every later stage."""
-        if record.rules is None:
+        if record.rules is None or record.chooser is not self:
             record.rules = self.rules(record.kind, record.rel) if record.kind else {}
+            record.chooser = self
         return record.rules
 
     def rules(self, kind: str, rel: str) -> dict[str, dict[str, Any]]:
