@@ -96,10 +96,10 @@ def test_worker_failure_is_one_line_and_exit_2(batch, capsys, monkeypatch) -> No
     _, paths = batch
     real = engine.Checker.check
 
-    def check(self, path):
-        if path == paths[-1]:  # in the last worker's slice
+    def check(self, record):
+        if record.path == paths[-1]:  # in the last worker's slice
             raise RuntimeError("simulated failure")
-        return real(self, path)
+        return real(self, record)
 
     monkeypatch.setattr(engine.Checker, "check", check)
     assert validate_main(["-j", "3", *paths]) == 2
@@ -115,10 +115,10 @@ def test_config_error_in_a_worker_is_a_usage_error(batch, capsys, monkeypatch) -
     _, paths = batch
     real = engine.Checker.check
 
-    def check(self, path):
-        if path == paths[-1]:
+    def check(self, record):
+        if record.path == paths[-1]:
             raise ConfigError("cfg.yaml: kinds.x: broken")
-        return real(self, path)
+        return real(self, record)
 
     monkeypatch.setattr(engine.Checker, "check", check)
     assert validate_main(["-j", "2", *paths]) == 2
@@ -154,10 +154,10 @@ def test_interrupt_is_quiet_with_the_shell_code(batch, capsys, monkeypatch) -> N
     _, paths = batch
     real = engine.Checker.check
 
-    def check(self, path):
-        if path == paths[3]:  # in the parent's own slice, while the workers run
+    def check(self, record):
+        if record.path == paths[3]:  # in the parent's own slice, while the workers run
             raise KeyboardInterrupt
-        return real(self, path)
+        return real(self, record)
 
     monkeypatch.setattr(engine.Checker, "check", check)
     from asimov_hooks.cli import entrypoints

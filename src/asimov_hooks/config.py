@@ -261,8 +261,6 @@ class Config:
         self.estimator = TokenEstimator(est.get("method", "chars"), est.get("divisor", 4))
         self._estimators: dict[str, TokenEstimator] = {}
         self._rules_cache: dict[tuple, dict[str, dict[str, Any]]] = {}
-        self._relpaths: dict[tuple[str, str], str] = {}
-        self._kind_cache: dict[str, str | None] = {}
         self._limits: dict[str, int] | None = None
 
     @property
@@ -292,19 +290,9 @@ class Config:
 
     def relpath(self, path: str | os.PathLike[str]) -> str:
         """`path` relative to the config's base directory, in POSIX form, for matching.
-
-        Asked several times per file in a run (discovery, git prefetch, the check),
-        so the answer is kept per path and working directory.
-        """
+        A run asks once per file, when it makes the file's record (discovery.py)."""
         cwd = os.getcwd()
-        key = (os.fspath(path), cwd)
-        rel = self._relpaths.get(key)
-        if rel is None:
-            rel = self._relpaths[key] = self._relpath(key[0], cwd)
-        return rel
-
-    def _relpath(self, path: str, cwd: str) -> str:
-        absolute = os.path.normpath(os.path.join(cwd, path))
+        absolute = os.path.normpath(os.path.join(cwd, os.fspath(path)))
         for base in (self.base_dir, cwd):
             if absolute == base or absolute.startswith(base.rstrip(os.sep) + os.sep):
                 return os.path.relpath(absolute, base).replace(os.sep, "/")
@@ -319,15 +307,11 @@ class Config:
         return any(match_any("/".join(parts[:n]), self.exclude) for n in range(1, len(parts) + 1))
 
     def kind_for(self, rel: str) -> str | None:
-        if rel in self._kind_cache:
-            return self._kind_cache[rel]
-        found = None
+        """The first kind whose `files` patterns match `rel` (a run asks once per file)."""
         for name, spec in self.kinds.items():
             if match_any(rel, spec.get("files", [])):
-                found = name
-                break
-        self._kind_cache[rel] = found
-        return found
+                return name
+        return None
 
     def rules_for(self, kind: str | None, rel: str) -> dict[str, dict[str, Any]]:
         """Each enabled rule id with its options (always including `level`).

@@ -1,6 +1,9 @@
 """Finding the files to check: paths named on the command line, and directories
 searched by file name (honouring .gitignore through one `git ls-files`).
 
+Each file found becomes one `FileRecord` (path, relative path, kind, and later its
+selected rules), made here once and carried through the git prefetch, the worker plan,
+the checks and the fixer, so no stage asks the configuration about the file again.
 Split from engine.py (which re-exports these names); the checker itself stays there.
 """
 
@@ -14,12 +17,50 @@ from .readers.fileio import FileProblem, check_regular_file
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Iterable, Iterator
+    from typing import Any
 
-__all__ = ["ensure_exists", "ephemeral_kinds", "ignored_ephemeral", "iter_files"]
+__all__ = [
+    "FileRecord",
+    "discover",
+    "ensure_exists",
+    "ephemeral_kinds",
+    "ignored_ephemeral",
+    "iter_files",
+]
+
+
+class FileRecord:
+    """One file on its way from discovery to the report: where it is (`path`, as found
+    or named), where it is for matching (`rel`, relative to the config's directory), its
+    `kind` (None: no kind matches) and whether it was named on the command line. The
+    checker fills `rules` (the file's selected rules) the first time it needs them, and
+    `chooser` (which checker chose them: another checker selects again)."""
+
+    __slots__ = ("chooser", "explicit", "kind", "path", "rel", "rules")
+
+    def __init__(self, path: str, rel: str, kind: str | None, explicit: bool = True) -> None:
+        self.path, self.rel, self.kind, self.explicit = path, rel, kind, explicit
+        self.rules: dict[str, dict[str, Any]] | None = None
+        self.chooser: object = None
+
+    @classmethod
+    def of(cls, path: str, config: Config, explicit: bool = True) -> FileRecord:
+        """The record of one path (a file named outside a search)."""
+        rel = config.relpath(path)
+        return cls(path, rel, config.kind_for(rel), explicit)
+
+    def __repr__(self) -> str:
+        return f"FileRecord({self.path!r}, kind={self.kind!r})"
 
 
 def iter_files(paths: Iterable[str], config: Config) -> Iterator[tuple[str, bool]]:
-    """(path, explicit) for every file to check; directories are searched by name.
+    """(path, explicit) for every file `discover` finds."""
+    for record in discover(paths, config):
+        yield record.path, record.explicit
+
+
+def discover(paths: Iterable[str], config: Config) -> Iterator[FileRecord]:
+    """A record for every file to check; directories are searched by name.
 
     Inside a git work tree a directory search honours .gitignore (tracked files and
     untracked files that are not ignored), except for files of the kinds marked
@@ -30,14 +71,18 @@ def iter_files(paths: Iterable[str], config: Config) -> Iterator[tuple[str, bool
     for raw in paths:
         if os.path.isdir(raw):
             for found in sorted(_with_named_dirs(raw, _walk(raw, config), config)):
+                if found in seen:
+                    continue
                 rel = config.relpath(found)
-                if found not in seen and config.kind_for(rel) and not config.excluded(rel):
+                kind = config.kind_for(rel)
+                if kind and not config.excluded(rel):
                     seen.add(found)
-                    yield found, False
-        else:
-            if raw not in seen and not config.excluded(config.relpath(raw)):
+                    yield FileRecord(found, rel, kind, False)
+        elif raw not in seen:
+            rel = config.relpath(raw)
+            if not config.excluded(rel):
                 seen.add(raw)
-                yield raw, True
+                yield FileRecord(raw, rel, config.kind_for(rel), True)
 
 
 def _with_named_dirs(directory: str, found: Iterable[str], config: Config) -> set[str]:
@@ -46,9 +91,11 @@ def _with_named_dirs(directory: str, found: Iterable[str], config: Config) -> se
     file was expected instead of being passed over in silence."""
     out = set(found)
     top = os.path.normpath(directory)
+    looked: set[str] = set()  # each directory once: many files share their parents
     for path in list(out):
         parent = os.path.dirname(path)
-        while parent and os.path.normpath(parent) != top and parent not in out:
+        while parent and os.path.normpath(parent) != top and parent not in looked:
+            looked.add(parent)
             if config.kind_for(config.relpath(parent)):
                 out.add(parent)
             parent = os.path.dirname(parent)

@@ -20,7 +20,14 @@ from .checks.registry import (
     TEXT_RULES,
 )
 from .config import Config, ConfigError
-from .discovery import ensure_exists, ephemeral_kinds, ignored_ephemeral, iter_files
+from .discovery import (
+    FileRecord,
+    discover,
+    ensure_exists,
+    ephemeral_kinds,
+    ignored_ephemeral,
+    iter_files,
+)
 from .findings import FileResult, Finding
 from .readers.fileio import FileProblem, decode, read_text
 from .readers.markers import find_conflict_marker
@@ -38,6 +45,8 @@ __all__ = [
     "TEXT_RULES",
     "Checker",
     "Context",
+    "FileRecord",
+    "discover",
     "ensure_exists",
     "ephemeral_kinds",
     "ignored_ephemeral",
@@ -60,57 +69,70 @@ class Checker:
         self.extra_select = extra_select
         self.extra_ignore = extra_ignore or set()
         self._known: set[str] | None = None  # rule ids, for inline directives
-        self._selected: dict[int, tuple[dict, dict[str, dict[str, Any]]]] = {}
 
     # ------------------------------------------------------------- selection
+    def record(self, path: str | FileRecord) -> FileRecord:
+        """The record of `path` (a path named outside discovery gets one here)."""
+        return path if isinstance(path, FileRecord) else FileRecord.of(path, self.config)
+
+    def selected(self, record: FileRecord) -> dict[str, dict[str, Any]]:
+        """The record's rules, chosen once and kept on it for every later stage."""
+        if record.rules is None or record.chooser is not self:
+            record.rules = self.rules(record.kind, record.rel) if record.kind else {}
+            record.chooser = self
+        return record.rules
+
     def rules(self, kind: str, rel: str) -> dict[str, dict[str, Any]]:
+        """The rules a file of `kind` at `rel` runs: the config's, narrowed by the
+        command line's --select / --ignore."""
         rules = self.config.rules_for(kind, rel)
-        # files that share a rule set (the config hands out one dict) share the answer
-        selected = self._selected.get(id(rules))
-        if selected is not None and selected[0] is rules:
-            return selected[1]
         for rid in SIZE_RULES.intersection(rules):
             if not isinstance(rules[rid].get("max"), int):
                 raise ConfigError(
                     f"{self.config.source or 'rules/kinds.json'}: rule {rid!r} is on for "
                     f"kind {kind!r} ({rel}) but has no integer 'max'"
                 )
-        chosen = {
+        if self.extra_select is None and not self.extra_ignore:
+            return rules  # the config's own (shared by files alike: read only)
+        return {
             rid: opts
             for rid, opts in rules.items()
             if rid not in self.extra_ignore
             and (self.extra_select is None or rid in self.extra_select or rid in ESSENTIAL_RULES)
         }
-        self._selected[id(rules)] = (rules, chosen)
-        return chosen
 
-    def prefetch(self, paths: Iterable[str]) -> None:
+    def prefetch(self, files: Iterable[str | FileRecord]) -> None:
         """Ask git once for every file the path rules will look at, not once per file."""
         wanted: dict[str, list[str]] = {}
-        for path in paths:
-            rel = self.config.relpath(path)
-            kind = self.config.kind_for(rel)
-            if kind is not None:
-                for rid in PATH_RULES.intersection(self.rules(kind, rel)):
-                    wanted.setdefault(rid, []).append(path)
+        for item in files:
+            record = self.record(item)
+            if record.kind is not None:
+                for rid in PATH_RULES.intersection(self.selected(record)):
+                    wanted.setdefault(rid, []).append(record.path)
         if wanted:
             registry.prefetch(wanted)
 
     # ------------------------------------------------------------- one file
-    def check(self, path: str, content: bytes | None = None) -> FileResult:
-        """Check the file at `path`, or `content` as if it were that file's bytes
-        (a result checked before it is written)."""
+    def check(self, path: str | FileRecord, content: bytes | None = None) -> FileResult:
+        """Check the file at `path` (its record from discovery, or a path), or `content`
+        as if it were that file's bytes (a result checked before it is written)."""
+        record = self.record(path)
         read: list[tuple[str, str, dict[str, dict[str, Any]]]] = []
-        result = self._check(path, content, read)
+        result = self._check(record, content, read)
         if read and "asimov-hooks:" in read[0][0]:
-            self._suppress(result, *read[0])
+            self._suppress(result, record, *read[0])
         found = result.findings
         if any(f.rule == "max-lines-hard" for f in found):
             found[:] = [f for f in found if f.rule != "max-lines-soft"]
         return result
 
     def _suppress(
-        self, result: FileResult, text: str, fmt: str, rules: dict[str, dict[str, Any]]
+        self,
+        result: FileResult,
+        record: FileRecord,
+        text: str,
+        fmt: str,
+        rules: dict[str, dict[str, Any]],
     ) -> None:
         """Apply the file's inline directives (see suppress.py) to its findings."""
         from .checks.suppress import apply, comment_style
@@ -131,23 +153,22 @@ class Checker:
         never: set[str] = set()
         if self.extra_select is None and self.config.select is None and result.kind:
             # nothing narrows the run: a rule the file's kind never runs is a dead directive
-            full = self.config.rules_for(result.kind, self.config.relpath(result.path))
+            full = self.config.rules_for(result.kind, record.rel)
             never = set(self._known) - set(full)
         apply(result, text, style, self._known, rules, emit, never)
         result.findings.sort(key=lambda f: (f.line, f.col))
 
     def _check(
         self,
-        path: str,
+        record: FileRecord,
         content: bytes | None,
         read: list[tuple[str, str, dict[str, dict[str, Any]]]],
     ) -> FileResult:
-        rel = self.config.relpath(path)
-        kind = self.config.kind_for(rel)
+        path, rel, kind = record.path, record.rel, record.kind
         if kind is None:
             return FileResult(path, None, skipped="no asimov-hooks file kind matches this name")
         spec = self.config.kinds[kind]
-        rules = self.rules(kind, rel)
+        rules = self.selected(record)
         result = FileResult(path, kind)
 
         def emit(

@@ -20,6 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from collections.abc import Sequence
 
+    from .discovery import FileRecord
     from .engine import Checker
     from .findings import FileResult
 
@@ -60,7 +61,7 @@ def plan_jobs(requested: int, files: int, parsed: int | None = None) -> int:
     return max(1, min(cpu_count(), work // MIN_FILES_PER_JOB))
 
 
-def _slices(paths: Sequence[str], jobs: int) -> list[Sequence[str]]:
+def _slices(paths: Sequence[FileRecord], jobs: int) -> list[Sequence[FileRecord]]:
     size, extra = divmod(len(paths), jobs)
     out, start = [], 0
     for i in range(jobs):
@@ -70,7 +71,7 @@ def _slices(paths: Sequence[str], jobs: int) -> list[Sequence[str]]:
     return out
 
 
-def _child(checker: Checker, paths: Sequence[str], fd: int) -> None:
+def _child(checker: Checker, paths: Sequence[FileRecord], fd: int) -> None:
     """Runs in the forked worker; never returns."""
     import pickle
 
@@ -87,8 +88,9 @@ def _child(checker: Checker, paths: Sequence[str], fd: int) -> None:
         os._exit(0)  # no atexit handlers, no second flush of the parent's buffers
 
 
-def check_files(checker: Checker, paths: Sequence[str], jobs: int) -> list[FileResult]:
-    """`checker.check` for every path, in order, on up to `jobs` processes."""
+def check_files(checker: Checker, paths: Sequence[FileRecord | str], jobs: int) -> list[FileResult]:
+    """`checker.check` for every file (its record, or a path), in order, on up to `jobs`
+    processes; forked workers inherit the records, only results travel back."""
     if jobs <= 1 or len(paths) < 2:
         return [checker.check(p) for p in paths]
     import gc

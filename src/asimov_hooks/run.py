@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from .config import ConfigError, load_config
-from .discovery import ensure_exists, iter_files
+from .discovery import discover, ensure_exists
 from .engine import Checker
 from .findings import FileResult
 from .readers.fileio import FileProblem
@@ -15,6 +15,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Sequence
     from typing import Any
+
+    from .discovery import FileRecord
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -57,22 +59,22 @@ def validate(
     checker = Checker(config, select, ignore)
     results: list[FileResult] = []
     try:
-        files = [path for path, _explicit in iter_files(paths or ["."], config)]
+        # one record per file, made here and carried to the report (docs/architecture.md)
+        files = list(discover(paths or ["."], config))
         checker.prefetch(files)
         if fix:  # fixers write files: one at a time, each checked after its fix
-            for path in files:
-                fixed, fix_error = _fix(path, checker)
-                result = checker.check(path)
+            for record in files:
+                fixed, fix_error = _fix(record, checker)
+                result = checker.check(record)
                 result.fixed = fixed
                 result.fix_error = fix_error
                 results.append(result)
         else:
             from .parallel import check_files, plan_jobs
 
-            kinds = [config.kind_for(config.relpath(p)) for p in files]
-            workers = plan_jobs(jobs, len(files), sum(map(checker.parses, kinds)))
+            workers = plan_jobs(jobs, len(files), sum(checker.parses(r.kind) for r in files))
             if workers > 1:
-                checker.warm_up(k for k in kinds if k is not None)
+                checker.warm_up(r.kind for r in files if r.kind is not None)
             results = check_files(checker, files, workers)
     except ConfigError as exc:
         sys.stderr.write(f"{prog}: error: {exc}\n")
@@ -148,13 +150,11 @@ def run_size_options(**opts: Any) -> int:
     )
 
 
-def _fix(path: str, checker: Checker) -> tuple[list[str], str | None]:
+def _fix(record: FileRecord, checker: Checker) -> tuple[list[str], str | None]:
     """Apply the safe fixers that apply to this file: (what changed, why it could not)."""
-    rel = checker.config.relpath(path)
-    kind = checker.config.kind_for(rel)
-    if kind not in checker.config.section("trim").get("kinds", []):
+    if record.kind not in checker.config.section("trim").get("kinds", []):
         return [], None
     from .trim.trimmer import fix_file
 
-    outcome = fix_file(path, checker.config)
+    outcome = fix_file(record.path, checker.config)
     return (outcome.messages if outcome.changed else []), outcome.error

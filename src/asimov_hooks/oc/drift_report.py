@@ -28,6 +28,6 @@ def check(project: Project) -> list[FileResult]:
     from ..engine import Checker
 
     checker = Checker(project.config, DRIFT_RULES | set(PARSE_RULES))
-    files = [project.show(path) for path in project.files()]
+    files = [checker.record(project.show(path)) for path in project.files()]
     checker.prefetch(files)
-    return [checker.check(path) for path in files]
+    return [checker.check(record) for record in files]
