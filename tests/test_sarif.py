@@ -153,10 +153,12 @@ def test_skipped_files_are_notifications_not_results(repo) -> None:
     assert [n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for n in skipped] == [
         "k8s/warmup.yaml"
     ]
-    assert not any(
-        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "k8s/warmup.yaml"
+    # its only result is the note that says why (not-protocol-file, info)
+    assert [
+        (r["ruleId"], r["level"])
         for r in doc["runs"][0]["results"]
-    )
+        if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "k8s/warmup.yaml"
+    ] == [("not-protocol-file", "note")]
 
 
 def _prints(doc) -> list[tuple[str, str, str]]:

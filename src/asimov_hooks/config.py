@@ -342,6 +342,17 @@ class Config:
         return cached
 
     def _rules_for(self, kind: str | None, rel: str) -> dict[str, dict[str, Any]]:
+        merged, ignored = self._merged(kind, rel)
+        return {
+            rid: opts
+            for rid, opts in merged.items()
+            if opts.get("level", "error") != "off"
+            and rid not in ignored
+            and (self.select is None or rid in self.select or rid in ESSENTIAL_RULES)
+        }
+
+    def _merged(self, kind: str | None, rel: str) -> tuple[dict[str, dict[str, Any]], set[str]]:
+        """Every rule's options for the file (levels `off` included), and the ids ignored."""
         merged: dict[str, dict[str, Any]] = {
             rid: normalize_rule(v) for rid, v in self.data.get("rules", {}).items()
         }
@@ -354,13 +365,14 @@ class Config:
         for layer in layers:
             for rid, value in layer.items():
                 merged[rid] = deep_merge(merged.get(rid, {}), normalize_rule(value))
-        return {
-            rid: opts
-            for rid, opts in merged.items()
-            if opts.get("level", "error") != "off"
-            and rid not in ignored
-            and (self.select is None or rid in self.select or rid in ESSENTIAL_RULES)
-        }
+        return merged, ignored
+
+    def level_of(self, rule: str, kind: str | None, rel: str) -> str:
+        """The level the configuration gives `rule` for this file ("off" when it does not
+        apply), whatever `select` and `ignore` say: they only hide findings, the level
+        decides what a rule does (not-protocol-file: whether look-alikes are skipped)."""
+        opts = self._merged(kind, rel)[0].get(rule)
+        return "off" if opts is None else opts.get("level", "error")
 
 
 def load_config(

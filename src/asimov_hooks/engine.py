@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Iterable
     from typing import Any
 
+NOT_PROTOCOL = "not-protocol-file"
+
 __all__ = [
     "PATH_RULES",
     "SIZE_RULES",
@@ -209,13 +211,13 @@ class Checker:
         size_findings = len(result.findings) > before
         needs_parse = fmt != "text" and any(r not in TEXT_RULES for r in rules)
         if fmt == "yaml" and not needs_parse:
-            if size_findings:
+            # a look-alike only matters here when it would fail or is to be reported
+            if size_findings or NOT_PROTOCOL in rules:
                 from .checks.foreign import foreign_reason, top_level_keys
 
                 reason = foreign_reason(top_level_keys(text.text), spec)
                 if reason:
-                    result.findings.clear()
-                    result.skipped = reason
+                    self._look_alike(result, reason, kind, rel, emit)
             return result
         if fmt == "json" and not needs_parse and not size_findings:
             return result
@@ -235,8 +237,9 @@ class Checker:
                 ctx.document = load_json(text.text, self.config.limits)
         except YAMLProblem as problem:
             if problem.rule == "multi-document":
-                if spec.get("identify"):  # a shared name (warmup.yaml): another tool's file
-                    result.skipped = f"not an {spec.get('description', kind)}: {problem.message}"
+                # a shared name (warmup.yaml): another tool's file
+                why = f"not an {spec.get('description', kind)}: {problem.message}"
+                if spec.get("identify") and self._look_alike(result, why, kind, rel, emit):
                     return result
                 # a name only the protocol uses is always checked (as trim and the merge
                 # driver say too): a protocol file is one document
@@ -253,15 +256,26 @@ class Checker:
             from .checks.foreign import foreign_reason
 
             reason = foreign_reason(ctx.data.keys(), spec)
-            if reason:
-                result.findings.clear()
-                result.skipped = reason
+            if reason and self._look_alike(result, reason, kind, rel, emit):
                 return result
         for rid in DATA_CHECKS:
             if rid in rules:
                 run(ctx, rid)
         result.findings.sort(key=lambda f: (f.line, f.col))
         return result
+
+    def _look_alike(self, result: FileResult, reason: str, kind: str, rel: str, emit: Any) -> bool:
+        """A file named like a protocol file that is not one (checks/foreign): it is
+        skipped, its other findings dropped, and `not-protocol-file` reports it at its
+        level (info by default: said, never failed). With the rule's level `off` the file
+        is checked as a protocol file instead (False); `ignore`, `--select` and inline
+        suppressions only hide the finding. True when the file was skipped."""
+        if self.config.level_of(NOT_PROTOCOL, kind, rel) == "off":
+            return False
+        result.findings.clear()
+        result.skipped = reason
+        emit(NOT_PROTOCOL, reason)
+        return True
 
     def parses(self, kind: str | None) -> bool:
         """Whether files of `kind` are parsed (the costly part of a check)."""

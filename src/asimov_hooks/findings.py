@@ -49,7 +49,8 @@ class FileResult:
 
     @property
     def status(self) -> str:
-        if self.skipped is not None and not self.findings:
+        # a skipped file's info findings (not-protocol-file says why) do not check it
+        if self.skipped is not None and all(f.level == "info" for f in self.findings):
             return "skipped"
         worst = max((LEVEL_ORDER[f.level] for f in self.findings), default=-1)
         if worst == 2:

@@ -1,8 +1,9 @@
 """not-protocol-file: a file that only shares a protocol file's name.
 
 A Kubernetes manifest called `warmup.yaml` must not fail a commit. A kind's `identify`
-keys say what a real one holds; a file with none of them is skipped, and the result
-says why (the skip is the report: nothing is emitted under this id).
+keys say what a real one holds; a file with none of them is skipped, and the engine
+reports why under this id at the rule's level (info by default, which never fails;
+`off` switches the detection off: the file is then checked as a protocol file).
 """
 
 from __future__ import annotations
