@@ -107,8 +107,11 @@ def test_archive_options_over_the_config(tmp_path, monkeypatch, capsys, parser: 
     assert not default_archive.exists()
     write(tmp_path, ".asimov-hooks.yaml", "trim:\n  archive: {enabled: false}\n")
     write(tmp_path, CP, LONG)
-    code, out, _ = trim("--archive", "third.yaml", CP)  # the config's `enabled` still holds
-    assert code == 1 and "not archived" in out and not (tmp_path / "third.yaml").exists(), out
+    code, out, _ = trim(CP)
+    assert code == 1 and "not archived" in out and not default_archive.exists(), out
+    write(tmp_path, CP, LONG)
+    code, out, _ = trim("--archive", "third.yaml", CP)  # asked for by name: the command wins
+    assert code == 1 and "not archived" not in out and (tmp_path / "third.yaml").exists(), out
     code, _, err = trim("--no-archive", "--archive", "x.yaml", CP)
     assert code == 2 and "cannot be used together" in err, err
 

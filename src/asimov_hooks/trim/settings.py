@@ -63,15 +63,16 @@ class Settings:
 
     def overridden(self, no_archive: bool = False, archive_path: str | None = None) -> Settings:
         """The command line (`trim`'s --no-archive and --archive FILE) over the config:
-        the one place the two meet. --archive FILE names the file; whether to archive
-        stays the config's (`archive.enabled`) unless --no-archive says no."""
+        the one place the two meet. Asking on the command line wins over the config:
+        --archive FILE archives there even where `archive.enabled` is false, and
+        --no-archive archives nothing (the two together are a usage error)."""
         return Settings(
             self.kinds,
             self.caps,
             self.window,
             self.keep,
             self.optional,
-            self.archive and not no_archive,
+            (self.archive or archive_path is not None) and not no_archive,
             self.archive_path,
             os.path.abspath(archive_path) if archive_path else None,
         )
