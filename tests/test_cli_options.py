@@ -109,3 +109,62 @@ def test_the_tables_cost_the_hook_no_import() -> None:
         elif isinstance(node, ast.ImportFrom):
             imported.add(node.module or "")
     assert imported <= {"__future__", "os", "collections.abc"}, imported
+
+
+def _driver_params(argv: list[str]) -> dict[str, object]:
+    from asimov_hooks.merge.driver import command
+
+    return dict(command.make_context("merge-driver", list(argv)).params)
+
+
+def test_merge_driver_arguments_read_alike(tmp_path, monkeypatch) -> None:
+    """git's `%O %A %B [%L [%P]]`: the driver's click-free reading and click's agree."""
+    monkeypatch.chdir(tmp_path)
+    for argv in (
+        ["o", "a", "b"],
+        ["o", "a", "b", "9"],
+        ["o", "a", "b", "1000", "dir/.claude_checkpoint.yaml"],
+        ["o", "a", "b", "1", ""],
+    ):
+        fast = options.parse_arguments(options.MERGE_DRIVER, argv)
+        assert fast is not None, argv
+        assert fast == _driver_params(argv), argv
+
+
+def test_merge_driver_hands_click_what_it_refuses(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-dir").mkdir()
+    for argv in (
+        [],
+        ["o"],
+        ["o", "a"],
+        ["o", "a", "b", "0"],
+        ["o", "a", "b", "1001"],
+        ["o", "a", "b", "x"],
+        ["o", "a", "b", "7", "p", "extra"],
+        ["a-dir", "a", "b"],
+        ["-h"],
+        ["--help"],
+    ):
+        assert options.parse_arguments(options.MERGE_DRIVER, argv) is None, argv
+        with pytest.raises((click.exceptions.Exit, click.UsageError)):
+            _driver_params(argv)
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "words"),
+    [
+        (["o", "a", "b", "0"], 2, "0 is not in the range 1<=x<=1000"),
+        (["o", "a"], 2, "Missing argument '%B'"),
+        (["--help"], 0, "Usage: python -m asimov_hooks.merge.driver [OPTIONS] %O %A %B [%L] [%P]"),
+    ],
+)
+def test_module_driver_defers_to_click(argv, code, words, capsys) -> None:
+    """`python -m asimov_hooks.merge.driver` (what install writes) gives click's usage
+    message and exit status for anything it does not read itself."""
+    from asimov_hooks.merge.driver import main
+
+    assert main(argv) == code
+    captured = capsys.readouterr()
+    assert words in captured.out + captured.err
+    assert "Traceback" not in captured.err

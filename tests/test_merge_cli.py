@@ -139,3 +139,20 @@ def test_internal_error_still_leaves_markers(tmp_path, monkeypatch, capsys) -> N
     )
     with open(paths[1], encoding="utf-8") as fh:
         assert "<<<<<<< ours" in fh.read()
+
+
+def test_module_driver_reads_git_arguments_without_click(tmp_path) -> None:
+    """The command install writes reads `%O %A %B %L %P` from cli/options.MERGE_DRIVER
+    without importing click (most of a merge's start-up time)."""
+    paths = [write(tmp_path, n, t) for n, t in (("O", ASIMOV_BASE), ("A", OURS), ("B", THEIRS))]
+    code = (
+        "import sys\n"
+        "from asimov_hooks.merge.driver import main\n"
+        f"status = main({[*paths, '7', YAML_PATH]!r})\n"
+        "assert 'click' not in sys.modules, 'click imported'\n"
+        "sys.exit(status)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert done.returncode in (0, 1) and "click imported" not in done.stderr, done.stderr

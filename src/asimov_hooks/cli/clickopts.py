@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from .options import COUNT, DIRS, FILE, FLAG, MULTI, Command, Option
+from .options import COUNT, DIRS, FILE, FLAG, MULTI, Argument, Command, Option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -54,6 +54,29 @@ def with_options(command: Command) -> Callable[[Any], Any]:
         click.argument(command.argument, nargs=-1, type=path),
         *(click_option(opt) for opt in command.options),
     ]
+
+    def apply(func: Any) -> Any:
+        for decorator in reversed(decorators):
+            func = decorator(func)
+        return func
+
+    return apply
+
+
+def with_arguments(arguments: tuple[Argument, ...]) -> Callable[[Any], Any]:
+    """Decorate a click command's function with a fixed list of positional arguments
+    (`options.MERGE_DRIVER`); `options.parse_arguments` reads the same list."""
+    decorators = []
+    for arg in arguments:
+        extra: dict[str, Any] = {"metavar": arg.metavar}
+        if arg.kind == FILE:
+            extra["type"] = click.Path(dir_okay=False)
+        elif arg.kind == COUNT:
+            low, high = arg.bounds or (0, None)
+            extra["type"] = click.IntRange(low, high)
+        if arg.default is not None:  # optional: the usage line shows it in brackets
+            extra.update(default=arg.default, required=False, metavar=f"[{arg.metavar}]")
+        decorators.append(click.argument(arg.dest, **extra))
 
     def apply(func: Any) -> Any:
         for decorator in reversed(decorators):

@@ -182,6 +182,58 @@ EPHEMERAL = Command(
 )
 
 
+class Argument:
+    """One positional argument of a command with a fixed list of them (git's merge
+    driver: `%O %A %B [%L [%P]]`): the keyword it fills, how it is shown, its kind
+    (FILE, COUNT within `bounds`, VALUE) and its default (None: required)."""
+
+    __slots__ = ("bounds", "default", "dest", "kind", "metavar")
+
+    def __init__(
+        self,
+        dest: str,
+        metavar: str,
+        kind: str = VALUE,
+        default: object = None,
+        bounds: tuple[int, int] | None = None,
+    ) -> None:
+        self.dest, self.metavar, self.kind = dest, metavar, kind
+        self.default, self.bounds = default, bounds
+
+
+# git runs the merge driver as `... %O %A %B %L %P` (merge.<name>.driver)
+MERGE_DRIVER = (
+    Argument("base", "%O", FILE),
+    Argument("ours", "%A", FILE),
+    Argument("theirs", "%B", FILE),
+    Argument("marker_size", "%L", COUNT, default=7, bounds=(1, 1000)),
+    Argument("relpath", "%P", VALUE, default=""),
+)
+
+
+def parse_arguments(arguments: Sequence[Argument], argv: Sequence[str]) -> dict[str, object] | None:
+    """The keyword arguments click would pass for a fixed list of positional `arguments`,
+    or None to defer to click (an option such as --help, too few or too many values, a
+    value click would refuse)."""
+    required = sum(1 for arg in arguments if arg.default is None)
+    if not required <= len(argv) <= len(arguments) or any(a.startswith("-") for a in argv):
+        return None
+    out: dict[str, object] = {arg.dest: arg.default for arg in arguments}
+    for arg, value in zip(arguments, argv, strict=False):  # optional ones may be absent
+        if arg.kind == COUNT:
+            if not value.isdigit():
+                return None
+            number = int(value)
+            if arg.bounds and not arg.bounds[0] <= number <= arg.bounds[1]:
+                return None
+            out[arg.dest] = number
+        elif arg.kind == FILE and os.path.isdir(value):
+            return None
+        else:
+            out[arg.dest] = value
+    return out
+
+
 # validate's choices by keyword (report.FORMATS, report.COLOR_MODES)
 CHOICES = {opt.dest: opt.choices for opt in VALIDATE.options if opt.choices}
 

@@ -146,20 +146,17 @@ def _say(message: str) -> None:
     sys.stderr.write(f"{PROG}: {message}\n")
 
 
-USAGE = "usage: python -m asimov_hooks.merge.driver %O %A %B [%L [%P]]"
+MODULE_PROG = "python -m asimov_hooks.merge.driver"
 
 
 def _build_command() -> Any:
     import click
 
+    from ..cli.clickopts import with_arguments
+    from ..cli.options import MERGE_DRIVER
+
     @click.command("merge-driver", context_settings={"help_option_names": ["-h", "--help"]})
-    @click.argument("base", metavar="%O", type=click.Path(dir_okay=False))
-    @click.argument("ours", metavar="%A", type=click.Path(dir_okay=False))
-    @click.argument("theirs", metavar="%B", type=click.Path(dir_okay=False))
-    @click.argument(
-        "marker_size", metavar="%L", type=click.IntRange(1, 1000), default=7, required=False
-    )
-    @click.argument("relpath", metavar="%P", default="", required=False)
+    @with_arguments(MERGE_DRIVER)
     def command(base: str, ours: str, theirs: str, marker_size: int, relpath: str) -> None:
         """Merge checkpoint files for git (merge.asimov-checkpoint.driver).
 
@@ -184,25 +181,29 @@ def __getattr__(name: str) -> Any:
 def main(argv: list[str] | None = None) -> int:
     """`python -m asimov_hooks.merge.driver %O %A %B %L %P`, the command install writes.
 
-    The same driver as `asimov-hooks merge-driver`, without loading the CLI framework
-    (most of a merge's start-up time).
+    The same driver as `asimov-hooks merge-driver`, read from the same argument list
+    (`cli/options.MERGE_DRIVER`) without loading click (most of a merge's start-up
+    time); anything unusual (help, a missing or bad value) goes to click for its usage
+    message and exit status 2.
     """
+    from ..cli.options import MERGE_DRIVER, parse_arguments
+
     args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) < 3 or len(args) > 5 or any(a in ("-h", "--help") for a in args):
-        sys.stderr.write(USAGE + "\n")
-        return 2
-    size = 7
-    if len(args) > 3:
+    given = parse_arguments(MERGE_DRIVER, args)
+    if given is None:
         try:
-            size = int(args[3])
-        except ValueError:
-            size = 0
-        if not 1 <= size <= 1000:
-            sys.stderr.write(f"{PROG}: %L must be a number from 1 to 1000, not {args[3]!r}\n")
-            return 2
-    relpath = args[4] if len(args) > 4 else ""
+            __getattr__("command").main(args, prog_name=MODULE_PROG)
+        except SystemExit as done:
+            return done.code if isinstance(done.code, int) else 2
+        return 2
     try:
-        return run(args[0], args[1], args[2], size, relpath.replace(os.sep, "/"))
+        return run(
+            str(given["base"]),
+            str(given["ours"]),
+            str(given["theirs"]),
+            int(given["marker_size"]),  # type: ignore[call-overload]
+            str(given["relpath"]).replace(os.sep, "/"),
+        )
     except KeyboardInterrupt:
         return 130
 
