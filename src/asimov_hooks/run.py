@@ -69,6 +69,8 @@ def validate(
                 result.fixed = fixed
                 result.fix_error = fix_error
                 results.append(result)
+        elif len(files) < 2 or jobs == 1:  # nothing to spread: no worker machinery
+            results = [checker.check(record) for record in files]
         else:
             from .parallel import check_files, plan_jobs
 

@@ -74,24 +74,36 @@ INDEX: dict[str, tuple[str, str]] = {
 ESSENTIAL_RULES = frozenset({"io-error", "encoding", "max-bytes-hard"})
 
 
-def _having(word: str) -> tuple[str, ...]:
-    return tuple(rid for rid, (_, needs) in INDEX.items() if word in needs.split())
+def _tables() -> tuple[tuple[str, ...], ...]:
+    """The stage tables below, in one pass over INDEX (this module is on every hook's
+    start-up path)."""
+    path, data, emitted, size = [], [], [], []
+    for rid, (module, words) in INDEX.items():
+        need = words.split()
+        if "path" in need:
+            path.append(rid)
+        if "data" in need:
+            data.append(rid)
+        if "emitted" in need:
+            emitted.append(rid)
+        if module in ("sizes", "agent_limits"):
+            size.append(rid)
+    return tuple(path), tuple(data), tuple(emitted), tuple(size)
 
 
-PATH_RULES = frozenset(_having("path"))
+_PATH, _DATA, _EMITTED_IDS, _SIZE = _tables()
+PATH_RULES = frozenset(_PATH)
 # everything that does not make the file be parsed
-TEXT_RULES = frozenset(INDEX) - frozenset(_having("data"))
+TEXT_RULES = frozenset(INDEX) - frozenset(_DATA)
 # what the size-only hook (asimov-check-size) runs
-SIZE_RULES = frozenset(
-    rid for rid, (module, _) in INDEX.items() if module in ("sizes", "agent_limits")
-)
+SIZE_RULES = frozenset(_SIZE)
 # the rules with a check function, in running order, per stage
-_EMITTED = frozenset(_having("emitted"))
+_EMITTED = frozenset(_EMITTED_IDS)
 PATH_CHECKS = tuple(sorted(PATH_RULES - _EMITTED))
 TEXT_CHECKS = tuple(
     rid for rid in INDEX if rid in TEXT_RULES and rid not in PATH_RULES and rid not in _EMITTED
 )
-DATA_CHECKS = tuple(rid for rid in _having("data") if rid not in _EMITTED)
+DATA_CHECKS = tuple(rid for rid in _DATA if rid not in _EMITTED)
 
 _FUNCS: dict[str, Check] = {}
 
