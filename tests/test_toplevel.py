@@ -12,7 +12,7 @@ import pytest
 from conftest import commit_all, git, git_init, write
 
 from asimov_hooks import gitutil
-from asimov_hooks.engine import iter_files
+from asimov_hooks.discovery import iter_files
 
 SRC = Path(gitutil.__file__).parent
 

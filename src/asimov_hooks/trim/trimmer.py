@@ -277,7 +277,7 @@ def run(
         if not os.path.lexists(path):
             err.write(f"{PROG}: error: {path}: no such file or directory\n")
             return EXIT_USAGE
-    from ..engine import iter_files
+    from ..discovery import iter_files
     from ..readers.fileio import FileProblem
 
     status = EXIT_OK
