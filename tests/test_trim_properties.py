@@ -396,3 +396,42 @@ def test_any_input_is_trimmed_validly_or_left_alone(text: str) -> None:
         assert outcome.error is None or "hard limit" in outcome.error
         safe_load(after)
         assert not fix_file(path, config_for(tmp)).changed
+
+
+def _trims(text: str, soft: int | None) -> tuple[bool, bool]:
+    """(what removes_anything says from the data, whether trim_text changes the text);
+    the second is None where the trimmer refuses the file."""
+    from asimov_hooks.readers.loaders import YAMLProblem
+    from asimov_hooks.trim.algorithm import removes_anything, trim_text
+    from asimov_hooks.trim.layout import Refused
+
+    trim = Settings.from_config(config_for("/"))
+    try:
+        data = load_yaml(text).data
+    except YAMLProblem:
+        data = None
+    said = removes_anything(data, trim, count_lines(text), soft)
+    try:
+        changed = trim_text(text, trim, soft, HARD).text != text
+    except Refused:
+        changed = None
+    return said, changed
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(checkpoints(), st.sampled_from([None, 5, SOFT, 60]))
+def test_the_data_says_what_the_trimmer_would_remove(cp: Generated, soft: int | None) -> None:
+    """validate's line-limit advice asks the data (removes_anything) instead of a trial
+    trim: on every checkpoint the trimmer accepts, the two answers are the same."""
+    said, changed = _trims(cp.text.lstrip("\ufeff"), soft)
+    if changed is not None:
+        assert said == changed
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_the_data_agrees_on_mangled_checkpoints(text: str) -> None:
+    said, changed = _trims(text, SOFT)
+    if changed is not None:
+        assert said == changed

@@ -262,6 +262,8 @@ class Config:
         self._estimators: dict[str, TokenEstimator] = {}
         self._rules_cache: dict[tuple, dict[str, dict[str, Any]]] = {}
         self._limits: dict[str, int] | None = None
+        # what a reader works out from a section once per run (the trim Settings)
+        self.derived: dict[str, Any] = {}
 
     @property
     def limits(self) -> dict[str, int]:

@@ -44,6 +44,8 @@ class Context:
         self.rules: dict[str, dict[str, Any]] = rules if rules is not None else {}
         self.data: Any = None
         self.document: Any = None
+        # what one check works out about the file and another may ask again
+        self.memo: dict[str, Any] = {}
 
     def locate(self, path: tuple, on_key: bool = False) -> tuple[int, int]:
         if self.document is None or (not path and not on_key):

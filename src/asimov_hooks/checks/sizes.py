@@ -23,28 +23,41 @@ def _nothing_to_trim(ctx: Context, opts: dict[str, Any]) -> str | None:
     """The option `suggestion-trimmed`, filled in, when the file is of a trimmed kind
     and the trimmer would change nothing: then "run trim" would be advice that does
     nothing. Only where the file is parsed anyway (not in the size-only hook, which
-    never loads a YAML parser)."""
+    never loads a YAML parser); the answer is asked of the data (the validate path's
+    fast reader), not of a trial trim, and kept for the file's other line limit."""
     template = opts.get("suggestion-trimmed")
     if template is None or "schema" not in ctx.rules:
         return None
     trim = ctx.config.section("trim")
     if ctx.kind not in trim.get("kinds", []):
         return None
-    from ..trim.trimmer import Settings, trim_text
-
     text = ctx.text.text
-    soft = ctx.rules.get("max-lines-soft", {}).get("max")
-    hard = ctx.rules.get("max-lines-hard", {}).get("max")
-    try:
-        result = trim_text(text, Settings.from_config(ctx.config), soft, hard)
-    except Exception:  # anything the trimmer refuses: it would change nothing either
-        result = None
-    if result is not None and result.text != text:
+    if _trims(ctx, text):
         return None
     rows = text.splitlines()
     comments = sum(1 for row in rows if row.lstrip().startswith("#"))
     blank = sum(1 for row in rows if not row.strip())
     return template.format(comments=comments, blank=blank, lines=len(rows))
+
+
+def _trims(ctx: Context, text: str) -> bool:
+    """Whether the trimmer would remove anything from this file (asked once per file)."""
+    known = ctx.memo.get("trims")
+    if known is None:
+        from ..readers.loaders import YAMLProblem, load_yaml
+        from ..trim.algorithm import removes_anything
+        from ..trim.settings import Settings
+
+        soft = ctx.rules.get("max-lines-soft", {}).get("max")
+        max_nodes = ctx.rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
+        try:
+            data = load_yaml(text, max_nodes, ctx.config.limits).data
+        except YAMLProblem:  # the trimmer refuses what cannot be read: nothing to trim
+            data = None
+        known = ctx.memo["trims"] = removes_anything(
+            data, Settings.from_config(ctx.config), count_lines(text), soft
+        )
+    return bool(known)
 
 
 def _over_lines(ctx: Context, opts: dict[str, Any], which: str, other: str) -> Iterator[tuple]:

@@ -125,6 +125,38 @@ def trim_text(
     return result
 
 
+def removes_anything(data: Any, settings: Settings, lines: int, soft: int | None) -> bool:
+    """Whether `trim_text` would remove anything from a checkpoint of `lines` lines whose
+    parsed data is `data`: its plan (the caps; then, over the soft limit, the windows and
+    the optional fields) asked of the data instead of the layout, so a caller that has
+    the data (validate's line-limit advice) does not pay the trimmer's own parse, a
+    hundred times the fast reader's. A capped field that is not a list of strings is
+    refused by the trimmer: nothing removed. What only the layout shows (a merge key, an
+    anchor in a removed part) is left to the trimmer, which says why when it is run;
+    `tests/test_trim_properties.py` holds the two answers together."""
+    if not isinstance(data, dict) or not data:
+        return False
+    lengths = {}
+    for name in settings.caps:
+        value = data.get(name)
+        if value is None:
+            continue
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            return False
+        lengths[name] = len(value)
+    if any(total > settings.caps[name].max for name, total in lengths.items()):
+        return True
+    if soft is None or lines <= soft:
+        return False
+    drop = [key for key in data if key in settings.optional and key not in settings.keep]
+    if drop and len(drop) < len(data):
+        return True
+    return any(
+        total > min(settings.caps[name].max, settings.window.get(name, settings.caps[name].max))
+        for name, total in lengths.items()
+    )
+
+
 def _verified(
     text: str, expected: Any, settings: Settings, max_nodes: int, limits: Any = None
 ) -> Any:

@@ -55,11 +55,16 @@ class Settings:
 
     @classmethod
     def from_config(cls, config: Config) -> Settings:
-        """The config's `trim` section; a ConfigError names the config file."""
-        try:
-            return parse_settings(config.section("trim"))
-        except ConfigError as exc:
-            raise ConfigError(f"{config.source}: {exc}" if config.source else str(exc)) from None
+        """The config's `trim` section; a ConfigError names the config file. Read once per
+        Config (validate asks for every checkpoint)."""
+        settings = config.derived.get("trim")
+        if settings is None:
+            try:
+                settings = config.derived["trim"] = parse_settings(config.section("trim"))
+            except ConfigError as exc:
+                where = f"{config.source}: {exc}" if config.source else str(exc)
+                raise ConfigError(where) from None
+        return settings
 
     def overridden(self, no_archive: bool = False, archive_path: str | None = None) -> Settings:
         """The command line (`trim`'s --no-archive and --archive FILE) over the config:

@@ -1,0 +1,49 @@
+"""The YAML depth guard's shortcut (guards._yaml_depth_bound) never lets a file skip
+the line-by-line scan that the scan would refuse: the bound is at least the depth the
+scan finds, on generated YAML-like text with every construct that adds a level."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from asimov_hooks.readers import guards
+
+PIECES = ["- ", "? ", ": ", "-", "?", "[", "]", "{", "}", '"', "'", "#", "|", ">", "a", "k:", ","]
+
+
+@st.composite
+def yamlish(draw: st.DrawFn) -> str:
+    lines = []
+    for _ in range(draw(st.integers(1, 30))):
+        indent = " " * draw(st.integers(0, 24))
+        body = "".join(draw(st.lists(st.sampled_from(PIECES), max_size=10)))
+        lines.append(indent + body)
+    newline = draw(st.sampled_from(["\n", "\r\n"]))
+    return newline.join(lines) + draw(st.sampled_from(["", newline]))
+
+
+def scanned_depth(text: str) -> int:
+    """The smallest limit the line-by-line scan lets `text` through."""
+    for limit in range(1, 400):
+        try:
+            guards._yaml_depth(text, limit)
+            return limit
+        except guards.InputProblem:
+            continue
+    raise AssertionError("deeper than the test looks")
+
+
+@settings(max_examples=400, deadline=None)
+@given(yamlish())
+def test_the_bound_is_never_below_the_scan(text: str) -> None:
+    bound = guards._yaml_depth_bound(text) + text.count("[") + text.count("{")
+    assert scanned_depth(text) <= bound
+
+
+def test_deep_block_nesting_is_still_scanned() -> None:
+    """The shortcut leaves deep files to the scan, which refuses them."""
+    text = "k0:\n" + "".join("  " * i + f"k{i}:\n" for i in range(1, 150))
+    assert guards._yaml_depth_bound(text) > 100
+    compact = "k:\n  " + "- " * 150 + "x\n"
+    assert guards._yaml_depth_bound(compact) > 100
