@@ -47,3 +47,30 @@ def test_deep_block_nesting_is_still_scanned() -> None:
     assert guards._yaml_depth_bound(text) > 100
     compact = "k:\n  " + "- " * 150 + "x\n"
     assert guards._yaml_depth_bound(compact) > 100
+
+
+JSON_PIECES = ["[", "]", "{", "}", '"', "\\", '\\"', "a", ",", ":", " ", "1"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(JSON_PIECES), max_size=80), st.integers(1, 12))
+def test_json_shortcut_refuses_exactly_what_the_scan_refuses(pieces, limit) -> None:
+    """The JSON guard's shortcut (strings and all but brackets dropped at C speed) lets
+    through exactly what the token scan lets through, and the scan still says where."""
+    import re
+
+    text = "".join(pieces)
+    deepest, depth = 0, 0
+    for match in re.finditer(guards._JSON_TOKEN, text):
+        ch = match.group()[0]
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+    try:
+        guards._json_depth(text, limit)
+        refused = False
+    except guards.InputProblem:
+        refused = True
+    assert refused == (deepest > limit)

@@ -116,17 +116,39 @@ def _yaml_depth_bound(text: str) -> int:
     return indents + max((lead.count("-") + lead.count("?") for lead in leads), default=1)
 
 
+def _json_max_depth(brackets: str) -> int:
+    """The deepest nesting of the brackets of a JSON text (outside its strings), counted
+    as the scan below counts it (a stray closer never goes below zero)."""
+    depth = deepest = 0
+    for ch in brackets:
+        if ch == "[" or ch == "{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif (ch == "]" or ch == "}") and depth:
+            depth -= 1
+    return deepest
+
+
 def _too_deep(text: str, offset: int, max_depth: int) -> InputProblem:
     line = text.count("\n", 0, offset) + 1
     col = offset - (text.rfind("\n", 0, offset) + 1) + 1
     return InputProblem(f"nested more than {max_depth} levels deep; not parsed", line, col)
 
 
+# a string (also one left open), written so the engine does not try each character
+_JSON_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"?'
+_JSON_TOKEN = _JSON_STRING + r"|[\[{]|[\]}]"
+
+
 def _json_depth(text: str, max_depth: int) -> None:
     import re
 
+    brackets = re.sub(r"[^\[\]{}]+", "", re.sub(_JSON_STRING, "", text))
+    if _json_max_depth(brackets) <= max_depth:
+        return  # the usual file: strings, then all but brackets dropped at C speed
     depth = 0
-    for match in re.finditer(r'"(?:[^"\\]|\\.)*"?|[\[{]|[\]}]', text):
+    for match in re.finditer(_JSON_TOKEN, text):  # where it is too deep, to say so
         ch = match.group()[0]
         if ch in "[{":
             depth += 1
