@@ -437,3 +437,23 @@ def test_size_check_of_ordinary_files_stays_off_re_and_json(tmp_path) -> None:
     proc = run_probe(LIGHT_PROBE, files, tmp_path)
     assert proc.returncode == 0, proc
     assert "ADDED: \n" in proc.stdout, proc.stdout
+
+
+VALID_YAML_PROBE = """
+import sys
+from asimov_hooks.cli.entrypoints import validate_main
+code = validate_main(sys.argv[1:])
+unused = ("json", "difflib", "asimov_hooks.trim", "asimov_hooks.readers.json_loader", "click")
+print("UNUSED:", ",".join(sorted(m for m in unused if m in sys.modules)))
+sys.exit(code)
+"""
+
+
+def test_validating_a_valid_checkpoint_pays_only_for_yaml(tmp_path) -> None:
+    """A valid YAML checkpoint (the usual commit) loads the YAML reader and the schema
+    evaluator, not the JSON reader, the trimmer (only advice on a list over its cap
+    needs its settings) or difflib (only an unknown key is compared with known ones)."""
+    cp = write(tmp_path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
+    proc = run_probe(VALID_YAML_PROBE, [cp], tmp_path)
+    assert proc.returncode == 0, proc
+    assert "UNUSED: \n" in proc.stdout, proc.stdout

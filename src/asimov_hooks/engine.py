@@ -248,13 +248,15 @@ class Checker:
         if not text.text.strip():
             emit("empty-file", f"file is empty; expected a {spec.get('description', kind)}")
             return result
-        from .readers.loaders import YAMLProblem, load_json, load_yaml
+        from .readers.loaders import YAMLProblem, load_yaml
 
         try:
             if fmt == "yaml":
                 max_nodes = rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
                 ctx.document = load_yaml(text.text, max_nodes, self.config.limits)
             else:
+                from .readers.json_loader import load_json
+
                 ctx.document = load_json(text.text, self.config.limits)
         except YAMLProblem as problem:
             if problem.rule == "multi-document":

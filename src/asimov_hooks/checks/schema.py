@@ -21,11 +21,15 @@ def check_schema(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
     name = ctx.spec.get("schema")
     if not name:
         return
-    caps = _trim_caps(ctx) if "suggestion-over-cap" in opts else {}
+    caps: dict[str, tuple[str, int]] | None = None  # read on the first list over its cap
     for err in _errors(name, ctx):
         err_path, message = err.path, err.message
         text = f"{_dotted(err_path)}: {message}" if err_path else message
-        cap = caps.get(err_path[0]) if err.keyword == "maxItems" and len(err_path) == 1 else None
+        cap = None
+        if err.keyword == "maxItems" and len(err_path) == 1 and "suggestion-over-cap" in opts:
+            if caps is None:
+                caps = _trim_caps(ctx)
+            cap = caps.get(err_path[0])
         if cap is not None:  # too many items where the trimmer caps them: trim is the fix
             keep, most = cap
             advice = opts["suggestion-over-cap"].format(field=err_path[0], keep=keep, max=most)

@@ -90,11 +90,11 @@ def unknown_key(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str
         known = list(found.get("properties", {})) if isinstance(found, dict) else []
     if not known:
         return
-    import difflib
-
     for key in ctx.data:
         if not isinstance(key, str) or key in known:
             continue
+        import difflib  # only for a key to name (a valid file does not pay for it)
+
         close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         yield (key,), f"unknown key {key!r} (not one of the checkpoint's known keys){hint}", True

@@ -3,40 +3,55 @@
 Schema errors are only useful when they point at the offending line, which
 check-jsonschema cannot do. YAML goes through ruamel.yaml's round-trip loader (its
 nodes carry positions), or the libyaml fast path for ordinary checkpoints (`fast_yaml`).
-JSON lives in `json_loader` (re-exported here), the shared pieces in `document`.
+JSON lives in `json_loader` (its names are found here too, imported on first use: a YAML
+file does not pay for `json`), the shared pieces in `document`.
 """
 
 from __future__ import annotations
 
 from .document import Document, Path_, YAMLProblem, guard
 from .fast_yaml import _fast_document, _fast_loader_class  # noqa: F401 - engine.warm_up
-from .json_loader import (
-    DuplicateKey,
-    NotJSONConstant,
-    json_find,
-    load_json,
-    reject_constant,
-    reject_duplicates,
-)
 from .markers import find_conflict_marker
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost start-up time
     from typing import Any
 
+    from .json_loader import (  # noqa: F401 - the lazily re-exported JSON names
+        DuplicateKey,
+        NotJSONConstant,
+        json_find,
+        load_json,
+        reject_constant,
+        reject_duplicates,
+    )
+
 __all__ = [
     "Document",
-    "DuplicateKey",
-    "NotJSONConstant",
     "YAMLProblem",
     "find_conflict_marker",
     "guard",
-    "json_find",
-    "load_json",
     "load_yaml",
-    "reject_constant",
-    "reject_duplicates",
 ]
+
+_JSON_NAMES = frozenset(
+    {
+        "DuplicateKey",
+        "NotJSONConstant",
+        "json_find",
+        "load_json",
+        "reject_constant",
+        "reject_duplicates",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _JSON_NAMES:
+        from . import json_loader
+
+        return getattr(json_loader, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---------------------------------------------------------------- YAML
