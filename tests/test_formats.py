@@ -457,3 +457,20 @@ def test_validating_a_valid_checkpoint_pays_only_for_yaml(tmp_path) -> None:
     proc = run_probe(VALID_YAML_PROBE, [cp], tmp_path)
     assert proc.returncode == 0, proc
     assert "UNUSED: \n" in proc.stdout, proc.stdout
+
+
+def test_validating_an_oc_checkpoint_pays_only_for_json(tmp_path) -> None:
+    """An OC checkpoint is JSON: its check loads neither the YAML reader nor the merge
+    driver (the drift rules' times come from `timestamps`)."""
+    cp = write(
+        tmp_path,
+        ".checkpoints/a.checkpoint.json",
+        '{"skill": "a", "status": "in_progress", "updated_at": "2026-01-01T00:00:00Z"}\n',
+    )
+    probe = VALID_YAML_PROBE.replace(
+        '("json", "difflib", "asimov_hooks.trim", "asimov_hooks.readers.json_loader", "click")',
+        '("ruamel.yaml", "asimov_hooks.readers.fast_yaml", "asimov_hooks.merge", "click")',
+    )
+    assert probe != VALID_YAML_PROBE
+    proc = run_probe(probe, [cp], tmp_path)
+    assert "UNUSED: \n" in proc.stdout, proc.stdout + proc.stderr

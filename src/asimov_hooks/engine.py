@@ -248,10 +248,12 @@ class Checker:
         if not text.text.strip():
             emit("empty-file", f"file is empty; expected a {spec.get('description', kind)}")
             return result
-        from .readers.loaders import YAMLProblem, load_yaml
+        from .readers.problem import YAMLProblem  # what every reader raises
 
         try:
             if fmt == "yaml":
+                from .readers.loaders import load_yaml
+
                 max_nodes = rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
                 ctx.document = load_yaml(text.text, max_nodes, self.config.limits)
             else:

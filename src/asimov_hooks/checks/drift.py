@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 
 from ..gitutil import find_toplevel
+from ..timestamps import parse_time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -151,16 +152,6 @@ def generated_files_exist(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[
                 ("context_primer", "generated_files", i),
                 f"generated file {name!r} does not exist",
             )
-
-
-def parse_time(value: Any) -> datetime.datetime | None:
-    """A timestamp as an aware datetime (naive ones are taken as UTC), or None."""
-    from ..merge.core import parse_timestamp
-
-    stamp = parse_timestamp(value)
-    if stamp is not None and stamp.tzinfo is None:
-        stamp = stamp.replace(tzinfo=datetime.timezone.utc)
-    return stamp
 
 
 def stale_checkpoint(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:

@@ -66,7 +66,7 @@ def name_matches_field(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tup
 
 def timestamp_order(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
     """`updated_at` before `created_at` means one of them was stamped wrong."""
-    from .drift import parse_time
+    from ..timestamps import parse_time
 
     if not isinstance(ctx.data, dict):
         return

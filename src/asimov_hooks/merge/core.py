@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .policies import POLICIES, Policies, parse_timestamp
+from ..timestamps import parse_timestamp
+from .policies import POLICIES, Policies
 from .values import MISSING, Conflict, Item, PathT, canon, memoized, same, show_path, unmemoized
 
 TYPE_CHECKING = False

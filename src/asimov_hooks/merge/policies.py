@@ -1,10 +1,8 @@
-"""Field policies of a kind (dotted patterns with `*`, `**`, `[]` to a policy) and the
-ISO 8601 timestamps the `latest` / `earliest` policies compare."""
+"""Field policies of a kind (dotted patterns with `*`, `**`, `[]` to a policy). The ISO
+8601 times the `latest` / `earliest` policies compare are read by `timestamps`."""
 
 from __future__ import annotations
 
-import datetime
-import re
 from functools import lru_cache
 
 from .values import Item, PathT
@@ -74,39 +72,3 @@ class Policies:
             hit = {"policy": spec} if isinstance(spec, str) else dict(spec)
             self._cache[key] = hit
         return hit
-
-
-# ------------------------------------------------------------------ timestamps
-_TS = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
-    r"[ \t]*(Z|z|[+-]\d{2}(?::?\d{2})?)?"
-)
-
-
-def parse_timestamp(value: Any) -> datetime.datetime | None:
-    """An ISO 8601 time (string or YAML timestamp) as a datetime, or None."""
-    if isinstance(value, datetime.datetime):
-        return value
-    if isinstance(value, datetime.date):
-        return datetime.datetime(value.year, value.month, value.day)
-    if not isinstance(value, str):
-        return None
-    m = _TS.fullmatch(value.strip())
-    if not m:
-        return None
-    y, mo, d, h, mi, s, frac, tz = m.groups()
-    micro = int((frac or "0")[:6].ljust(6, "0"))
-    tzinfo = None
-    if tz:
-        if tz in "Zz":
-            tzinfo = datetime.timezone.utc
-        else:
-            digits = tz[1:].replace(":", "")
-            offset = datetime.timedelta(hours=int(digits[:2]), minutes=int(digits[2:] or 0))
-            tzinfo = datetime.timezone(-offset if tz[0] == "-" else offset)
-    try:
-        return datetime.datetime(
-            int(y), int(mo), int(d), int(h or 0), int(mi or 0), int(s or 0), micro, tzinfo
-        )
-    except ValueError:
-        return None
