@@ -4,6 +4,7 @@ scan finds, on generated YAML-like text with every construct that adds a level."
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,6 +35,7 @@ def scanned_depth(text: str) -> int:
     raise AssertionError("deeper than the test looks")
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(yamlish())
 def test_the_bound_is_never_below_the_scan(text: str) -> None:
@@ -52,6 +54,7 @@ def test_deep_block_nesting_is_still_scanned() -> None:
 JSON_PIECES = ["[", "]", "{", "}", '"', "\\", '\\"', "a", ",", ":", " ", "1"]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(JSON_PIECES), max_size=80), st.integers(1, 12))
 def test_json_shortcut_refuses_exactly_what_the_scan_refuses(pieces, limit) -> None:

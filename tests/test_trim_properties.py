@@ -429,6 +429,7 @@ def test_the_data_says_what_the_trimmer_would_remove(cp: Generated, soft: int | 
         assert said == changed
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_the_data_agrees_on_mangled_checkpoints(text: str) -> None:
