@@ -28,11 +28,13 @@ def _nothing_to_trim(ctx: Context, opts: dict[str, Any]) -> str | None:
     template = opts.get("suggestion-trimmed")
     if template is None or "schema" not in ctx.rules:
         return None
-    trim = ctx.config.section("trim")
-    if ctx.kind not in trim.get("kinds", []):
+    from ..trim.settings import Settings
+
+    settings = Settings.from_config(ctx.config)  # the one reading of the trim section
+    if ctx.kind not in settings.kinds:
         return None
     text = ctx.text.text
-    if _trims(ctx, text):
+    if _trims(ctx, text, settings):
         return None
     rows = text.splitlines()
     comments = sum(1 for row in rows if row.lstrip().startswith("#"))
@@ -40,13 +42,12 @@ def _nothing_to_trim(ctx: Context, opts: dict[str, Any]) -> str | None:
     return template.format(comments=comments, blank=blank, lines=len(rows))
 
 
-def _trims(ctx: Context, text: str) -> bool:
+def _trims(ctx: Context, text: str, settings: Any) -> bool:
     """Whether the trimmer would remove anything from this file (asked once per file)."""
     known = ctx.memo.get("trims")
     if known is None:
         from ..readers.loaders import YAMLProblem, load_yaml
         from ..trim.algorithm import removes_anything
-        from ..trim.settings import Settings
 
         soft = ctx.rules.get("max-lines-soft", {}).get("max")
         max_nodes = ctx.rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
@@ -54,9 +55,7 @@ def _trims(ctx: Context, text: str) -> bool:
             data = load_yaml(text, max_nodes, ctx.config.limits).data
         except YAMLProblem:  # the trimmer refuses what cannot be read: nothing to trim
             data = None
-        known = ctx.memo["trims"] = removes_anything(
-            data, Settings.from_config(ctx.config), count_lines(text), soft
-        )
+        known = ctx.memo["trims"] = removes_anything(data, settings, count_lines(text), soft)
     return bool(known)
 
 

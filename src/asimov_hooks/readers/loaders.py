@@ -17,15 +17,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost start-up time
     from typing import Any
 
-    from .json_loader import (  # noqa: F401 - the lazily re-exported JSON names
-        DuplicateKey,
-        NotJSONConstant,
-        json_find,
-        load_json,
-        reject_constant,
-        reject_duplicates,
-    )
-
 __all__ = [
     "Document",
     "YAMLProblem",
@@ -34,6 +25,7 @@ __all__ = [
     "load_yaml",
 ]
 
+# json_loader's names, found here too (imported on first use)
 _JSON_NAMES = frozenset(
     {
         "DuplicateKey",
