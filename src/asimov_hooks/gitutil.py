@@ -211,13 +211,19 @@ def routed_patterns(lines: list[str], driver: str) -> set[str]:
     return found
 
 
-def write_block(path: str, wanted: list[str]) -> tuple[list[str], list[str]]:
+def write_block(
+    path: str, wanted: list[str], git_internal: bool = False
+) -> tuple[list[str], list[str]]:
     """Make our managed block hold exactly `wanted` lines (none: no block).
+
+    `git_internal`: the file is git's own (`info/attributes`, at the path git gave);
+    any other must stay inside the work tree, a link out of it is refused.
 
     Returns (lines added, lines removed) compared with the block before.
     """
-    from .readers.fileio import atomic_write
+    from .fs.access import atomic_write, confine
 
+    confine(path, what="attributes file", git_internal=git_internal)
     lines, newline = read_lines(path)
     outside, inside, start = split_block(lines)
     if inside == wanted and (start is not None) == bool(wanted):
@@ -245,7 +251,11 @@ def write_block(path: str, wanted: list[str]) -> tuple[list[str], list[str]]:
         os.remove(path)
     else:
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        atomic_write(path, (newline.join(new) + newline).encode("utf-8", "surrogateescape"))
+        atomic_write(
+            path,
+            (newline.join(new) + newline).encode("utf-8", "surrogateescape"),
+            git_internal=git_internal,
+        )
     added = [ln for ln in wanted if ln not in inside]
     removed = [ln for ln in inside if ln not in wanted]
     return added, removed

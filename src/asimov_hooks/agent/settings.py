@@ -159,7 +159,7 @@ def _write_record(top: str, record: dict[str, list[str]]) -> None:
             os.unlink(path)
         return
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    atomic_write(path, (json.dumps(record, indent=2) + "\n").encode("utf-8"))
+    atomic_write(path, (json.dumps(record, indent=2) + "\n").encode("utf-8"), git_internal=True)
 
 
 # ------------------------------------------------------------------ install

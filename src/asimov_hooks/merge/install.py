@@ -221,7 +221,7 @@ def install(global_: bool, attributes: str, replace: bool = False) -> Installed:
                 "stays, overridden by the later line; `asimov-hooks uninstall` restores it)"
             )
         block.append(line)
-    added, removed = write_block(path, block)
+    added, removed = write_block(path, block, git_internal=attributes == "local" and not global_)
     done.changes += [f"added to {shown}: {line}" for line in added]
     done.changes += [f"removed from {shown}: {line}" for line in removed]
     done.attributes_changed = bool(added or removed) and attributes == "auto" and not global_
@@ -249,9 +249,9 @@ def uninstall(global_: bool) -> list[str]:
             git_path("info/attributes", cwd=top),
         ]
     )
-    for path in paths:
+    for number, path in enumerate(paths):
         existed = os.path.exists(path)
-        _, removed = write_block(path, [])
+        _, removed = write_block(path, [], git_internal=number == 1 and not global_)
         changes += [f"removed from {_display(path, top)}: {line}" for line in removed]
         if existed and not os.path.exists(path):
             changes.append(f"deleted {_display(path, top)} (it held only what install added)")

@@ -1,0 +1,1 @@
+"""File access for repository files: confinement, bounded reads, atomic writes, locks."""
