@@ -31,8 +31,8 @@ from ..fs.access import (
     remove,
 )
 from . import hookedit
-from .targets import AGENTS, Agent
 from .jsonedit import Document, JsonEditError
+from .targets import AGENTS, Agent
 
 RECORD = "agent-install.json"
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024  # far above any real settings file
