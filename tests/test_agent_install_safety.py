@@ -106,39 +106,43 @@ def test_device_node_is_never_replaced(repo) -> None:
 
 
 WRITER = """
-import json, sys
+import json, sys, time
 from asimov_hooks.fs.access import atomic_write, locked, read_bytes
-path, key = sys.argv[1], sys.argv[2]
-with locked(path):
-    data = json.loads(read_bytes(path))
-    data[key] = True
-    atomic_write(path, (json.dumps(data, indent=2) + "\\n").encode())
-"""
+path, name = sys.argv[1], sys.argv[2]
+for round in range(ROUNDS):
+    time.sleep(0.05)  # spread over the install and uninstall runs
+    with locked(path):
+        data = json.loads(read_bytes(path))
+        data[f"{name}-{round}"] = True
+        atomic_write(path, (json.dumps(data, indent=2) + "\\n").encode())
+""".replace("ROUNDS", "25")
 
 
 def test_concurrent_writers_are_never_dropped(repo) -> None:
+    """15 processes add their own keys (under the lock, as any careful writer does)
+    while install and uninstall run again and again: every key is there after."""
     os.makedirs(os.path.join(repo, ".claude"))
     path = os.path.join(repo, SETTINGS)
     with open(path, "w", encoding="utf-8") as fh:
         fh.write('{\n  "model": "opus"\n}\n')
     env = script_env()
-    keys = [f"writer{i}" for i in range(15)]
-    procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, path, key], cwd=repo, env=env)
-        for key in keys
+    names = [f"writer{i}" for i in range(15)]
+    writers = [
+        subprocess.Popen([sys.executable, "-c", WRITER, path, name], cwd=repo, env=env)
+        for name in names
     ]
     exe = os.path.join(os.path.dirname(sys.executable), "asimov-hooks")
-    for command in ("install", "uninstall", "install", "uninstall", "install"):
-        procs.insert(
-            len(procs) // 2,
-            subprocess.Popen([exe, "agent", command], cwd=repo, env=env, stdout=subprocess.DEVNULL),
-        )
-    for proc in procs:
+    for _ in range(4):
+        for command in ("install", "uninstall"):
+            done = subprocess.run([exe, "agent", command], cwd=repo, env=env, capture_output=True)
+            assert done.returncode == 0, done.stderr
+    for proc in writers:
         assert proc.wait(timeout=120) == 0
     assert agent(repo, "install").returncode == 0
     with open(path, encoding="utf-8") as fh:
         data = json.load(fh)
-    assert all(data.get(key) is True for key in keys), sorted(data)
+    missing = [f"{n}-{r}" for n in names for r in range(25) if data.get(f"{n}-{r}") is not True]
+    assert not missing
     assert data["model"] == "opus" and len(data["hooks"]) == 5
 
 

@@ -66,8 +66,8 @@ def check_shape(doc: Document, agent: Agent) -> None:
             if event in wanted:
                 raise JsonEditError(f"hooks.{event} is not a list")
             continue  # another setting in the same object (Gemini CLI's `enabled`)
-        if not agent.grouped:
-            continue
+        if not agent.grouped or event not in wanted:
+            continue  # not ours to judge (Gemini CLI's `disabled` list); read with care
         for group in groups:
             if not isinstance(group, dict):
                 raise JsonEditError(f"hooks.{event} is not a list of matcher groups")
