@@ -55,7 +55,7 @@ def test_install_creates_project_settings(repo) -> None:
             "hooks": [{"type": "command", "command": COMMAND}],
         }
     ]
-    assert data["hooks"]["SessionStart"][0]["matcher"] == "compact|resume"
+    assert data["hooks"]["SessionStart"][0]["matcher"] == "compact|resume|fork"
     assert "matcher" not in data["hooks"]["Stop"][0]
     # idempotent: byte for byte
     with open(path, "rb") as fh:
