@@ -43,7 +43,8 @@ def build_env(directory: str, maker: str = "venv") -> str:
     """A fresh environment with `pip install ROOT` (a wheel, bytecode compiled), made by
     the standard venv module as the README says (`maker="virtualenv"`: as pre-commit
     makes its hook environments). Its bin dir."""
-    subprocess.run([sys.executable, "-m", maker, "-q", directory], check=True)
+    quiet = ["-q"] if maker == "virtualenv" else []  # the venv module has no -q
+    subprocess.run([sys.executable, "-m", maker, *quiet, directory], check=True)
     bindir = os.path.join(directory, "Scripts" if os.name == "nt" else "bin")
     pip = [os.path.join(bindir, "python"), "-m", "pip", "install", "-q"]
     subprocess.run([*pip, "--disable-pip-version-check", ROOT], check=True)

@@ -173,6 +173,14 @@ def test_sessions_are_kept_apart(agent: str, repo: str) -> None:
     assert continued_with(agent, agent_event(agent, other, repo)) is None
 
 
+@pytest.mark.parametrize("status", ["aborted", "error"])
+def test_cursor_stop_the_user_aborted_is_not_continued(status: str, repo: str) -> None:
+    agent_event("cursor", event("cursor", "prompt", repo), repo)
+    time.sleep(THRESHOLD + 0.3)
+    aborted = agent_event("cursor", event("cursor", "stop", repo, status=status), repo)
+    assert continued_with("cursor", aborted) is None
+
+
 def test_cursor_prompt_is_always_let_through(repo: str) -> None:
     proc = agent_event("cursor", event("cursor", "prompt", repo), repo)
     assert output(proc) == {"continue": True}

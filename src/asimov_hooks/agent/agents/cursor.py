@@ -5,9 +5,10 @@ Events (cursor.com/docs/hooks, `.cursor/hooks.json` version 1):
   with the edit's content and no answer to afterFileEdit: the file is repaired after
   the edit (the trim) and what is still wrong goes to stderr, which Cursor shows in
   its Hooks output channel; the agent has no channel here.
-- stop: `status`, `loop_count` (automatic follow-ups the stop hook already triggered
-  in this conversation). `{"followup_message": ...}` is submitted as the next user
-  message (it reaches beforeSubmitPrompt); Cursor allows at most 5 in a row.
+- stop: `status` (completed, aborted, error), `loop_count` (automatic follow-ups the
+  stop hook already triggered in this conversation). `{"followup_message": ...}` is
+  submitted as the next user message (it reaches beforeSubmitPrompt); Cursor allows
+  at most 5 in a row. Only a completed loop with no follow-up before it is continued.
 - beforeSubmitPrompt: `prompt`; the answer is `{"continue": true}`.
 - sessionStart: `additional_context` is added to the new conversation. Its payload
   carries no source: a resumed conversation cannot be told from a new one.
@@ -56,7 +57,9 @@ def normalize(payload: dict[str, Any]) -> Event:
         event.tool, event.targets = "edit", [path]
     elif event.kind == STOP:
         count = payload.get("loop_count")
-        event.loop_guard = isinstance(count, int) and not isinstance(count, bool) and count > 0
+        followed = isinstance(count, int) and not isinstance(count, bool) and count > 0
+        # a follow-up after the user aborted (or an error) would override the user
+        event.loop_guard = followed or payload.get("status", "completed") != "completed"
     elif event.kind == PROMPT:
         event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
     return event
