@@ -109,7 +109,9 @@ def _patch_targets(event: Event, patch: str, cwd: str) -> None:
     event.targets = seen
     resolved = {absolute(t, cwd, "path"): absolute(s, cwd, "path") for t, s in sources.items()}
     event.edits = [
-        Edit(path, PatchChange(patch, path, resolved.get(path, path), cwd, error), resolved.get(path))
+        Edit(
+            path, PatchChange(patch, path, resolved.get(path, path), cwd, error), resolved.get(path)
+        )
         for path in seen
     ]
 
@@ -119,8 +121,16 @@ class PatchChange:
 
     __slots__ = ("cwd", "error", "patch", "source", "target")
 
-    def __init__(self, patch: str, target: str, source: str, cwd: str, error: Exception | None) -> None:
-        self.patch, self.target, self.source, self.cwd, self.error = patch, target, source, cwd, error
+    def __init__(
+        self, patch: str, target: str, source: str, cwd: str, error: Exception | None
+    ) -> None:
+        self.patch, self.target, self.source, self.cwd, self.error = (
+            patch,
+            target,
+            source,
+            cwd,
+            error,
+        )
 
     def apply(self, current: str | None, limit: int) -> str | None:
         from ..apply_patch import PatchError, apply_patch
@@ -137,7 +147,12 @@ class PatchChange:
             return current if path == self.source else _read_other(path, limit)
 
         try:
-            results = apply_patch(self.patch, read, select=lambda name: where(name) == self.target, max_result_chars=limit)
+            results = apply_patch(
+                self.patch,
+                read,
+                select=lambda name: where(name) == self.target,
+                max_result_chars=limit,
+            )
         except PatchError as exc:
             raise CannotSimulate(str(exc)) from None
         for name, content in results.items():
@@ -182,7 +197,9 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
     elif answer.decision == "block" and event.kind == STOP:
         out = {"decision": "block", "reason": answer.reason}
     elif answer.context and event.kind != PROMPT:
-        out = {"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}}
+        out = {
+            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}
+        }
     if out is None:
         return None, 0
     import json

@@ -45,7 +45,9 @@ def normalize(payload: dict[str, Any]) -> Event:
     roots = _roots(payload.get("workspace_roots"))
     path = None
     if KINDS.get(name) == POST_WRITE:
-        path = absolute(payload.get("file_path"), working_dir(roots[0] if roots else None), "file_path")
+        path = absolute(
+            payload.get("file_path"), working_dir(roots[0] if roots else None), "file_path"
+        )
         roots = [root for root in roots if inside(path, root)] or roots
     cwd = working_dir(roots[0] if roots else None)
     event = Event(NAME, name, KINDS.get(name), cwd)

@@ -43,7 +43,9 @@ if TYPE_CHECKING:  # annotations only
     from ..model import Answer
 
 NAME = "gemini"
-USAGE = "Gemini CLI: BeforeTool, AfterTool (write_file, replace), BeforeAgent, AfterAgent, SessionStart"
+USAGE = (
+    "Gemini CLI: BeforeTool, AfterTool (write_file, replace), BeforeAgent, AfterAgent, SessionStart"
+)
 PROJECT_ENV = "GEMINI_PROJECT_DIR"
 FILE_TOOLS = frozenset({"write_file", "replace"})
 KINDS = {
@@ -111,7 +113,9 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
     ):
         out = {"decision": "deny", "reason": answer.reason}
     elif answer.context and event.kind in CONTEXT_EVENTS:
-        out = {"hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}}
+        out = {
+            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}
+        }
     if out is None:
         return None, 0
     import json
