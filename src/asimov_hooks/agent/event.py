@@ -129,9 +129,9 @@ def may_be_protocol_file(path: str) -> bool:
     `extends`), so a config that mentions neither leaves the default answer standing;
     any other config is loaded in full by the handler.
     """
-    from ..config import ENV_CONFIG, find_config, load_rule_file
     from ..gitutil import find_toplevel
-    from ..globs import match_any
+    from ..validation.config import ENV_CONFIG, find_config, load_rule_file
+    from ..validation.globs import match_any
 
     directory = os.path.dirname(path)
     if os.environ.get(ENV_CONFIG):

@@ -17,16 +17,16 @@ from __future__ import annotations
 import os
 import time
 
-from ..config import ConfigError, load_config
 from ..gitutil import find_toplevel
+from ..validation.config import ConfigError, load_config
 from .payload import EventError, tool_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..config import Config
     from ..findings import Finding
+    from ..validation.config import Config
 
 PROG = "asimov-hooks agent-event"
 REINJECT_SOURCES = ("compact", "resume")
@@ -99,7 +99,7 @@ def _line(rel: str, finding: Finding) -> str:
 
 
 def _checker(config: Config) -> Any:
-    from ..engine import PATH_RULES, Checker
+    from ..validation.engine import PATH_RULES, Checker
 
     # where a file lives (must-be-ignored, checkpoints-tracked) is the commit's business
     return Checker(config, None, set(PATH_RULES))

@@ -134,7 +134,7 @@ def write_checkpoint(project: Project, cp, data: dict, what: str) -> int:  # typ
 
 
 def _apply_ops(project: Project, data: dict, ops: tuple[str, ...], new_keys: bool) -> list[str]:
-    from ..config import load_schema
+    from ..validation.config import load_schema
     from .edit import OpError, apply, parse
 
     try:
@@ -333,7 +333,7 @@ def doctor_command(
             "asimov-hooks: it needs the project's deploy URL and network access; "
             "run oc doctor for the local checks"
         )
-    from ..report import default_format, write
+    from ..output.report import default_format, write
     from .drift_report import check
 
     project = _project(directory, config_path)
