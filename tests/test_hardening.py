@@ -337,7 +337,7 @@ USER_SCHEMA_CONFIG = "kinds:\n  asimov-checkpoint:\n    schema: ./schemas/cp.jso
         ('{"type": 5}', "schema keyword 'type'"),
         ('{"properties": {"a": {"minLength": "x"}}}', "schema keyword 'minLength'"),
         ('{"$ref": "#/nope"}', "$ref '#/nope' does not resolve"),
-        ('{"$ref": "other.json#/x"}', "only references inside the schema"),
+        ('{"$ref": "other.json#/x"}', "does not resolve inside the schema"),
         ('{"$defs": {"a": {"allOf": [{"$ref": "#"}]}}, "$ref": "#/$defs/a"}', "$ref loop"),
         ('{"properties": {"notes": {"pattern": "(unclosed"}}}', "schema keyword 'pattern'"),
         ('{"properties": {"notes": {"pattern": "^(a+)+$"}}}', "ran longer than"),

@@ -117,13 +117,14 @@ def _read_config_file(path: str) -> dict[str, Any]:
 
 
 def _validate_config(path: str, data: dict[str, Any]) -> None:
-    from ..minischema import Evaluator
+    from ..minischema import compile_schema
 
-    errors = Evaluator(load_schema("config.schema.json")).errors(data)
+    errors = compile_schema(load_schema("config.schema.json")).errors(data)
     for section in ("trim", "merge"):
         schema_file = os.path.join(rules_dir(), "schemas", f"config-{section}.schema.json")
         if section in data and os.path.isfile(schema_file):
-            sub = Evaluator(load_schema(f"config-{section}.schema.json")).errors(data[section])
+            schema = load_schema(f"config-{section}.schema.json")
+            sub = compile_schema(schema).errors(data[section])
             errors += [type(e)((section, *e.path), e.message, e.keyword, e.on_key) for e in sub]
     known = known_rule_ids()  # a misspelt rule id is the likelier mistake: say so first
     for where, ids in _rule_id_uses(data):
