@@ -89,7 +89,7 @@ def uninstall_command(scope: str | None) -> None:
 )
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def event_command(args: tuple[str, ...]) -> None:
-    """Handle one Claude Code hook event (JSON on stdin); see docs/agent.md."""
+    """Handle one agent hook event (JSON on stdin; --agent NAME); see docs/agent.md."""
     from .event import main
 
     sys.exit(main(list(args)))
