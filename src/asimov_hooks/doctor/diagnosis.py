@@ -259,7 +259,7 @@ def diagnose(top: str) -> Report:
     _check_hooks(report, top)
     from ..agent.settings import diagnose as agent_lines
 
-    report.head("Claude Code agent hooks (asimov-hooks agent install):")
+    report.head("Agent hooks (asimov-hooks agent install):")
     for level, message, fix in agent_lines(top):
         report.add(level, message, fix)
     return report
