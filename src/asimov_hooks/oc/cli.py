@@ -77,7 +77,7 @@ WRITE_CONTEXT = {**CONTEXT, "ignore_unknown_options": True}
 
 
 def _apply_ops(project: Project, data: dict, ops: tuple[str, ...], new_keys: bool) -> list[str]:
-    from ..config import load_schema
+    from ..validation.config import load_schema
     from .edit import OpError, apply, parse
 
     try:
@@ -297,7 +297,7 @@ def doctor_command(
             "asimov-hooks: it needs the project's deploy URL and network access; "
             "run oc doctor for the local checks"
         )
-    from ..report import default_format, write
+    from ..output.report import default_format, write
     from .drift_report import check
 
     project = _project(directory, config_path)
