@@ -17,14 +17,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..config import Config
+    from ..validation.config import Config
 
 
 def kind_files(config: Config, kind: str, top: str) -> tuple[list[str], list[str]]:
     """(existing files of `kind`, the literal names it could have), relative to `top`.
     Literal patterns are looked up; a pattern whose last part alone has wildcards
     (`.checkpoints/*.checkpoint.json`) lists that one directory."""
-    from ..globs import match_any
+    from ..validation.globs import match_any
 
     found: list[str] = []
     literal: list[str] = []

@@ -26,7 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..config import Config
+    from ..validation.config import Config
     from .model import Edit, Event
 
 
