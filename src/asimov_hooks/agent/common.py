@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import os
 
-from ..config import ConfigError, load_config
+from ..validation.config import ConfigError, load_config
 from .payload import EventError, inside
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..config import Config
     from ..findings import Finding
+    from ..validation.config import Config
     from .model import Event
     from .state import Store
 
@@ -93,7 +93,7 @@ def line(rel: str, finding: Finding) -> str:
 
 
 def checker(config: Config) -> Any:
-    from ..engine import PATH_RULES, Checker
+    from ..validation.engine import PATH_RULES, Checker
 
     # where a file lives (must-be-ignored, checkpoints-tracked) is the commit's business
     return Checker(config, None, set(PATH_RULES))

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from ..config import ConfigError
+from ..validation.config import ConfigError
 from . import turns, writes
 from .model import POST_WRITE, PRE_WRITE, PROMPT, SESSION_START, STOP
 from .payload import EventError

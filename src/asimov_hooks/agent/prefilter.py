@@ -30,11 +30,11 @@ def may_be_protocol_file(path: str) -> bool:
     any other config, and one that cannot be read within the config size limit, is
     loaded in full by the core (which reports what is wrong with it).
     """
-    from ..config import ENV_CONFIG, find_config, load_rule_file
     from ..fs.access import FileProblem, read_bytes
     from ..gitutil import find_toplevel
-    from ..globs import match_any
     from ..readers.guards import limits
+    from ..validation.config import ENV_CONFIG, find_config, load_rule_file
+    from ..validation.globs import match_any
 
     directory = os.path.dirname(path)
     if os.environ.get(ENV_CONFIG):

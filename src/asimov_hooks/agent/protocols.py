@@ -17,14 +17,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..config import Config
+    from ..validation.config import Config
 
 
 def kind_files(config: Config, kind: str, top: str) -> tuple[list[str], list[str]]:
     """(existing files of `kind`, the literal names it could have), relative to `top`.
     Literal patterns are looked up; a pattern whose last part alone has wildcards
     (`.checkpoints/*.checkpoint.json`) lists that one directory."""
-    from ..globs import match_any
+    from ..validation.globs import match_any
 
     found: list[str] = []
     literal: list[str] = []
@@ -35,7 +35,7 @@ def kind_files(config: Config, kind: str, top: str) -> tuple[list[str], list[str
             continue
         if not any(ch in name for ch in "*?["):
             literal.append(pattern)
-            if os.path.isfile(os.path.join(top, pattern)) and pattern not in found:
+            if os.path.lexists(os.path.join(top, pattern)) and pattern not in found:
                 found.append(pattern)
             continue
         try:
@@ -44,7 +44,7 @@ def kind_files(config: Config, kind: str, top: str) -> tuple[list[str], list[str
             continue
         for entry in entries:
             rel = f"{directory}/{entry}" if directory else entry
-            if match_any(rel, [pattern]) and os.path.isfile(os.path.join(top, rel)):
+            if match_any(rel, [pattern]) and not os.path.isdir(os.path.join(top, rel)):
                 found.append(rel)
     return found, literal
 

@@ -77,7 +77,7 @@ WRITE_CONTEXT = {**CONTEXT, "ignore_unknown_options": True}
 
 
 def _apply_ops(project: Project, data: dict, ops: tuple[str, ...], new_keys: bool) -> list[str]:
-    from ..config import load_schema
+    from ..validation.config import load_schema
     from .edit import OpError, apply, parse
 
     try:
@@ -308,7 +308,7 @@ def doctor_command(
     --online, the deployed health endpoint's commit against the local HEAD. Exit codes
     as asimov-validate: 1 on errors (or warnings with --strict).
     """
-    from ..report import default_format, write
+    from ..output.report import default_format, write
     from .drift_report import check
 
     if url is not None and not online:
