@@ -160,6 +160,32 @@ def write_record(top: str, record: dict) -> None:
     atomic_write(path, data, root=root, git_internal=internal)
 
 
+def note_created(top: str, paths: list[str]) -> None:
+    """Record directories another part of install made (the command file's)."""
+    if not paths:
+        return
+    with locked(record_path(top)):
+        record = read_record(top)
+        record["created"].extend(p for p in paths if p not in record["created"])
+        write_record(top, record)
+
+
+def remove_created_dir(top: str, directory: str) -> bool:
+    """Remove `directory` if install made it and it is empty now; whether it went."""
+    real = os.path.realpath(directory)
+    with locked(record_path(top)):
+        record = read_record(top)
+        if real not in record["created"]:
+            return False
+        try:
+            os.rmdir(confine(real, top, what="directory"))
+        except (OSError, FileProblem):
+            return False  # something else lives there now
+        record["created"].remove(real)
+        write_record(top, record)
+    return True
+
+
 # ------------------------------------------------------------------ read-modify-write
 def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome | None:
     """Run `change(doc, record, outcome)` on a fresh read of `path` under the lock and
