@@ -190,3 +190,13 @@ def test_local_scope_is_only_for_claude(repo) -> None:
     proc = agent(repo, "install", "--agent", "codex", "--scope", "local")
     assert proc.returncode == 2 and "only for Claude Code" in proc.stderr
     assert not os.path.exists(os.path.join(repo, ".codex"))
+
+
+def test_directory_name_taken_by_a_file(repo) -> None:
+    with open(os.path.join(repo, ".claude"), "w", encoding="utf-8") as fh:
+        fh.write("notes\n")
+    proc = agent(repo, "install")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().endswith(
+        ".claude: cannot create the directory: File exists; nothing changed"
+    )

@@ -199,6 +199,10 @@ def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome
             make_dirs(directory, top)
     except FileProblem as exc:
         raise SettingsError(f"{_rel(path, top)}: {exc.message}; nothing changed") from None
+    except OSError as exc:
+        raise SettingsError(
+            f"{_rel(directory, top)}: cannot create the directory: {exc.strerror}; nothing changed"
+        ) from None
     real = os.path.realpath(path)
     record_dir = os.path.dirname(record_path(top))
     os.makedirs(record_dir, exist_ok=True)  # one lock file for every run, from the first
