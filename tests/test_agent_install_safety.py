@@ -182,6 +182,8 @@ def test_both_scopes_warn(repo) -> None:
     assert proc.returncode == 0
     assert "installed in both .claude/settings.json and .claude/settings.local.json" in proc.stderr
     assert "runs twice" in proc.stderr
+    doctor = run_script("asimov-hooks", "doctor", cwd=repo)
+    assert "warn Claude Code hooks are in both .claude/settings.json and" in doctor.stdout
     proc = agent(repo, "uninstall", "--scope", "local")
     assert proc.returncode == 0 and "both" not in proc.stderr
 
