@@ -8,7 +8,7 @@ inside the repository (readers.schemas); a repository schema's patterns run time
 
 from __future__ import annotations
 
-from ..config import ConfigError
+from ..validation.config import ConfigError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time

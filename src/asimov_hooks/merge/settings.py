@@ -60,7 +60,7 @@ class Settings:
 
 def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings | str:
     """Settings for the file git is merging, or why the driver does not handle it."""
-    from ..config import load_config
+    from ..validation.config import load_config
     from .core import Policies
 
     if config is None:

@@ -166,3 +166,8 @@ def _too_deep(text: str, max_depth: int | None) -> JSONError:
     return JSONError(
         f"nested more than {limit} levels deep; not parsed", *_where(text, deeper_than=limit)
     )
+
+
+def loads_strict(text: str) -> Any:
+    """`loads` (already strict and depth-bounded), under the name agent-event uses."""
+    return loads(text)

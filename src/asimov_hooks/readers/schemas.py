@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import os
 
-from ..config import ConfigError, load_schema
 from ..gitutil import find_toplevel
+from ..validation.config import ConfigError, load_schema
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import os
 
-from .checks.measure import TokenEstimator
-from .checks.registry import ESSENTIAL_RULES, normalize_rule
-from .gitutil import find_toplevel
+from ..checks.measure import TokenEstimator
+from ..checks.registry import ESSENTIAL_RULES, normalize_rule
+from ..gitutil import find_toplevel
 from .globs import match_any
 from .packs import (
     PACKS,  # noqa: F401 - re-exported: config.PACKS is where callers look
@@ -61,7 +61,7 @@ def _read_config_file(path: str) -> dict[str, Any]:
     regular file within limits.max-config-bytes is read (`extends: /dev/zero` is not)."""
     import stat
 
-    from .readers.guards import limits
+    from ..readers.guards import limits
 
     most = limits()["max-config-bytes"]
     try:
@@ -88,7 +88,7 @@ def _read_config_file(path: str) -> dict[str, Any]:
             import tomllib
         except ModuleNotFoundError:  # Python 3.10
             import tomli as tomllib  # type: ignore[no-redef]
-        from .readers.guards import InputProblem, check_depth
+        from ..readers.guards import InputProblem, check_depth
 
         try:
             check_depth(text, "json", limits()["max-depth"])  # brackets nest as in JSON
@@ -103,7 +103,7 @@ def _read_config_file(path: str) -> dict[str, Any]:
         if data is None:
             raise ConfigError(f"{path}: no [tool.asimov-hooks] table")
     else:
-        from .readers.loaders import YAMLProblem, load_yaml_plain
+        from ..readers.loaders import YAMLProblem, load_yaml_plain
 
         try:
             data = load_yaml_plain(text)
@@ -117,7 +117,7 @@ def _read_config_file(path: str) -> dict[str, Any]:
 
 
 def _validate_config(path: str, data: dict[str, Any]) -> None:
-    from .minischema import compile_schema
+    from ..minischema import compile_schema
 
     errors = compile_schema(load_schema("config.schema.json")).errors(data)
     for section in ("trim", "merge"):
@@ -143,7 +143,7 @@ def _validate_config(path: str, data: dict[str, Any]) -> None:
 
 def known_rule_ids() -> set[str]:
     """Every rule id (the registry's list, checks/registry.py)."""
-    from .checks.registry import ids
+    from ..checks.registry import ids
 
     return set(ids())
 
@@ -270,7 +270,7 @@ class Config:
     def limits(self) -> dict[str, int]:
         """Input limits (rules/limits.json under the config's `limits:`), see guards."""
         if self._limits is None:
-            from .readers.guards import limits
+            from ..readers.guards import limits
 
             self._limits = limits(self.data)
         return self._limits
