@@ -44,11 +44,14 @@ def find_config(start: str) -> str | None:
                 return candidate
         pyproject = os.path.join(directory, "pyproject.toml")
         if os.path.isfile(pyproject):
-            try:
-                with open(pyproject, encoding="utf-8", errors="replace") as fh:
-                    if "[tool.asimov-hooks" in fh.read():
-                        return pyproject
-            except OSError:
+            from .fs.access import FileProblem, read_head
+            from .readers.guards import limits
+
+            try:  # a bounded look: the file is the checkout's, it may be anything
+                head, _more = read_head(pyproject, limits()["max-config-bytes"])
+                if b"[tool.asimov-hooks" in head:
+                    return pyproject
+            except FileProblem:
                 pass
         parent = os.path.dirname(directory)
         if os.path.exists(os.path.join(directory, ".git")) or parent == directory:
