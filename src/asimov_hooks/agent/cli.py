@@ -43,12 +43,13 @@ def install_command(scope: str) -> None:
     Write|Edit|MultiEdit, SessionStart on compact|resume, Stop and UserPromptSubmit.
     Every existing key and hook is kept.
     """
+    from ..fs.access import FileProblem
     from .settings import SettingsError, install
 
     top = _top()
     try:
         path, added = install(top, scope)
-    except (SettingsError, OSError) as exc:
+    except (SettingsError, OSError, FileProblem) as exc:
         sys.stderr.write(f"asimov-hooks agent install: error: {exc}\n")
         sys.exit(2)
     rel = os.path.relpath(path)
@@ -67,11 +68,12 @@ def install_command(scope: str) -> None:
 )
 def uninstall_command(scope: str | None) -> None:
     """Remove exactly the hooks `agent install` added (and a file it created, if empty)."""
+    from ..fs.access import FileProblem
     from .settings import SettingsError, uninstall
 
     try:
         done = uninstall(_top(), [scope] if scope else None)
-    except (SettingsError, OSError) as exc:
+    except (SettingsError, OSError, FileProblem) as exc:
         sys.stderr.write(f"asimov-hooks agent uninstall: error: {exc}\n")
         sys.exit(2)
     if not done:

@@ -138,12 +138,14 @@ def may_be_protocol_file(path: str) -> bool:
         return True
     config_file = find_config(directory)
     if config_file is not None:
-        try:
-            with open(config_file, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError:
+        from ..fs.access import FileProblem, read_bytes
+        from ..readers.guards import limits
+
+        try:  # bounded before a byte is read: an oversized config is the handler's to report
+            text = read_bytes(config_file, limits()["max-config-bytes"], confined=False)
+        except FileProblem:
             return True  # the handler's config load reports it
-        if "kinds" in text or "extends" in text:
+        if b"kinds" in text or b"extends" in text:
             return True
     top = find_toplevel(directory) or os.path.realpath(directory)
     rel = os.path.relpath(path, top).replace(os.sep, "/")

@@ -255,10 +255,13 @@ def session_start(payload: dict[str, Any]) -> dict[str, Any] | None:
     parts = []
     for path in files:
         rel = os.path.relpath(path, top).replace(os.sep, "/")
-        try:
-            with open(path, encoding="utf-8-sig") as fh:
-                text = fh.read()
-        except (OSError, UnicodeDecodeError) as exc:
+        from ..fs.access import FileProblem, read_bytes
+
+        try:  # confined: a checkpoint linked to ../secret or /proc/self/environ is not read
+            text = read_bytes(path, root=top).decode("utf-8-sig")
+        except FileProblem as exc:
+            raise EventError(f"{path}: cannot read the checkpoint: {exc.message}") from None
+        except UnicodeDecodeError as exc:
             raise EventError(f"{path}: cannot read the checkpoint: {exc}") from None
         if len(text) > budget:
             cut = text.rfind("\n", 0, budget) + 1 or budget

@@ -25,6 +25,7 @@ import shlex
 import shutil
 import sys
 
+from ..fs.access import FileProblem, make_dirs, read_bytes, remove, remove_dir
 from ..readers.fileio import atomic_write
 
 TYPE_CHECKING = False
@@ -80,12 +81,13 @@ def settings_path(top: str, scope: str) -> str:
 # ------------------------------------------------------------------ reading
 def load(path: str) -> tuple[dict[str, Any] | None, str | None]:
     """(document, text) of a settings file; (None, None) when it does not exist."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return None, None
-    except (OSError, UnicodeDecodeError) as exc:
+    try:  # confined: a settings file linked out of the repository is refused
+        text = read_bytes(path).decode("utf-8")
+    except FileProblem as exc:
+        raise SettingsError(f"{path}: {exc.message}; nothing changed") from None
+    except UnicodeDecodeError as exc:
         raise SettingsError(f"{path}: cannot read: {exc}; nothing changed") from None
     if not text.strip():
         return {}, text
@@ -143,10 +145,9 @@ def _record_path(top: str) -> str:
 
 
 def _read_record(top: str) -> dict[str, list[str]]:
-    try:
-        with open(_record_path(top), encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError):
+    try:  # our own record, in the state directory
+        data = json.loads(read_bytes(_record_path(top), confined=False))
+    except (FileProblem, ValueError):
         return {"created": []}
     created = data.get("created") if isinstance(data, dict) else None
     return {"created": [p for p in created or [] if isinstance(p, str)]}
@@ -156,9 +157,9 @@ def _write_record(top: str, record: dict[str, list[str]]) -> None:
     path = _record_path(top)
     if not record["created"]:
         if os.path.exists(path):
-            os.unlink(path)
+            remove(path, git_internal=True)
         return
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    make_dirs(os.path.dirname(path), git_internal=True)
     atomic_write(path, (json.dumps(record, indent=2) + "\n").encode("utf-8"), git_internal=True)
 
 
@@ -182,7 +183,7 @@ def install(top: str, scope: str = "project") -> tuple[str, list[str]]:
     record = _read_record(top)
     directory = os.path.dirname(path)
     if not os.path.isdir(directory):
-        os.makedirs(directory)
+        make_dirs(directory)
         record["created"].append(os.path.abspath(directory))
     atomic_write(path, _dump(data, text))
     if not existed:
@@ -222,13 +223,13 @@ def uninstall(top: str, scopes: list[str] | None = None) -> list[tuple[str, list
             del data["hooks"]
         absolute = os.path.abspath(path)
         if not data and absolute in record["created"]:
-            os.unlink(path)
+            remove(path)
             record["created"].remove(absolute)
             removed.append("(file removed)")
             directory = os.path.dirname(absolute)
             if directory in record["created"]:
                 try:
-                    os.rmdir(directory)
+                    remove_dir(directory)
                     record["created"].remove(directory)
                 except OSError:
                     pass  # something else lives there now

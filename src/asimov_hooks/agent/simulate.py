@@ -47,15 +47,21 @@ def content_after(tool_name: str, tool_input: dict[str, Any], path: str) -> str:
 
 def current_text(path: str) -> str | None:
     """The file's text (a BOM kept as U+FEFF), None when it does not exist."""
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except FileNotFoundError:
+    import os
+
+    from ..fs.access import FileProblem, read_bytes
+
+    if not os.path.lexists(path):
         return None
-    except IsADirectoryError:
-        raise CannotSimulate("the path is a directory") from None
-    except OSError as exc:
-        raise Unreadable(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        raw = read_bytes(path)
+    except FileProblem as exc:
+        if exc.message.startswith("is a directory"):
+            raise CannotSimulate("the path is a directory") from None
+        said = (
+            exc.message if exc.message.startswith("cannot read") else f"cannot read: {exc.message}"
+        )
+        raise Unreadable(f"{path}: {said}") from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
