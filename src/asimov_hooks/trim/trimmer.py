@@ -124,8 +124,8 @@ def _archive_target(path: str, settings: Settings) -> str:
     except UnsafePath as refused:
         raise ConfigError(
             f"trim.archive.path: {show(settings.archive_path)!r} for {show(path)}: "
-            f"{refused.message}; the archive must live inside the checkpoint's repository "
-            "(or its directory, outside git), outside .git/"
+            f"{refused.message} (an archive lives inside the checkpoint's repository, or its "
+            "directory outside git, and never in .git/)"
         ) from None
     return target
 
