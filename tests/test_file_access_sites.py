@@ -46,13 +46,16 @@ OUR_MODULES = {"access", "fileio"}  # `access.read_bytes(...)` is the way, not a
 
 # (module, call) -> why this is not a repository file
 ALLOWED = {
-    ("packs.py", "open"): "the shipped rule packs and schemas (rules/), the package's own data",
+    (
+        "validation/packs.py",
+        "open",
+    ): "the shipped rule packs and schemas (rules/), the package's own data",
     ("readers/guards.py", "open"): "the shipped rules/limits.json, the package's own data",
     ("cli/info.py", "open"): "`asimov-hooks schema` prints a shipped schema from rules/",
     ("cli/guard.py", "os.open"): "/dev/null in place of a closed stdout or stderr",
     ("agent/event.py", "os.open"): "/dev/null in place of a closed stdout or stderr",
-    ("parallel.py", "os.fdopen"): "the pipes between the parent and its forked workers",
-    ("merge/doctor.py", "tempfile.TemporaryDirectory"): (
+    ("validation/parallel.py", "os.fdopen"): "the pipes between the parent and its forked workers",
+    ("doctor/diagnosis.py", "tempfile.TemporaryDirectory"): (
         "the doctor's smoke-test merge runs in a temporary directory of its own, outside "
         "the checkout (its files are then written and read through fs.access)"
     ),

@@ -44,9 +44,9 @@ def run(
     quiet: bool = False,
     config_path: str | None = None,
 ) -> int:
-    from ..config import ConfigError, load_config
-    from ..discovery import ephemeral_kinds, ignored_ephemeral
-    from ..engine import Checker
+    from ..validation.config import ConfigError, load_config
+    from ..validation.discovery import ephemeral_kinds, ignored_ephemeral
+    from ..validation.engine import Checker
 
     try:
         config = load_config(config_path)
@@ -81,7 +81,7 @@ def run(
     except ConfigError as exc:
         sys.stderr.write(f"{PROG}: error: {exc}\n")
         return EXIT_USAGE
-    from ..report import write
+    from ..output.report import write
 
     sys.stdout.write(
         f"{PROG}: {len(files)} file(s) git does not track (not part of this commit"

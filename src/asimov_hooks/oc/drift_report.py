@@ -25,7 +25,7 @@ PARSE_RULES = ("syntax", "duplicate-key", "conflict-markers", "empty-file")
 
 
 def check(project: Project) -> list[FileResult]:
-    from ..engine import Checker
+    from ..validation.engine import Checker
 
     checker = Checker(project.config, DRIFT_RULES | set(PARSE_RULES))
     files = [checker.record(project.show(path)) for path in project.files()]

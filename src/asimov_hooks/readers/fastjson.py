@@ -58,3 +58,38 @@ def loads(text: str) -> Any:
     import json
 
     return json.loads(text)
+
+
+class _StrictContext(_Context):
+    """As `_Context`, but NaN, Infinity and -Infinity are refused (not JSON)."""
+
+    @staticmethod
+    def parse_constant(name: str) -> float:
+        raise ValueError(f"{name} is not a JSON value")
+
+
+_STRICT: list[Any] = []
+
+
+def loads_strict(text: str) -> Any:
+    """As `loads`, refusing NaN and Infinity (ValueError); RecursionError for a text
+    nested deeper than the interpreter's recursion limit, as `json.loads` raises it."""
+    if not _STRICT:
+        try:
+            from _json import make_scanner
+
+            _STRICT.append(make_scanner(_StrictContext()))
+        except Exception:
+            _STRICT.append(None)
+    scan = _STRICT[0]
+    if scan is not None:
+        start = len(text) - len(text.lstrip(_WHITESPACE))
+        try:
+            value, end = scan(text, start)
+        except Exception:  # the standard library says what is wrong, below
+            value, end = None, -1
+        if end >= 0 and not text[end:].strip(_WHITESPACE):
+            return value
+    import json
+
+    return json.loads(text, parse_constant=_StrictContext.parse_constant)

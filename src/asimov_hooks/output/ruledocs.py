@@ -5,7 +5,7 @@ rule packs, so the three outputs say the same thing and follow the packs. The li
 rules is the registry's (checks/registry.py): a rule without documentation is an error
 here (and a failing test), not a silent gap.
 
-`python -m asimov_hooks.ruledocs` prints docs/rules.md.
+`python -m asimov_hooks.output.ruledocs` prints docs/rules.md.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import sys
 
-from .checks.registry import ids as registry_ids
-from .checks.registry import normalize_rule
-from .config import ConfigError, default_data, load_rule_file
+from ..checks.registry import ids as registry_ids
+from ..checks.registry import normalize_rule
+from ..validation.config import ConfigError, default_data, load_rule_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -216,7 +216,7 @@ def markdown() -> str:
         "# Rules",
         "",
         "<!-- Generated from rules/rule-docs.json and rules/kinds.json by "
-        "`python -m asimov_hooks.ruledocs`; do not edit by hand. -->",
+        "`python -m asimov_hooks.output.ruledocs`; do not edit by hand. -->",
         "",
         "Every rule asimov-hooks can report, with its default level and the file kinds it "
         "applies to. `asimov-hooks rules` prints this list and `asimov-hooks rules ID` one "

@@ -8,9 +8,9 @@ cost.
 
 from __future__ import annotations
 
-from .checks import registry
-from .checks.context import Context
-from .checks.registry import (
+from ..checks import registry
+from ..checks.context import Context
+from ..checks.registry import (
     DATA_CHECKS,
     ESSENTIAL_RULES,
     PATH_CHECKS,
@@ -19,6 +19,9 @@ from .checks.registry import (
     TEXT_CHECKS,
     TEXT_RULES,
 )
+from ..findings import FileResult, Finding
+from ..readers.fileio import FileProblem, decode, read_text
+from ..readers.markers import find_conflict_marker
 from .config import Config, ConfigError
 from .discovery import (
     FileRecord,
@@ -28,9 +31,6 @@ from .discovery import (
     ignored_ephemeral,
     iter_files,
 )
-from .findings import FileResult, Finding
-from .readers.fileio import FileProblem, decode, read_text
-from .readers.markers import find_conflict_marker
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -135,7 +135,7 @@ class Checker:
         rules: dict[str, dict[str, Any]],
     ) -> None:
         """Apply the file's inline directives (see suppress.py) to its findings."""
-        from .checks.suppress import apply, comment_style
+        from ..checks.suppress import apply, comment_style
 
         style = comment_style(fmt)
         if style is None:  # JSON: no comments, nothing to read
@@ -234,7 +234,7 @@ class Checker:
         if fmt == "yaml" and not needs_parse:
             # a look-alike only matters here when it would fail or is to be reported
             if size_findings or NOT_PROTOCOL in rules:
-                from .checks.foreign import foreign_reason, top_level_keys
+                from ..checks.foreign import foreign_reason, top_level_keys
 
                 reason = foreign_reason(top_level_keys(text.text), spec)
                 if reason:
@@ -248,16 +248,16 @@ class Checker:
         if not text.text.strip():
             emit("empty-file", f"file is empty; expected a {spec.get('description', kind)}")
             return result
-        from .readers.problem import YAMLProblem  # what every reader raises
+        from ..readers.problem import YAMLProblem  # what every reader raises
 
         try:
             if fmt == "yaml":
-                from .readers.loaders import load_yaml
+                from ..readers.loaders import load_yaml
 
                 max_nodes = rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
                 ctx.document = load_yaml(text.text, max_nodes, self.config.limits)
             else:
-                from .readers.json_loader import load_json
+                from ..readers.json_loader import load_json
 
                 ctx.document = load_json(text.text, self.config.limits)
         except YAMLProblem as problem:
@@ -278,7 +278,7 @@ class Checker:
             return result
         ctx.data = ctx.document.data
         if isinstance(ctx.data, dict):
-            from .checks.foreign import foreign_reason
+            from ..checks.foreign import foreign_reason
 
             reason = foreign_reason(ctx.data.keys(), spec)
             if reason and self._look_alike(result, reason, kind, rel, emit):
@@ -312,8 +312,8 @@ class Checker:
         kinds = [k for k in set(kinds) if self.parses(k)]
         if not kinds:
             return
-        from .checks.schema import evaluator
-        from .readers import loaders
+        from ..checks.schema import evaluator
+        from ..readers import loaders
 
         loaders._fast_loader_class()
         for rid in DATA_CHECKS:

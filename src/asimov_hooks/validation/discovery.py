@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 
+from ..readers.fileio import FileProblem, check_regular_file
 from .config import Config
-from .readers.fileio import FileProblem, check_regular_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -158,7 +158,7 @@ def _git_ls_files(
     absolute), or None outside a work tree or without git."""
     import subprocess
 
-    from .gitutil import GitError, toplevel
+    from ..gitutil import GitError, toplevel
 
     try:
         proc = subprocess.run(

@@ -20,9 +20,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from collections.abc import Sequence
 
+    from ..findings import FileResult
     from .discovery import FileRecord
     from .engine import Checker
-    from .findings import FileResult
 
 # Below this many parsed files per worker, forking and sending results back costs about
 # what the work saves (a checkpoint takes ~0.3 ms to check, a CLAUDE.md a tenth of that:

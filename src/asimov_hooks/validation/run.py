@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import sys
 
+from ..findings import FileResult
+from ..output.report import write
+from ..readers.fileio import FileProblem
 from .config import ConfigError, load_config
 from .discovery import discover, ensure_exists
 from .engine import Checker
-from .findings import FileResult
-from .readers.fileio import FileProblem
-from .report import write
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -123,7 +123,7 @@ def run_options(
     prog: str = "asimov-validate",
 ) -> int:
     """Run validate from parsed command-line options (click's or cli.options.parse_command's)."""
-    from .report import default_format
+    from ..output.report import default_format
 
     return validate(
         list(paths) or ["."],
@@ -144,7 +144,7 @@ def run_size_options(**opts: Any) -> int:
     """`asimov-check-size` from its parsed options (click's or cli.options.parse_command's): validate with
     the size rules only, no fixes, in this process (reading and counting: a worker
     process would cost more than it saves)."""
-    from .checks.registry import SIZE_RULES
+    from ..checks.registry import SIZE_RULES
 
     select = [",".join(sorted(SIZE_RULES))]
     return run_options(
@@ -156,7 +156,7 @@ def _fix(record: FileRecord, checker: Checker) -> tuple[list[str], str | None]:
     """Apply the safe fixers that apply to this file: (what changed, why it could not)."""
     if record.kind not in checker.config.section("trim").get("kinds", []):
         return [], None
-    from .trim.trimmer import fix_file
+    from ..trim.trimmer import fix_file
 
     outcome = fix_file(record.path, checker.config)
     return (outcome.messages if outcome.changed else []), outcome.error

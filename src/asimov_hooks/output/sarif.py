@@ -13,8 +13,8 @@ import json
 import os
 import re
 
-from . import __version__
-from .findings import FileResult
+from .. import __version__
+from ..findings import FileResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -29,7 +29,7 @@ FINGERPRINT = "asimovHooks/v1"
 
 def _root(path: str, roots: dict[str, str]) -> str:
     """The root of the repository that holds `path`, or the working directory."""
-    from .gitutil import find_toplevel
+    from ..gitutil import find_toplevel
 
     directory = os.path.dirname(os.path.abspath(path))
     if directory not in roots:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import os
 
-from .checks.measure import TokenEstimator
-from .checks.registry import ESSENTIAL_RULES, normalize_rule
-from .fs.access import FileProblem, read_bytes
-from .gitutil import find_toplevel
+from ..checks.measure import TokenEstimator
+from ..checks.registry import ESSENTIAL_RULES, normalize_rule
+from ..fs.access import FileProblem, read_bytes
+from ..gitutil import find_toplevel
 from .globs import match_any
 from .packs import (
     PACKS,  # noqa: F401 - re-exported: config.PACKS is where callers look
@@ -63,7 +63,7 @@ def _read_config_file(path: str) -> dict[str, Any]:
     size checked before a byte is read and again while reading (fs.access). A config may
     live outside the work tree (`--config`, `extends: ~/shared.yaml`): it is read, never
     written, and an extended file's content is never shown unless it is a config."""
-    from .readers.guards import limits
+    from ..readers.guards import limits
 
     most = limits()["max-config-bytes"]
     try:
@@ -82,7 +82,7 @@ def _read_config_file(path: str) -> dict[str, Any]:
             import tomllib
         except ModuleNotFoundError:  # Python 3.10
             import tomli as tomllib  # type: ignore[no-redef]
-        from .readers.guards import InputProblem, check_depth
+        from ..readers.guards import InputProblem, check_depth
 
         try:
             check_depth(text, "json", limits()["max-depth"])  # brackets nest as in JSON
@@ -97,7 +97,7 @@ def _read_config_file(path: str) -> dict[str, Any]:
         if data is None:
             raise ConfigError(f"{path}: no [tool.asimov-hooks] table")
     else:
-        from .readers.loaders import YAMLProblem, load_yaml_plain
+        from ..readers.loaders import YAMLProblem, load_yaml_plain
 
         try:
             data = load_yaml_plain(text)
@@ -111,13 +111,14 @@ def _read_config_file(path: str) -> dict[str, Any]:
 
 
 def _validate_config(path: str, data: dict[str, Any]) -> None:
-    from .minischema import Evaluator
+    from ..minischema import compile_schema
 
-    errors = Evaluator(load_schema("config.schema.json")).errors(data)
+    errors = compile_schema(load_schema("config.schema.json")).errors(data)
     for section in ("trim", "merge"):
         schema_file = os.path.join(rules_dir(), "schemas", f"config-{section}.schema.json")
         if section in data and os.path.isfile(schema_file):
-            sub = Evaluator(load_schema(f"config-{section}.schema.json")).errors(data[section])
+            schema = load_schema(f"config-{section}.schema.json")
+            sub = compile_schema(schema).errors(data[section])
             errors += [type(e)((section, *e.path), e.message, e.keyword, e.on_key) for e in sub]
     known = known_rule_ids()  # a misspelt rule id is the likelier mistake: say so first
     for where, ids in _rule_id_uses(data):
@@ -136,7 +137,7 @@ def _validate_config(path: str, data: dict[str, Any]) -> None:
 
 def known_rule_ids() -> set[str]:
     """Every rule id (the registry's list, checks/registry.py)."""
-    from .checks.registry import ids
+    from ..checks.registry import ids
 
     return set(ids())
 
@@ -263,7 +264,7 @@ class Config:
     def limits(self) -> dict[str, int]:
         """Input limits (rules/limits.json under the config's `limits:`), see guards."""
         if self._limits is None:
-            from .readers.guards import limits
+            from ..readers.guards import limits
 
             self._limits = limits(self.data)
         return self._limits

@@ -26,7 +26,7 @@ def rules_dir() -> str:
     """rules/ inside the installed package (wheel) or at the top of a source checkout."""
     if _RULES_DIR:
         return _RULES_DIR[0]
-    here = os.path.dirname(os.path.realpath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # the package
     for candidate in (os.path.join(here, "rules"), os.path.join(here, "..", "..", "rules")):
         if os.path.isfile(os.path.join(candidate, "kinds.json")):
             _RULES_DIR.append(os.path.normpath(candidate))
@@ -38,7 +38,7 @@ def load_rule_file(name: str) -> Any:
     """A JSON document from rules/ (rule packs and schemas); read once per process."""
     if name in _RULE_FILES:
         return _RULE_FILES[name]
-    from .readers.fastjson import loads
+    from ..readers.fastjson import loads
 
     path = os.path.join(rules_dir(), name)
     try:

@@ -1,14 +1,14 @@
 """Output formats: text for people (coloured on a terminal), json for machines, github for
-Actions annotations, sarif for code scanning (asimov_hooks.sarif, imported only for it)."""
+Actions annotations, sarif for code scanning (asimov_hooks.output.sarif, imported only for it)."""
 
 from __future__ import annotations
 
 import os
 
 # declared with the command-line options that offer them
-from .cli.options import COLOR_MODES as COLOR_MODES
-from .cli.options import FORMATS as FORMATS
-from .findings import FileResult
+from ..cli.options import COLOR_MODES as COLOR_MODES
+from ..cli.options import FORMATS as FORMATS
+from ..findings import FileResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time

@@ -26,7 +26,7 @@ from ..gitutil import (
     git_path,
     toplevel,
 )
-from .install import merge_settings
+from ..merge.install import merge_settings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -212,7 +212,7 @@ def _check_attributes(report: Report, name: str, top: str, config: Any, settings
 def _pattern_for(rel: str, patterns: list[str]) -> str:
     """The attributes pattern that would route `rel`: gitattributes anchors a pattern
     with a slash at the file's directory, so a nested file gets its prefix."""
-    from ..globs import match_any
+    from ..validation.globs import match_any
 
     for pattern in patterns:
         if match_any(rel, [pattern]):
@@ -252,7 +252,7 @@ def _check_hooks(report: Report, top: str) -> None:
 
 
 def diagnose(top: str) -> Report:
-    from ..config import load_config
+    from ..validation.config import load_config
 
     config = load_config(None, start=top)
     settings = merge_settings(config)
@@ -262,7 +262,7 @@ def diagnose(top: str) -> Report:
     _check_hooks(report, top)
     from ..agent.settings import diagnose as agent_lines
 
-    report.head("Claude Code agent hooks (asimov-hooks agent install):")
+    report.head("Agent hooks (asimov-hooks agent install):")
     for level, message, fix in agent_lines(top):
         report.add(level, message, fix)
     return report
@@ -275,7 +275,7 @@ def command() -> None:
     Exit 0 when everything is in place, 1 when something needs fixing (each problem
     comes with what to do), 2 when the check itself could not run.
     """
-    from ..config import ConfigError
+    from ..validation.config import ConfigError
 
     try:
         top = toplevel()
