@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 from conftest import SCRIPTS, git_init, oc_checkpoint, script_env, write
 
@@ -52,23 +53,27 @@ def load(path) -> dict:
 
 
 def test_concurrent_oc_updates_of_distinct_fields_all_land(tmp_path) -> None:
-    repo = git_init(tmp_path / "repo")
+    repo = Path(git_init(tmp_path / "repo"))
     write(repo, OC, oc_checkpoint(skill_state={}))
     count = 16
     runs = spawn(
-        repo, [["oc", "update", SKILL, f"--skill_state.writer_{i}=value {i}"] for i in range(count)]
+        repo,
+        [
+            ["oc", "update", SKILL, "--new-key", f"--skill_state.w{i}=value {i}"]
+            for i in range(count)
+        ],
     )
     assert all(clean(r) for r in runs), runs
     reported = [i for i, r in enumerate(runs) if r.returncode == 0 and "updated" in r.stdout]
     assert len(reported) == count, [(r.returncode, r.stdout, r.stderr) for r in runs]
     state = load(repo / OC)["skill_state"]
     for i in reported:
-        assert state.get(f"writer_{i}") == f"value {i}", (i, state)
+        assert state.get(f"w{i}") == f"value {i}", (i, state)
     assert not [n for n in os.listdir(repo / ".checkpoints") if n.endswith(".tmp")]
 
 
 def test_concurrent_oc_appends_to_one_list_all_land(tmp_path) -> None:
-    repo = git_init(tmp_path / "repo")
+    repo = Path(git_init(tmp_path / "repo"))
     write(repo, OC, oc_checkpoint())
     count = 12
     runs = spawn(
@@ -81,7 +86,7 @@ def test_concurrent_oc_appends_to_one_list_all_land(tmp_path) -> None:
 
 
 def test_concurrent_oc_done_moves_each_action_once(tmp_path) -> None:
-    repo = git_init(tmp_path / "repo")
+    repo = Path(git_init(tmp_path / "repo"))
     count = 12
     actions = [f"action {i}" for i in range(count)]
     write(repo, OC, oc_checkpoint(next_actions=[*actions, "the last one"]))
@@ -91,14 +96,14 @@ def test_concurrent_oc_done_moves_each_action_once(tmp_path) -> None:
     assert reported == sorted(actions)  # each process moved a different action
     doc = load(repo / OC)
     assert doc["next_actions"] == ["the last one"]
-    done = [d.get("text", d) if isinstance(d, dict) else d for d in doc["recently_done"]]
-    assert sorted(str(d) for d in done if str(d) in actions) == sorted(actions), done
+    done = [d["action"] for d in doc["recently_done"] if isinstance(d, dict)]
+    assert sorted(done) == sorted(actions), doc["recently_done"]
 
 
 def test_concurrent_rotations_and_appends_lose_no_item(tmp_path) -> None:
     """Updates append telemetry while rotations move it to history/: every item ends in
     exactly one of the two files."""
-    repo = git_init(tmp_path / "repo")
+    repo = Path(git_init(tmp_path / "repo"))
     write(repo, OC, oc_checkpoint(skill_state={"merged_prs": [0]}))
     count = 8
     commands = []
@@ -119,7 +124,7 @@ def test_concurrent_rotations_and_appends_lose_no_item(tmp_path) -> None:
 
 
 def test_concurrent_trims_append_every_entry_to_one_archive(tmp_path) -> None:
-    repo = git_init(tmp_path / "repo")
+    repo = Path(git_init(tmp_path / "repo"))
     write(repo, ".asimov-hooks.yaml", "trim:\n  archive:\n    path: ../../archive.yaml\n")
     long = "milestone: m\nstatus: in_progress\ncompleted:\n"
     paths = [f"d{i:02}/sub/{CP}" for i in range(16)]
