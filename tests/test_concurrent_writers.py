@@ -112,7 +112,7 @@ def test_concurrent_rotations_and_appends_lose_no_item(tmp_path) -> None:
         commands.append(["oc", "rotate", SKILL])
     runs = spawn(repo, commands)
     assert all(r.returncode in (0, 1) and clean(r) for r in runs), runs
-    updates = [r for r, c in zip(runs, commands) if c[1] == "update"]
+    updates = [r for r, c in zip(runs, commands, strict=True) if c[1] == "update"]
     assert all(r.returncode == 0 for r in updates), updates
     left = load(repo / OC)["skill_state"]["merged_prs"]
     moved = []

@@ -51,6 +51,8 @@ ALLOWED = {
         "open",
     ): "the shipped rule packs and schemas (rules/), the package's own data",
     ("readers/guards.py", "open"): "the shipped rules/limits.json, the package's own data",
+    ("adoption/source.py", "open"): "the shipped .pre-commit-hooks.yaml, the package's own data",
+    ("checks/online.py", ".open"): "an HTTP request (urllib's opener), not a file",
     ("cli/info.py", "open"): "`asimov-hooks schema` prints a shipped schema from rules/",
     ("cli/guard.py", "os.open"): "/dev/null in place of a closed stdout or stderr",
     ("agent/event.py", "os.open"): "/dev/null in place of a closed stdout or stderr",

@@ -35,7 +35,7 @@ def kind_files(config: Config, kind: str, top: str) -> tuple[list[str], list[str
             continue
         if not any(ch in name for ch in "*?["):
             literal.append(pattern)
-            if os.path.isfile(os.path.join(top, pattern)) and pattern not in found:
+            if os.path.lexists(os.path.join(top, pattern)) and pattern not in found:
                 found.append(pattern)
             continue
         try:
@@ -44,7 +44,7 @@ def kind_files(config: Config, kind: str, top: str) -> tuple[list[str], list[str
             continue
         for entry in entries:
             rel = f"{directory}/{entry}" if directory else entry
-            if match_any(rel, [pattern]) and os.path.isfile(os.path.join(top, rel)):
+            if match_any(rel, [pattern]) and not os.path.isdir(os.path.join(top, rel)):
                 found.append(rel)
     return found, literal
 

@@ -11,7 +11,7 @@ judge: `CannotSimulate`, and the tool's own error reaches the agent.
 The input comes from the agent, so the work is bounded: the result may not pass the
 file's byte limit (checked before each replacement, from the counts, so a
 `replace_all` cannot blow up memory first), and a tool call may carry at most
-MAX_EDITS edits. Each edit costs one pass over a text within the limit: linear.
+MAX_EDITS edits (more is refused: `OutOfBounds`). Each edit costs one pass over a text within the limit: linear.
 Adapters of other agents build their own changes (a patch format) with the same
 `apply(current, limit)` method (`agent.model.Change`).
 """
@@ -29,7 +29,11 @@ class CannotSimulate(Exception):
     """The tool would fail on its own (or its input is not what the tool takes)."""
 
 
-class TooBig(Exception):
+class OutOfBounds(Exception):
+    """The write cannot be worked out within the bounds: it is refused, with this text."""
+
+
+class TooBig(OutOfBounds):
     """The result would pass the byte limit (a `max-bytes-hard` error)."""
 
     def __init__(self, size: int, limit: int) -> None:
@@ -72,7 +76,10 @@ class Replace:
         if not isinstance(edits, list) or not edits:
             raise CannotSimulate("no list of edits")
         if len(edits) > MAX_EDITS:
-            raise CannotSimulate(f"{len(edits):,} edits in one call (at most {MAX_EDITS:,})")
+            raise OutOfBounds(
+                f"it carries {len(edits):,} edits, more than the {MAX_EDITS:,} one call may "
+                "carry to be checked; split it"
+            )
         text = current
         size = utf8_len(current) if current is not None else 0
         for index, edit in enumerate(edits):

@@ -19,7 +19,7 @@ import time
 from ..fs.access import DEFAULT_MAX_BYTES, FileProblem, read_bytes
 from .common import checker, line, open_store, protocol_file, trim_settings, warn
 from .model import Answer
-from .simulate import CannotSimulate, TooBig
+from .simulate import CannotSimulate, OutOfBounds, TooBig
 from .verdict import worse
 
 TYPE_CHECKING = False
@@ -89,6 +89,9 @@ def _judge(
             f"{big.size:,} bytes or more, over its {limit:,}-byte limit. Write less; "
             "keep current state only."
         )
+        return
+    except OutOfBounds as bounds:
+        refusals.append(f"asimov-hooks refused this {event.tool} of {rel}: {bounds}.")
         return
     if after is None:
         return  # deleted: nothing left to check

@@ -45,12 +45,15 @@ def find_config(start: str) -> str | None:
                 return candidate
         pyproject = os.path.join(directory, "pyproject.toml")
         if os.path.isfile(pyproject):
-            try:
-                if b"[tool.asimov-hooks" in read_bytes(pyproject, confined=False):
+            from ..fs.access import read_head
+            from ..readers.guards import limits
+
+            try:  # a bounded look: the file is the checkout's, it may be anything
+                head, _more = read_head(pyproject, limits()["max-config-bytes"])
+                if b"[tool.asimov-hooks" in head:
                     return pyproject
-            except FileProblem as problem:
-                if problem.rule == "max-bytes-hard":
-                    return pyproject  # reading it says what is wrong
+            except FileProblem:
+                pass
         parent = os.path.dirname(directory)
         if os.path.exists(os.path.join(directory, ".git")) or parent == directory:
             return None

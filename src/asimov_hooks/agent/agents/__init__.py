@@ -21,7 +21,8 @@ An adapter module provides:
     `model.Edit(path, change, source=None)` per file, where `change` has
     `apply(current_text_or_None, byte_limit) -> new_text_or_None` (None: the file is
     deleted) and raises `simulate.CannotSimulate` when the tool would fail by itself
-    and `simulate.TooBig` past the limit. `simulate.Write(content)` and
+    (the core then says nothing) and `simulate.OutOfBounds` (`TooBig`: a result past
+    the byte limit) when it cannot be worked out within bounds (the core refuses it). `simulate.Write(content)` and
     `simulate.Replace(edits)` cover whole-content writes and exact replacements; a
     patch format brings its own class. `source` is the file a move reads from;
   - `STOP`: `loop_guard` True when this stop follows one a hook already continued
