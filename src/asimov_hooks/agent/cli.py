@@ -74,6 +74,7 @@ def install_command(agent_name: str, scope: str) -> None:
         sys.stderr.write(f"asimov-hooks agent install: error: {exc}\n")
         sys.exit(2)
     _report(report)
+    sys.exit(1 if report.failed else 0)
 
 
 @group.command("uninstall", context_settings=CONTEXT)

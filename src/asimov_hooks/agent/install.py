@@ -21,6 +21,7 @@ class Report:
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.warnings: list[str] = []
+        self.failed = False  # something asked for was left undone (exit 1)
 
 
 def _rel(path: str, top: str) -> str:
@@ -62,7 +63,29 @@ def install(top: str, agent_name: str, scope: str = "project") -> Report:
             if said:
                 (report.warnings if said.startswith("warning") else report.lines).append(said)
         _warn_both_scopes(top, agent, report)
+        _install_command(top, agent.name, chosen, report)
     return report
+
+
+def _install_command(top: str, agent: str, scope: str, report: Report) -> None:
+    from . import commands
+
+    if agent not in commands.FILES:
+        return
+    if scope != "project":
+        report.lines.append(
+            "the /checkpoint command is a project file: `asimov-hooks agent install` "
+            "(project scope) adds it"
+        )
+        return
+    created: list[str] = []
+    status, message = commands.install(top, agent, created)
+    hooks_file.note_created(top, created)
+    (report.lines if status in ("added", "updated", "unchanged") else report.warnings).append(
+        message
+    )
+    if status in ("kept", "refused"):
+        report.failed = True
 
 
 def _warn_both_scopes(top: str, agent: Agent, report: Report) -> None:
@@ -82,6 +105,8 @@ def uninstall(top: str, agent_name: str, scope: str | None = None) -> Report:
     """Remove what install added for `agent_name` or all (every scope unless `scope`)."""
     report = Report()
     for agent in selected(agent_name):
+        if scope in (None, "project"):
+            _uninstall_command(top, agent.name, report)
         for chosen in _scopes_for(agent, scope):
             outcome = hooks_file.uninstall(top, agent, chosen)
             if outcome is None:
@@ -94,9 +119,21 @@ def uninstall(top: str, agent_name: str, scope: str | None = None) -> Report:
 
                 if forget(top, outcome.path):
                     report.lines.append(f"{rel}: taken out of .git/info/exclude again")
-    if not report.lines:
+    if not report.lines and not report.warnings:
         report.lines.append("no asimov-hooks agent hooks installed; nothing changed")
     return report
+
+
+def _uninstall_command(top: str, agent: str, report: Report) -> None:
+    from . import commands
+
+    status, message = commands.uninstall(top, agent)
+    if message:
+        (report.lines if status == "removed" else report.warnings).append(message)
+    if status == "removed":
+        path = commands.path_for(top, agent)
+        assert path is not None
+        hooks_file.remove_created_dir(top, os.path.dirname(path))
 
 
 __all__ = ["AGENTS", "Report", "UsageError", "install", "uninstall"]

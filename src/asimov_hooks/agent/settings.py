@@ -160,6 +160,32 @@ def write_record(top: str, record: dict) -> None:
     atomic_write(path, data, root=root, git_internal=internal)
 
 
+def note_created(top: str, paths: list[str]) -> None:
+    """Record directories another part of install made (the command file's)."""
+    if not paths:
+        return
+    with locked(record_path(top)):
+        record = read_record(top)
+        record["created"].extend(p for p in paths if p not in record["created"])
+        write_record(top, record)
+
+
+def remove_created_dir(top: str, directory: str) -> bool:
+    """Remove `directory` if install made it and it is empty now; whether it went."""
+    real = os.path.realpath(directory)
+    with locked(record_path(top)):
+        record = read_record(top)
+        if real not in record["created"]:
+            return False
+        try:
+            os.rmdir(confine(real, top, what="directory"))
+        except (OSError, FileProblem):
+            return False  # something else lives there now
+        record["created"].remove(real)
+        write_record(top, record)
+    return True
+
+
 # ------------------------------------------------------------------ read-modify-write
 def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome | None:
     """Run `change(doc, record, outcome)` on a fresh read of `path` under the lock and
@@ -269,6 +295,25 @@ def command_resolves(command: str, top: str) -> bool:
     return shutil.which(exe) is not None
 
 
+def _command_lines(top: str, agent: str) -> list[tuple[str, str, str | None]]:
+    from . import commands
+
+    found = commands.state(top, agent)
+    if found is None:
+        return []
+    rel = _rel(commands.path_for(top, agent) or "", top)
+    if found in ("ours", "edited", "foreign"):
+        whose = {"ours": "", "edited": " (edited since install)", "foreign": " (your own)"}
+        return [("ok", f"{rel}: /checkpoint command present{whose[found]}", None)]
+    return [
+        (
+            "warn",
+            f"{rel}: no /checkpoint command" + (" (cannot be used)" if found == "unusable" else ""),
+            f"run `asimov-hooks agent install --agent {agent}`",
+        )
+    ]
+
+
 def diagnose(top: str) -> list[tuple[str, str, str | None]]:
     """(level, message, fix) lines for `asimov-hooks doctor`: ok, warn or FAIL."""
     lines: list[tuple[str, str, str | None]] = []
@@ -299,6 +344,8 @@ def diagnose(top: str) -> list[tuple[str, str, str | None]]:
                 )
             else:
                 lines.append(("ok", f"{rel}: {agent.title} hooks installed for every event", None))
+            if scope == "project":
+                lines.extend(_command_lines(top, agent.name))
             for command in sorted({c for commands in found.values() for c in commands}):
                 if command_resolves(command, top):
                     lines.append(("ok", f"hook command resolves: {command}", None))
