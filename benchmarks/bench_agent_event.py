@@ -1,12 +1,13 @@
-"""Start-up cost of `asimov-hooks agent-event`, the Claude Code hook on every file edit.
+"""Start-up cost of `asimov-hooks agent-event`, the agent hook on every file edit.
 
-Claude Code runs the PreToolUse and PostToolUse hooks on every Write, Edit and
-MultiEdit; almost all of them touch files that are not protocol files, where the hook
-has nothing to do. Its cost there must stay within about 2x a bare `python -c pass`
-(issue 12). This measures it as a user has it: asimov-hooks installed with `pip
-install .` into a fresh virtual environment (as pre-commit installs it: a wheel, with
-compiled bytecode), each event a whole process fed its JSON on stdin, the same way
-Claude Code starts it.
+Each agent runs its write hooks (Claude Code's PreToolUse and PostToolUse, Codex's on
+apply_patch, Gemini CLI's BeforeTool and AfterTool, Cursor's afterFileEdit) on every
+file the agent writes; almost all of them touch files that are not protocol files,
+where the hook has nothing to do. Its cost there must stay within about 2x a bare
+`python -c pass`. This measures it as a user has it: asimov-hooks installed as the
+README installs it (`python3 -m venv`, then `pip install .`: a wheel, compiled
+bytecode), each event a whole process fed its JSON on stdin, the way the agents start
+it. `--maker virtualenv` builds the environment as pre-commit does instead.
 
     python benchmarks/bench_agent_event.py            # builds a venv in a temp dir
     python benchmarks/bench_agent_event.py --env .venv --runs 15
@@ -28,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHECKPOINT = (
@@ -37,22 +39,20 @@ CHECKPOINT = (
 TARGET = 2.0  # x python -c pass, for edits of files that are not protocol files
 
 
-def build_env(directory: str) -> str:
+def build_env(directory: str, maker: str = "venv") -> str:
     """A fresh environment with `pip install ROOT` (a wheel, bytecode compiled), made by
-    virtualenv as pre-commit makes its hook environments (its pip writes the console
-    script); the standard venv module when virtualenv is not installed. Its bin dir."""
-    import importlib.util
-
-    maker = "virtualenv" if importlib.util.find_spec("virtualenv") else "venv"
-    subprocess.run([sys.executable, "-m", maker, "-q", directory], check=True)
+    the standard venv module as the README says (`maker="virtualenv"`: as pre-commit
+    makes its hook environments). Its bin dir."""
+    quiet = ["-q"] if maker == "virtualenv" else []  # the venv module has no -q
+    subprocess.run([sys.executable, "-m", maker, *quiet, directory], check=True)
     bindir = os.path.join(directory, "Scripts" if os.name == "nt" else "bin")
     pip = [os.path.join(bindir, "python"), "-m", "pip", "install", "-q"]
     subprocess.run([*pip, "--disable-pip-version-check", ROOT], check=True)
     return bindir
 
 
-def make_project(directory: str) -> dict[str, str]:
-    """A git repository with an ignored checkpoint; the payload files of each case."""
+def make_project(directory: str) -> dict[str, Any]:
+    """A git repository with an ignored checkpoint; (agent, payload file) of each case."""
     repo = os.path.join(directory, "project")
     os.makedirs(os.path.join(repo, "src"))
     subprocess.run(["git", "init", "-q", repo], check=True)
@@ -78,28 +78,68 @@ def make_project(directory: str) -> dict[str, str]:
         path = os.path.join(repo, rel)
         return event(name, tool_name=tool_name, tool_input={"file_path": path, **tool_input})
 
-    cases = {
-        "PreToolUse Write src/app.py (not a protocol file)": tool(
-            "PreToolUse", "Write", "src/app.py", content="x = 2\n"
+    def codex(name: str, rel: str) -> dict[str, object]:
+        patch = f"*** Begin Patch\n*** Update File: {rel}\n@@\n-x = 1\n+x = 2\n*** End Patch\n"
+        fields = {"tool_name": "apply_patch", "tool_input": {"command": patch}}
+        return event(name, model="gpt-5-codex", permission_mode="default", turn_id="t1", **fields)
+
+    def cursor_edit(rel: str) -> dict[str, object]:
+        edits = [{"old_string": "x = 1", "new_string": "x = 2"}]
+        return {
+            "conversation_id": "bench",
+            "generation_id": "g1",
+            "hook_event_name": "afterFileEdit",
+            "workspace_roots": [repo],
+            "file_path": os.path.join(repo, rel),
+            "edits": edits,
+        }
+
+    cases: dict[str, tuple[str, dict[str, object]]] = {
+        "PreToolUse Write src/app.py (not a protocol file)": (
+            "claude",
+            tool("PreToolUse", "Write", "src/app.py", content="x = 2\n"),
         ),
-        "PostToolUse Edit src/app.py (not a protocol file)": tool(
-            "PostToolUse", "Edit", "src/app.py", old_string="x = 1", new_string="x = 1"
+        "PostToolUse Edit src/app.py (not a protocol file)": (
+            "claude",
+            tool("PostToolUse", "Edit", "src/app.py", old_string="x = 1", new_string="x = 1"),
         ),
-        "PreToolUse Write .claude_checkpoint.yaml (valid)": tool(
-            "PreToolUse", "Write", ".claude_checkpoint.yaml", content=CHECKPOINT
+        "PreToolUse Write .claude_checkpoint.yaml (valid)": (
+            "claude",
+            tool("PreToolUse", "Write", ".claude_checkpoint.yaml", content=CHECKPOINT),
         ),
-        "PostToolUse Write .claude_checkpoint.yaml (nothing to trim)": tool(
-            "PostToolUse", "Write", ".claude_checkpoint.yaml", content=CHECKPOINT
+        "PostToolUse Write .claude_checkpoint.yaml (nothing to trim)": (
+            "claude",
+            tool("PostToolUse", "Write", ".claude_checkpoint.yaml", content=CHECKPOINT),
         ),
-        "UserPromptSubmit": event("UserPromptSubmit", prompt="go on"),
-        "Stop (turn under the threshold)": event("Stop", stop_hook_active=False),
+        "UserPromptSubmit": ("claude", event("UserPromptSubmit", prompt="go on")),
+        "Stop (turn under the threshold)": ("claude", event("Stop", stop_hook_active=False)),
+        "Codex PreToolUse apply_patch src/app.py (not a protocol file)": (
+            "codex",
+            codex("PreToolUse", "src/app.py"),
+        ),
+        "Codex PostToolUse apply_patch src/app.py (not a protocol file)": (
+            "codex",
+            codex("PostToolUse", "src/app.py"),
+        ),
+        "Gemini CLI BeforeTool write_file src/app.py (not a protocol file)": (
+            "gemini",
+            tool("BeforeTool", "write_file", "src/app.py", content="x = 2\n"),
+        ),
+        "Gemini CLI AfterTool replace src/app.py (not a protocol file)": (
+            "gemini",
+            tool("AfterTool", "replace", "src/app.py", old_string="x = 1", new_string="x = 2"),
+        ),
+        "Cursor afterFileEdit src/app.py (not a protocol file)": (
+            "cursor",
+            cursor_edit("src/app.py"),
+        ),
     }
     out = {}
-    for i, (name, payload) in enumerate(cases.items()):
+    for i, (name, (agent, payload)) in enumerate(cases.items()):
         path = os.path.join(directory, f"payload-{i}.json")
         with open(path, "w", encoding="utf-8") as fh:
             json.dump(payload, fh)
-        out[name] = path
+        out[name] = (agent, path)
     out["_repo"] = repo
     return out
 
@@ -139,7 +179,10 @@ def measure(bindir: str, runs: int, workdir: str) -> list[tuple[str, Samples]]:
     rows: list[tuple[str, list[str], str | None]] = [
         ("python -c pass", [python, "-c", "pass"], None)
     ]
-    rows += [(name, [hooks, "agent-event"], path) for name, path in payloads.items()]
+    rows += [
+        (name, [hooks, "agent-event", "--agent", agent], path)
+        for name, (agent, path) in payloads.items()
+    ]
     samples: dict[str, Samples] = {name: ([], []) for name, _, _ in rows}
     for _name, command, stdin in rows:  # warm-up: bytecode, page cache, the state db
         timed(command, stdin, repo)
@@ -193,14 +236,25 @@ def main(argv: list[str] | None = None) -> int:
         "--env", help="use this existing environment (its bin/) instead of building one"
     )
     parser.add_argument("--out", help="also write the markdown table to this file")
+    parser.add_argument(
+        "--maker",
+        choices=("venv", "virtualenv"),
+        default="venv",
+        help="how to build the environment: venv as the README installs (default), "
+        "virtualenv as pre-commit does",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-agent-") as tmp:
         if args.env:
             bindir = os.path.join(os.path.abspath(args.env), "bin")
             how = f"environment {args.env}"
         else:
-            bindir = build_env(os.path.join(tmp, "venv"))
-            how = "fresh virtualenv as pre-commit makes it, `pip install .`, compiled bytecode"
+            bindir = build_env(os.path.join(tmp, "venv"), args.maker)
+            how = (
+                "`python3 -m venv` and `pip install .` as the README installs, compiled bytecode"
+                if args.maker == "venv"
+                else "fresh virtualenv as pre-commit makes it, `pip install .`, compiled bytecode"
+            )
         for name in ("ASIMOV_HOOKS_CONFIG", "ASIMOV_HOOKS_STATE_DIR", "PYTHONDONTWRITEBYTECODE"):
             os.environ.pop(name, None)  # state goes to the temporary repository's .git
         results = measure(bindir, max(1, args.runs), os.path.join(tmp, "work"))

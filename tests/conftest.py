@@ -129,7 +129,9 @@ def commit_all(repo: os.PathLike | str, message: str) -> None:
 def script_env(**extra: str) -> dict[str, str]:
     """Environment for whole-process runs: our console scripts first on PATH."""
     env = {
-        k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "ASIMOV_HOOKS_CONFIG")
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("GITHUB_ACTIONS", "ASIMOV_HOOKS_CONFIG", "CLAUDE_PROJECT_DIR")
     }
     env.update(GIT_ENV)
     env["PATH"] = SCRIPTS + os.pathsep + env.get("PATH", "")

@@ -9,6 +9,7 @@ import stat
 import pytest
 from conftest import git_init, run_script, write
 
+COMMAND = "asimov-hooks agent-event --agent claude"
 EVENTS = ["PreToolUse", "PostToolUse", "SessionStart", "Stop", "UserPromptSubmit"]
 THEIRS = {
     "permissions": {"allow": ["Bash(npm test:*)"]},
@@ -51,10 +52,10 @@ def test_install_creates_project_settings(repo) -> None:
     assert data["hooks"]["PreToolUse"] == [
         {
             "matcher": "Write|Edit|MultiEdit",
-            "hooks": [{"type": "command", "command": "asimov-hooks agent-event"}],
+            "hooks": [{"type": "command", "command": COMMAND}],
         }
     ]
-    assert data["hooks"]["SessionStart"][0]["matcher"] == "compact|resume"
+    assert data["hooks"]["SessionStart"][0]["matcher"] == "compact|resume|fork"
     assert "matcher" not in data["hooks"]["Stop"][0]
     # idempotent: byte for byte
     with open(path, "rb") as fh:
@@ -117,10 +118,12 @@ def test_local_scope_uses_absolute_command(repo) -> None:
     assert proc.returncode == 0, proc.stderr
     data = read(os.path.join(repo, ".claude", "settings.local.json"))
     command = data["hooks"]["Stop"][0]["hooks"][0]["command"]
-    assert command.endswith(" agent-event") and os.path.isabs(command.split()[0].strip("'"))
+    assert command.endswith(" agent-event --agent claude") and os.path.isabs(
+        command.split()[0].strip("'")
+    )
     assert not os.path.exists(os.path.join(repo, ".claude", "settings.json"))
     doctor = run_script("asimov-hooks", "doctor", cwd=repo)
-    assert "settings.local.json: agent hooks installed for every event" in doctor.stdout
+    assert "settings.local.json: Claude Code hooks installed for every event" in doctor.stdout
     assert "hook command resolves" in doctor.stdout
     agent(repo, "uninstall", "--scope", "local")
     assert not os.path.exists(os.path.join(repo, ".claude"))
@@ -131,6 +134,9 @@ def test_local_scope_uses_absolute_command(repo) -> None:
     [
         ("{not json", "invalid JSON"),
         ("[1]", "expected a JSON object"),
+        ('{"a": NaN}', "NaN is not a JSON value"),
+        ('{"hooks": {}, "a": -Infinity}', "-Infinity is not a JSON value"),
+        ('{"hooks": {}, "hooks": {}}', 'duplicate key "hooks"'),
         ('{"hooks": []}', "`hooks` is not an object"),
         ('{"hooks": {"Stop": {}}}', "hooks.Stop is not a list"),
     ],
@@ -151,17 +157,19 @@ def test_doctor_reports_agent_hooks(repo) -> None:
     assert "agent hooks not installed" in proc.stdout
     agent(repo, "install")
     proc = run_script("asimov-hooks", "doctor", cwd=repo)
-    assert ".claude/settings.json: agent hooks installed for every event" in proc.stdout
-    assert "hook command resolves: asimov-hooks agent-event" in proc.stdout
+    assert ".claude/settings.json: Claude Code hooks installed for every event" in proc.stdout
+    assert f"hook command resolves: {COMMAND}" in proc.stdout
     path = os.path.join(repo, ".claude", "settings.json")
     data = read(path)
-    data["hooks"]["Stop"][0]["hooks"][0]["command"] = "/nonexistent/asimov-hooks agent-event"
+    data["hooks"]["Stop"][0]["hooks"][0]["command"] = (
+        "/nonexistent/asimov-hooks agent-event --agent claude"
+    )
     del data["hooks"]["UserPromptSubmit"]
     write(repo, ".claude/settings.json", json.dumps(data))
     proc = run_script("asimov-hooks", "doctor", cwd=repo)
     assert proc.returncode == 1
     assert "missing for UserPromptSubmit" in proc.stdout
-    assert "does not resolve: /nonexistent/asimov-hooks agent-event" in proc.stdout
+    assert "does not resolve: /nonexistent/asimov-hooks agent-event --agent claude" in proc.stdout
 
 
 def test_installed_settings_drive_agent_event(repo) -> None:

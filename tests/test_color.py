@@ -11,7 +11,7 @@ import pytest
 from conftest import SCRIPTS, run_script, script_env, write
 
 from asimov_hooks.cli import options
-from asimov_hooks.report import COLOR_MODES, FORMATS
+from asimov_hooks.output.report import COLOR_MODES, FORMATS
 
 ESC = "\x1b["
 BAD = 'milestone: "m"\nstatus: finished\n'
@@ -142,7 +142,7 @@ IMPORT_PROBE = """
 import sys
 from asimov_hooks.cli.entrypoints import validate_main
 code = validate_main(sys.argv[1:])
-ours = ("asimov_hooks.sarif", "asimov_hooks.color", "asimov_hooks.ruledocs", "click")
+ours = ("asimov_hooks.output.sarif", "asimov_hooks.output.color", "asimov_hooks.output.ruledocs", "click")
 print("LOADED:", ",".join(m for m in ours if m in sys.modules))
 sys.exit(code)
 """
@@ -153,8 +153,8 @@ sys.exit(code)
     [
         ([], ""),
         (["--format", "json"], ""),
-        (["--color", "always"], "asimov_hooks.color"),
-        (["--format", "sarif"], "asimov_hooks.sarif,asimov_hooks.ruledocs"),
+        (["--color", "always"], "asimov_hooks.output.color"),
+        (["--format", "sarif"], "asimov_hooks.output.sarif,asimov_hooks.output.ruledocs"),
     ],
 )
 def test_output_code_is_imported_only_when_used(files, args, loaded) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from asimov_hooks import discovery, engine
+from asimov_hooks.validation import discovery, engine
 
 MOVED = ("ensure_exists", "ephemeral_kinds", "ignored_ephemeral", "iter_files")
 

@@ -10,10 +10,10 @@ from collections import Counter
 import pytest
 from conftest import GOOD_CHECKPOINT, commit_all, git_init, write
 
-from asimov_hooks import run
-from asimov_hooks.config import Config, load_config
-from asimov_hooks.discovery import FileRecord, discover
-from asimov_hooks.engine import Checker
+from asimov_hooks.validation import run
+from asimov_hooks.validation.config import Config, load_config
+from asimov_hooks.validation.discovery import FileRecord, discover
+from asimov_hooks.validation.engine import Checker
 
 FILES = {
     "a/.claude_checkpoint.yaml": GOOD_CHECKPOINT,

@@ -374,7 +374,7 @@ def test_size_console_script_imports_no_parser(tmp_path) -> None:
 
 
 def test_source_checkout_rules_are_used() -> None:
-    from asimov_hooks.config import rules_dir
+    from asimov_hooks.validation.config import rules_dir
 
     assert os.path.isfile(os.path.join(rules_dir(), "kinds.json"))
     assert os.path.isdir(ROOT)
@@ -382,7 +382,7 @@ def test_source_checkout_rules_are_used() -> None:
 
 def test_tool_failure_is_one_line_and_exit_2(mixed, cli, capsys, monkeypatch) -> None:
     """A bug or an environment failure: exit 2, one line, no traceback (unless debugging)."""
-    from asimov_hooks import engine
+    from asimov_hooks.validation import engine
 
     def broken(self, path):
         raise RuntimeError("disk on fire")
@@ -418,7 +418,7 @@ import sys
 before = set(sys.modules)
 from asimov_hooks.cli.entrypoints import check_size_main
 code = check_size_main(sys.argv[1:])
-light = ("re", "json", "functools", "enum", "math", "asimov_hooks.parallel")
+light = ("re", "json", "functools", "enum", "math", "asimov_hooks.validation.parallel")
 added = sorted(m for m in light if m in sys.modules and m not in before)
 print("ADDED:", ",".join(added))
 sys.exit(code)

@@ -98,5 +98,5 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 def test_the_graph_sees_lazy_and_relative_imports() -> None:
     graph = import_graph()
     # engine imports the loaders inside a method, by a relative import
-    assert "asimov_hooks.readers.loaders" in graph["asimov_hooks.engine"]
-    assert "asimov_hooks.config" in graph["asimov_hooks.checks.schema"]
+    assert "asimov_hooks.readers.loaders" in graph["asimov_hooks.validation.engine"]
+    assert "asimov_hooks.validation.config" in graph["asimov_hooks.checks.schema"]

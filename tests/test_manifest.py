@@ -9,8 +9,8 @@ import subprocess
 import pytest
 from conftest import ROOT, SCRIPTS, script_env
 
-from asimov_hooks.config import Config, default_data
-from asimov_hooks.engine import SIZE_RULES
+from asimov_hooks.validation.config import Config, default_data
+from asimov_hooks.validation.engine import SIZE_RULES
 
 MANIFEST = os.path.join(ROOT, ".pre-commit-hooks.yaml")
 GIT_HOOK = os.path.join(ROOT, "hooks", "pre-commit")

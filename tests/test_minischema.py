@@ -363,7 +363,7 @@ def test_unsupported_keywords_are_reported() -> None:
         "format",
         "prefixItems",
         "patternProperties",
-        "$ref (non-local)",
+        "$ref (outside the document)",
     }
 
 

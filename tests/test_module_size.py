@@ -28,3 +28,13 @@ def test_no_module_is_over_the_bound() -> None:
         if lines > MAX_LINES:
             over[str(path.relative_to(ROOT))] = lines
     assert not over, f"modules over {MAX_LINES} lines (split them): {over}"
+
+
+MAX_TOP_MODULES = 10
+
+
+def test_the_package_top_shows_the_design() -> None:
+    """The package top holds only shared pieces; the rest lives in packages named for what
+    they hold (docs/architecture.md)."""
+    top = sorted(path.name for path in (ROOT / "src" / "asimov_hooks").glob("*.py"))
+    assert len(top) <= MAX_TOP_MODULES, f"{len(top)} modules at the package top: {top}"

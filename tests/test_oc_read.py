@@ -43,7 +43,7 @@ def test_status_full_summary(project):
     assert "PM: PLAT-4471 (source) + 2 children" in text
     assert "(2/4 complete)" in text
     assert "r\u00f4les" not in text  # key decisions are not part of the summary
-    assert lines[-1] == "6 checkpoints, 1 stale"
+    assert lines[-1] == "gtrack: 6 checkpoints, 1 stale"
     assert "\x1b[" not in text  # not a terminal: no colour
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from asimov_hooks import checks
 from asimov_hooks.checks import registry
-from asimov_hooks.config import default_data, known_rule_ids
+from asimov_hooks.validation.config import default_data, known_rule_ids
 
 NEEDS = {"path", "text", "data", "git", "emitted"}
 
@@ -91,7 +91,7 @@ def test_describe_gives_level_and_kinds_from_the_packs() -> None:
 
 
 def test_describe_follows_a_config(tmp_path) -> None:
-    from asimov_hooks.config import load_config
+    from asimov_hooks.validation.config import load_config
 
     (tmp_path / ".asimov-hooks.yaml").write_text(
         "kinds:\n  claude-md:\n    rules:\n      max-tokens: off\n"

@@ -98,16 +98,18 @@ def test_unknown_rule_is_a_usage_error(tmp_path) -> None:
 
 
 def test_docs_page_is_in_sync(tmp_path) -> None:
-    """docs/rules.md is generated: `python -m asimov_hooks.ruledocs > docs/rules.md`."""
+    """docs/rules.md is generated: `python -m asimov_hooks.output.ruledocs > docs/rules.md`."""
     generated = subprocess.run(
-        [sys.executable, "-m", "asimov_hooks.ruledocs"],
+        [sys.executable, "-m", "asimov_hooks.output.ruledocs"],
         capture_output=True,
         text=True,
         check=True,
         cwd=tmp_path,
     ).stdout
     with open(os.path.join(ROOT, "docs", "rules.md"), encoding="utf-8") as fh:
-        assert fh.read() == generated, "regenerate: python -m asimov_hooks.ruledocs > docs/rules.md"
+        assert fh.read() == generated, (
+            "regenerate: python -m asimov_hooks.output.ruledocs > docs/rules.md"
+        )
     run = run_script("asimov-hooks", "rules", "--format", "markdown", cwd=tmp_path)
     assert run.returncode == 0 and run.stdout == generated
     for rid in RULE_IDS:

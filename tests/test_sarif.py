@@ -234,7 +234,7 @@ def test_examples_directory_validates(validator) -> None:
 def test_artifact_uri_is_a_percent_encoded_relative_reference(tmp_path, name) -> None:
     from urllib.parse import quote, unquote
 
-    from asimov_hooks.sarif import artifact_uri
+    from asimov_hooks.output.sarif import artifact_uri
 
     path = write(tmp_path, name, "x\n")
     uri = artifact_uri(path, str(tmp_path))

@@ -12,7 +12,7 @@ import pytest
 from conftest import commit_all, git, git_init, write
 
 from asimov_hooks import gitutil
-from asimov_hooks.discovery import iter_files
+from asimov_hooks.validation.discovery import iter_files
 
 SRC = Path(gitutil.__file__).parent
 
@@ -67,7 +67,7 @@ def test_redirected_git_is_asked_when_paths_go_to_git(layouts, monkeypatch) -> N
 
 def test_directory_search_lists_files_of_the_work_tree(layouts, monkeypatch) -> None:
     """iter_files joins git's --full-name paths onto the top git reports."""
-    from asimov_hooks.config import load_config
+    from asimov_hooks.validation.config import load_config
 
     top = layouts["top"]
     write(top, "deep/er/.claude_checkpoint.yaml", 'milestone: "m"\n')
@@ -93,4 +93,4 @@ def test_no_other_module_asks_git_for_the_top() -> None:
     # gitutil finds the top; config stops its search for a config file at a .git;
     # fs.access holds a path to the tree its *lexical* parent is in (a link out of the
     # tree must not move the file into another one), without starting git
-    assert sorted(walkers) == ["config.py", "fs/access.py", "gitutil.py"]
+    assert sorted(walkers) == ["fs/access.py", "gitutil.py", "validation/config.py"]

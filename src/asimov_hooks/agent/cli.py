@@ -13,7 +13,7 @@ import click
 
 from ..cli.clickopts import CONTEXT, with_options
 from ..cli.options import EPHEMERAL
-from .settings import SCOPES
+from .targets import NAMES, SCOPES
 
 
 def _top() -> str:
@@ -22,64 +22,87 @@ def _top() -> str:
     return find_toplevel(os.getcwd()) or os.getcwd()
 
 
+AGENT_HELP = "Which agent's project file: claude, codex, gemini, cursor, or all."
+
+
 @click.group("agent", context_settings=CONTEXT)
 def group() -> None:
-    """Claude Code hooks that enforce ADR-007 where checkpoints are written."""
+    """Agent hooks (Claude Code, Codex CLI, Gemini CLI, Cursor) that enforce ADR-007
+    where checkpoints are written."""
+
+
+def _report(report: object) -> None:
+    for line in report.lines:  # type: ignore[attr-defined]
+        click.echo(line)
+    for line in report.warnings:  # type: ignore[attr-defined]
+        sys.stderr.write(line + "\n")
 
 
 @group.command("install", context_settings=CONTEXT)
 @click.option(
+    "--agent",
+    "agent_name",
+    type=click.Choice([*NAMES, "all"]),
+    default="claude",
+    show_default=True,
+    help=AGENT_HELP,
+)
+@click.option(
     "--scope",
-    type=click.Choice(sorted(SCOPES)),
+    type=click.Choice(SCOPES),
     default="project",
     show_default=True,
-    help="project: .claude/settings.json (committed, runs `asimov-hooks` from PATH); "
-    "local: .claude/settings.local.json (this clone, absolute path to this installation).",
+    help="Claude Code only. project: .claude/settings.json (committed, runs `asimov-hooks` "
+    "from PATH); local: .claude/settings.local.json (this clone, absolute path to this "
+    "installation, kept out of git).",
 )
-def install_command(scope: str) -> None:
-    """Add the asimov-hooks agent hooks to Claude Code's settings (idempotent).
+def install_command(agent_name: str, scope: str) -> None:
+    """Add the asimov-hooks agent hooks to the agent's project settings (idempotent).
 
-    Every hook runs `asimov-hooks agent-event`: PreToolUse and PostToolUse on
-    Write|Edit|MultiEdit, SessionStart on compact|resume, Stop and UserPromptSubmit.
-    Every existing key and hook is kept.
+    Every hook runs `asimov-hooks agent-event --agent NAME`. Only our entries are
+    added or brought up to date; everything else in the file stays byte for byte.
     """
-    from .settings import SettingsError, install
+    from .install import UsageError, install
+    from .settings import SettingsError
 
-    top = _top()
     try:
-        path, added = install(top, scope)
+        report = install(_top(), agent_name, scope)
+    except UsageError as exc:
+        sys.stderr.write(f"asimov-hooks agent install: {exc}\n")
+        sys.exit(2)
     except (SettingsError, OSError) as exc:
         sys.stderr.write(f"asimov-hooks agent install: error: {exc}\n")
         sys.exit(2)
-    rel = os.path.relpath(path)
-    if added:
-        click.echo(f"{rel}: added asimov-hooks agent-event for {', '.join(added)}")
-    else:
-        click.echo(f"{rel}: agent hooks already installed; nothing changed")
+    _report(report)
+    sys.exit(1 if report.failed else 0)
 
 
 @group.command("uninstall", context_settings=CONTEXT)
 @click.option(
-    "--scope",
-    type=click.Choice(sorted(SCOPES)),
-    default=None,
-    help="Only this settings file [default: both].",
+    "--agent",
+    "agent_name",
+    type=click.Choice([*NAMES, "all"]),
+    default="claude",
+    show_default=True,
+    help=AGENT_HELP,
 )
-def uninstall_command(scope: str | None) -> None:
+@click.option(
+    "--scope",
+    type=click.Choice(SCOPES),
+    default=None,
+    help="Claude Code: only this settings file [default: both].",
+)
+def uninstall_command(agent_name: str, scope: str | None) -> None:
     """Remove exactly the hooks `agent install` added (and a file it created, if empty)."""
-    from .settings import SettingsError, uninstall
+    from .install import uninstall
+    from .settings import SettingsError
 
     try:
-        done = uninstall(_top(), [scope] if scope else None)
+        report = uninstall(_top(), agent_name, scope)
     except (SettingsError, OSError) as exc:
         sys.stderr.write(f"asimov-hooks agent uninstall: error: {exc}\n")
         sys.exit(2)
-    if not done:
-        click.echo("no asimov-hooks agent hooks installed; nothing changed")
-    for path, removed in done:
-        click.echo(
-            f"{os.path.relpath(path)}: removed asimov-hooks agent-event for {', '.join(removed)}"
-        )
+    _report(report)
 
 
 @click.command(
@@ -89,7 +112,7 @@ def uninstall_command(scope: str | None) -> None:
 )
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def event_command(args: tuple[str, ...]) -> None:
-    """Handle one Claude Code hook event (JSON on stdin); see docs/agent.md."""
+    """Handle one agent hook event (JSON on stdin; --agent NAME); see docs/agent.md."""
     from .event import main
 
     sys.exit(main(list(args)))

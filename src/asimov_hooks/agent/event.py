@@ -1,14 +1,16 @@
-"""`asimov-hooks agent-event`: one Claude Code hook event, its JSON on stdin.
+"""`asimov-hooks agent-event [--agent NAME]`: one hook event, its JSON on stdin.
 
-Claude Code runs this on every Write, Edit and MultiEdit the agent makes, so the path
-to "not a protocol file, nothing to do" imports no parser, no click, no sqlite3: the
-stdin JSON goes through the C scanner, the file name is matched against the rule
-packs' patterns, and only a name that can be a protocol file loads the full
-configuration and the checks (agent.handlers).
+The agent runs this on every file write it makes, so the path to "not a protocol
+file, nothing to do" imports no parser, no click, no sqlite3: the stdin JSON goes
+through the C scanner, the adapter (`agent.agents.NAME`) turns it into an event, the
+file name is matched against the rule packs' patterns (`agent.prefilter`), and only a
+name that can be a protocol file inside the project loads the configuration and the
+core (`agent.core`). The core's answer goes back through the adapter, in the agent's
+documented form.
 
-It must never break the agent: every problem is one line on stderr and exit 1
-(Claude Code shows it and carries on), never exit 2 (a refusal) and never a
-traceback; refusals and messages to the agent are the documented JSON on stdout.
+It must never break the agent: every problem is one line on stderr and exit 1 (the
+agents show it and carry on), never a traceback; refusals and messages to the agent
+are the adapter's documented output.
 """
 
 from __future__ import annotations
@@ -16,24 +18,26 @@ from __future__ import annotations
 import os
 import sys
 
-from .payload import FILE_TOOLS, EventError, tool_path
+from .agents import AGENTS, DEFAULT, load
+from .model import POST_WRITE, PRE_WRITE
+from .payload import EventError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from collections.abc import Sequence
     from typing import Any
 
-__all__ = ["FILE_TOOLS", "EventError", "main", "protocol_target", "tool_path"]
+__all__ = ["EventError", "main", "read_payload"]
 
 PROG = "asimov-hooks agent-event"
-EVENTS = ("PreToolUse", "PostToolUse", "SessionStart", "Stop", "UserPromptSubmit")
 EXIT_OK, EXIT_FAIL = 0, 1
-USAGE = f"""Usage: {PROG} < HOOK-JSON
+MAX_STDIN = 64 * 1024 * 1024  # a hook payload carries one tool call; refuse more
+USAGE = f"""Usage: {PROG} [--agent {"|".join(AGENTS)}] < HOOK-JSON
 
-Handle one Claude Code hook event (the JSON Claude Code writes on stdin) and answer
-with the documented JSON on stdout. Installed by `asimov-hooks agent install` for
-{", ".join(EVENTS)}. Exit 0, or 1 with one line on stderr when the event cannot be
-handled (never 2: a hook's exit 2 is a refusal). See docs/agent.md.
+Handle one hook event of the agent (the JSON it writes on stdin; default agent:
+{DEFAULT}) and answer in the agent's documented form on stdout. Installed by
+`asimov-hooks agent install`. Exit 0, or 1 with one line on stderr when the event
+cannot be handled. See docs/agent.md and docs/agents.md.
 """
 
 
@@ -64,90 +68,75 @@ def _fail(message: str) -> int:
     return EXIT_FAIL
 
 
+def parse_args(args: list[str]) -> str | None:
+    """The agent's name; None for --help."""
+    name = DEFAULT
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        if arg in ("-h", "--help"):
+            return None
+        if arg == "--agent":
+            if not rest:
+                raise EventError("--agent needs a name: " + ", ".join(AGENTS))
+            name = rest.pop(0)
+        elif arg.startswith("--agent="):
+            name = arg[len("--agent=") :]
+        else:
+            raise EventError(
+                f"unexpected argument {arg!r}; the only option is --agent NAME "
+                "(the event comes on stdin)"
+            )
+    return name
+
+
 def _main(args: list[str]) -> int:
-    if args in (["-h"], ["--help"]):
+    name = parse_args(args)
+    if name is None:
         sys.stdout.write(USAGE)
         return EXIT_OK
-    if args:
-        raise EventError(f"takes no arguments (got {args[0]!r}); the event comes on stdin")
-    payload = read_payload()
-    event = payload.get("hook_event_name")
-    if event in ("PreToolUse", "PostToolUse"):
-        target = protocol_target(payload)
-        if target is None:
-            return EXIT_OK
-    elif event not in EVENTS:
+    adapter = load(name)
+    event = adapter.normalize(read_payload())
+    if event.kind is None:
         # another event routed here by a hand-written setting: nothing to do, say so once
-        sys.stderr.write(f"{PROG}: event {event!r} is not handled; nothing done\n")
+        sys.stderr.write(f"{PROG}: {name} event {event.name!r} is not handled; nothing done\n")
         return EXIT_OK
-    from . import handlers
+    if event.kind in (PRE_WRITE, POST_WRITE):
+        from .prefilter import governed
 
-    answer = handlers.handle(event, payload)
-    if answer is not None:
-        import json
+        event.targets = [path for path in event.targets if governed(path, event.project)]
+        event.edits = [edit for edit in event.edits if edit.path in event.targets]
+        if not event.targets:
+            return EXIT_OK
+    from .core import handle
 
-        sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
-    return EXIT_OK
+    out, code = adapter.render(event, handle(event))
+    if out:
+        sys.stdout.write(out)
+    return code
 
 
 def read_payload() -> dict[str, Any]:
+    """The hook JSON on stdin: UTF-8, strict JSON (no NaN or Infinity), an object."""
     if sys.stdin is None or sys.stdin.isatty():
-        raise EventError("expects a Claude Code hook event as JSON on stdin")
-    raw = sys.stdin.buffer.read()
+        raise EventError("expects the agent's hook event as JSON on stdin")
+    raw = sys.stdin.buffer.read(MAX_STDIN + 1)
+    if len(raw) > MAX_STDIN:
+        raise EventError(f"stdin holds more than {MAX_STDIN:,} bytes; not a hook event")
     if not raw.strip():
-        raise EventError("empty stdin; expected a Claude Code hook event as JSON")
+        raise EventError("empty stdin; expected a hook event as JSON")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise EventError(f"stdin is not UTF-8 (byte 0x{raw[exc.start]:02x})") from None
-    from ..readers.fastjson import loads
+    from ..readers.fastjson import loads_strict
 
     try:
-        payload = loads(text)
+        payload = loads_strict(text)
+    except RecursionError:
+        raise EventError("stdin JSON nests too deeply; not a hook event") from None
     except ValueError as exc:
         raise EventError(f"stdin is not valid JSON: {exc}") from None
     if not isinstance(payload, dict):
-        raise EventError("stdin JSON is not an object; expected a Claude Code hook event")
-    if not isinstance(payload.get("hook_event_name"), str):
-        raise EventError("stdin JSON has no hook_event_name")
+        raise EventError("stdin JSON is not an object; expected a hook event")
     return payload
-
-
-def protocol_target(payload: dict[str, Any]) -> str | None:
-    """The tool's target when it may be a protocol file, else None (cheaply)."""
-    path = tool_path(payload)
-    if path is None or not may_be_protocol_file(path):
-        return None
-    return path
-
-
-def may_be_protocol_file(path: str) -> bool:
-    """False only when no configuration can make `path` a protocol file.
-
-    The file name is matched against the default rule pack's kinds. A repository
-    config can add kinds or change their patterns only through `kinds` (or a file it
-    `extends`), so a config that mentions neither leaves the default answer standing;
-    any other config is loaded in full by the handler.
-    """
-    from ..config import ENV_CONFIG, find_config, load_rule_file
-    from ..gitutil import find_toplevel
-    from ..globs import match_any
-
-    directory = os.path.dirname(path)
-    if os.environ.get(ENV_CONFIG):
-        return True
-    config_file = find_config(directory)
-    if config_file is not None:
-        try:
-            with open(config_file, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError:
-            return True  # the handler's config load reports it
-        if "kinds" in text or "extends" in text:
-            return True
-    top = find_toplevel(directory) or os.path.realpath(directory)
-    rel = os.path.relpath(path, top).replace(os.sep, "/")
-    return any(
-        match_any(rel, spec.get("files", ()))
-        for spec in load_rule_file("kinds.json").get("kinds", {}).values()
-    )

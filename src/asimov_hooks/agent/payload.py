@@ -1,33 +1,44 @@
-"""What the agent hooks read from a Claude Code hook event, shared by the event
-dispatcher (`event`) and the handlers (`handlers`)."""
+"""Helpers the adapters share to read a hook payload, and the one error they raise."""
 
 from __future__ import annotations
 
 import os
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # annotations only
-    from typing import Any
-
-FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 
 
 class EventError(Exception):
     """The event cannot be handled; one line on stderr, exit 1."""
 
 
-def tool_path(payload: dict[str, Any]) -> str | None:
-    """The absolute path a Write/Edit/MultiEdit targets, or None for any other tool."""
-    if payload.get("tool_name") not in FILE_TOOLS:
-        return None
-    tool_input = payload.get("tool_input")
-    path = tool_input.get("file_path") if isinstance(tool_input, dict) else None
-    if not isinstance(path, str) or not path:
-        raise EventError(f"{payload.get('tool_name')} event without tool_input.file_path")
+def working_dir(value: object) -> str:
+    """The payload's working directory when it names an existing one, else ours."""
+    if isinstance(value, str) and value and os.path.isdir(value):
+        return value
+    return os.getcwd()
+
+
+def project_dir(declared: str | None, cwd: str) -> str:
+    """The project root, a real path: the agent's declared project directory when it
+    names an existing one, else the top of the git work tree holding `cwd`, else `cwd`."""
+    if declared and os.path.isdir(declared):
+        return os.path.realpath(declared)
+    from ..gitutil import find_toplevel
+
+    return find_toplevel(cwd) or os.path.realpath(cwd)
+
+
+def absolute(path: object, cwd: str, what: str) -> str:
+    """`path` from a payload as an absolute path: relative to `cwd`, its directory
+    resolved (the work tree and config are found by real paths), its name as given (a
+    checkpoint that is a symbolic link is still the checkpoint). EventError when it is
+    not a non-empty string; `what` names the field."""
+    if not isinstance(path, str) or not path or "\x00" in path:
+        raise EventError(f"event without a usable {what}")
     if not os.path.isabs(path):
-        cwd = payload.get("cwd")
-        path = os.path.join(cwd if isinstance(cwd, str) and cwd else os.getcwd(), path)
-    # the directory's real path (the work tree and config are found by real paths), the
-    # name as given: a checkpoint that is a symbolic link is still the checkpoint
+        path = os.path.join(cwd, path)
     path = os.path.normpath(path)
     return os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
+
+
+def inside(path: str, directory: str) -> bool:
+    """Whether the absolute `path` is `directory` or below it (both real paths)."""
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)

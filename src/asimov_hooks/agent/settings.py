@@ -1,20 +1,16 @@
-"""`asimov-hooks agent install / uninstall`: our entries in Claude Code's settings.
+"""`asimov-hooks agent install / uninstall`: our entries in each agent's settings file.
 
-Claude Code reads hooks from `.claude/settings.json` (project, committed: a team
-shares it) and `.claude/settings.local.json` (local, not committed), shaped as
+A settings file is the user's, often committed and written by hand, so an edit here
+changes our entries and nothing else, byte for byte (agent.hookedit on a spliced text,
+agent.jsonedit): install followed by uninstall gives back the same bytes. Every read
+and write goes through fs.access: the file and its directory must stay inside the work
+tree and out of `.git/`, only a regular file is read or replaced, and the edit runs
+under a lock with a fresh read, so a concurrent writer's change is never dropped.
 
-    {"hooks": {"<Event>": [{"matcher": "<tool regex>", "hooks":
-        [{"type": "command", "command": "<shell command>"}]}]}}
-
-Install appends one matcher group per event whose only hook is ours, and touches
-nothing else: every other key, event, group and hook stays as it was, in its order.
-It is idempotent (an event that already runs our command is left alone). Uninstall
-removes exactly our hook entries, then the groups and events that only held them, and
-a settings file (and `.claude/` directory) only when install created it and nothing
-else is left in it; what install created is recorded (absolute paths) next to the agent
-state (`.git/asimov-hooks/agent-install.json`, or the user's state directory outside git). A settings file that is not valid JSON, or
-whose `hooks` is not shaped as above, is an error naming the file; nothing is
-written then. Writes are atomic and keep the file's permissions.
+What install created (a settings file or its directory) and the text of a container it
+found empty is recorded next to the agent state (`.git/asimov-hooks/agent-install.json`,
+or the user's state directory outside git): uninstall deletes only what install created
+and nothing else has joined, and gives an emptied container its own text back.
 """
 
 from __future__ import annotations
@@ -25,218 +21,266 @@ import shlex
 import shutil
 import sys
 
-from ..readers.fileio import atomic_write
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # annotations only
-    from typing import Any
-
-FILE_MATCHER = "Write|Edit|MultiEdit"
-# (event, matcher or None): what `agent-event` handles, and for which tools/sources
-EVENTS: tuple[tuple[str, str | None], ...] = (
-    ("PreToolUse", FILE_MATCHER),
-    ("PostToolUse", FILE_MATCHER),
-    ("SessionStart", "compact|resume"),
-    ("Stop", None),
-    ("UserPromptSubmit", None),
+from ..fs.access import (
+    FileProblem,
+    atomic_write,
+    confine,
+    locked,
+    make_dirs,
+    read_bytes,
+    remove,
 )
-SCOPES = {"project": ".claude/settings.json", "local": ".claude/settings.local.json"}
-PORTABLE_COMMAND = "asimov-hooks agent-event"
+from . import hookedit
+from .jsonedit import Document, JsonEditError
+from .targets import AGENTS, Agent
+
 RECORD = "agent-install.json"
+MAX_SETTINGS_BYTES = 4 * 1024 * 1024  # far above any real settings file
+RETRIES = 20
 
 
 class SettingsError(Exception):
     """A settings file we must not touch; the message names it. Exit 2."""
 
 
-def is_ours(command: Any) -> bool:
-    """A hook command that runs `asimov-hooks agent-event` (any path to the script)."""
-    if not isinstance(command, str):
-        return False
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return False
-    if len(words) < 2 or words[-1] != "agent-event":
-        return False
-    name = os.path.basename(words[-2])
-    return name in ("asimov-hooks", "asimov-hooks.exe") or words[-2] == "asimov_hooks"
+class Outcome:
+    """What one install or uninstall did to one file (for the report)."""
+
+    def __init__(self, path: str, agent: Agent) -> None:
+        self.path, self.agent = path, agent
+        self.added: list[str] = []
+        self.repaired: list[str] = []
+        self.removed: list[str] = []
+        self.file_removed = False
+        self.notes: list[str] = []
 
 
-def command_for(scope: str) -> str:
+def command_for(agent: str, scope: str) -> str:
     """project: the portable command a team commits (asimov-hooks on PATH); local:
     the absolute path of this installation's script, so it works without PATH."""
+    portable = f"asimov-hooks agent-event --agent {agent}"
     if scope == "project":
-        return PORTABLE_COMMAND
+        return portable
     script = os.path.join(os.path.dirname(sys.executable), "asimov-hooks")
     found = script if os.access(script, os.X_OK) else shutil.which("asimov-hooks")
-    return f"{shlex.quote(os.path.abspath(found))} agent-event" if found else PORTABLE_COMMAND
+    if not found:
+        return portable
+    return f"{shlex.quote(os.path.abspath(found))} agent-event --agent {agent}"
 
 
-def settings_path(top: str, scope: str) -> str:
-    return os.path.join(top, *SCOPES[scope].split("/"))
+def settings_path(top: str, agent: Agent, scope: str) -> str:
+    return os.path.join(top, *agent.files[scope].split("/"))
+
+
+def _rel(path: str, top: str) -> str:
+    return os.path.relpath(path, top).replace(os.sep, "/")
 
 
 # ------------------------------------------------------------------ reading
-def load(path: str) -> tuple[dict[str, Any] | None, str | None]:
-    """(document, text) of a settings file; (None, None) when it does not exist."""
+def _read(path: str, top: str, *, git_internal: bool = False) -> bytes | None:
+    """The file's bytes, None when it does not exist; refusals as SettingsError."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        return None, None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SettingsError(f"{path}: cannot read: {exc}; nothing changed") from None
-    if not text.strip():
-        return {}, text
+        if not os.path.lexists(path):
+            return None
+        confine(path, top, what="file", git_internal=git_internal)
+        return read_bytes(path, MAX_SETTINGS_BYTES, confined=False)
+    except FileProblem as exc:
+        raise SettingsError(f"{_rel(path, top)}: {exc.message}; nothing changed") from None
+
+
+def load(path: str, top: str, agent: Agent) -> Document | None:
+    """The settings document, None when there is no file. Raises SettingsError."""
+    raw = _read(path, top)
+    return None if raw is None else _document(raw, path, top, agent)
+
+
+def _document(raw: bytes, path: str, top: str, agent: Agent) -> Document:
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise SettingsError(f"{path}: invalid JSON: {exc}; nothing changed") from None
-    if not isinstance(data, dict):
-        raise SettingsError(f"{path}: expected a JSON object at the top; nothing changed")
-    hooks = data.get("hooks", {})
-    if not isinstance(hooks, dict):
-        raise SettingsError(f"{path}: `hooks` is not an object; nothing changed")
-    for event, groups in hooks.items():
-        if not isinstance(groups, list) or not all(isinstance(g, dict) for g in groups):
-            raise SettingsError(
-                f"{path}: hooks.{event} is not a list of matcher groups; nothing changed"
-            )
-        for group in groups:
-            if not isinstance(group.get("hooks", []), list):
-                raise SettingsError(f"{path}: hooks.{event}[].hooks is not a list; nothing changed")
-    return data, text
+        doc = Document(raw.decode("utf-8"))
+        hookedit.check_shape(doc, agent)
+    except UnicodeDecodeError as exc:
+        raise SettingsError(
+            f"{_rel(path, top)}: not UTF-8 ({exc.reason}); nothing changed"
+        ) from None
+    except JsonEditError as exc:
+        raise SettingsError(f"{_rel(path, top)}: {exc}; nothing changed") from None
+    return doc
 
 
-def our_events(data: dict[str, Any] | None) -> dict[str, list[str]]:
-    """Event -> our commands installed for it."""
-    found: dict[str, list[str]] = {}
-    for event, groups in ((data or {}).get("hooks") or {}).items():
-        for group in groups:
-            for hook in group.get("hooks", []):
-                if isinstance(hook, dict) and is_ours(hook.get("command")):
-                    found.setdefault(event, []).append(hook["command"])
-    return found
-
-
-def _indent(text: str | None) -> int | str:
-    """The indentation the file already uses (2 when new or flat)."""
-    for line in (text or "").splitlines()[1:]:
-        stripped = line.lstrip(" \t")
-        if stripped and len(stripped) < len(line):
-            lead = line[: len(line) - len(stripped)]
-            return "\t" if lead.startswith("\t") else len(lead)
-    return 2
-
-
-def _dump(data: dict[str, Any], text: str | None) -> bytes:
-    out = json.dumps(data, indent=_indent(text), ensure_ascii=False) + "\n"
-    return out.encode("utf-8")
+def installed(top: str, agent: Agent, scope: str) -> dict[str, list[str]]:
+    """Event -> our commands in that file (nothing when the file is missing)."""
+    doc = load(settings_path(top, agent, scope), top, agent)
+    return hookedit.found(doc, agent) if doc is not None else {}
 
 
 # ------------------------------------------------------------------ the record
-def _record_path(top: str) -> str:
+def record_path(top: str) -> str:
     from .state import state_dir
 
     return os.path.join(state_dir(top), RECORD)
 
 
-def _read_record(top: str) -> dict[str, list[str]]:
+def _record_root(path: str, top: str) -> tuple[str, bool]:
+    """(root, git_internal) for the record: ours inside the repository's git directory,
+    or the user's own state directory outside the work tree."""
+    real, base = os.path.realpath(path), os.path.realpath(top)
+    if real.startswith(base + os.sep):
+        return top, True
+    return os.path.dirname(real), False
+
+
+def read_record(top: str) -> dict:
+    path = record_path(top)
+    root, internal = _record_root(path, top)
     try:
-        with open(_record_path(top), encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError):
-        return {"created": []}
+        raw = _read(path, root, git_internal=internal)
+        data = json.loads(raw) if raw else {}
+    except (SettingsError, ValueError):
+        data = {}
     created = data.get("created") if isinstance(data, dict) else None
-    return {"created": [p for p in created or [] if isinstance(p, str)]}
+    empty = data.get("empty") if isinstance(data, dict) else None
+    return {
+        "created": [p for p in created or [] if isinstance(p, str)],
+        "empty": {k: v for k, v in (empty or {}).items() if isinstance(v, dict)},
+    }
 
 
-def _write_record(top: str, record: dict[str, list[str]]) -> None:
-    path = _record_path(top)
-    if not record["created"]:
-        if os.path.exists(path):
-            os.unlink(path)
+def write_record(top: str, record: dict) -> None:
+    path = record_path(top)
+    root, internal = _record_root(path, top)
+    record = {
+        "created": record["created"],
+        "empty": {k: v for k, v in record["empty"].items() if v},
+    }
+    if not record["created"] and not record["empty"]:
+        if os.path.lexists(path):
+            os.unlink(confine(path, root, git_internal=internal))
         return
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    atomic_write(path, (json.dumps(record, indent=2) + "\n").encode("utf-8"), git_internal=True)
+    data = (json.dumps(record, indent=2, sort_keys=True) + "\n").encode("utf-8")
+    atomic_write(path, data, root=root, git_internal=internal)
 
 
-# ------------------------------------------------------------------ install
-def install(top: str, scope: str = "project") -> tuple[str, list[str]]:
-    """Add our hooks; (settings file, events added). Raises SettingsError."""
-    path = settings_path(top, scope)
-    data, text = load(path)
-    existed = data is not None
-    data = data if data is not None else {}
-    present = our_events(data)
-    missing = [(event, matcher) for event, matcher in EVENTS if event not in present]
-    if not missing:
-        return path, []
-    command = command_for(scope)
-    hooks = data.setdefault("hooks", {})
-    for event, matcher in missing:
-        group: dict[str, Any] = {"matcher": matcher} if matcher else {}
-        group["hooks"] = [{"type": "command", "command": command}]
-        hooks.setdefault(event, []).append(group)
-    record = _read_record(top)
+def note_created(top: str, paths: list[str]) -> None:
+    """Record directories another part of install made (the command file's)."""
+    if not paths:
+        return
+    with locked(record_path(top)):
+        record = read_record(top)
+        record["created"].extend(p for p in paths if p not in record["created"])
+        write_record(top, record)
+
+
+def remove_created_dir(top: str, directory: str) -> bool:
+    """Remove `directory` if install made it and it is empty now; whether it went."""
+    real = os.path.realpath(directory)
+    with locked(record_path(top)):
+        record = read_record(top)
+        if real not in record["created"]:
+            return False
+        try:
+            os.rmdir(confine(real, top, what="directory"))
+        except (OSError, FileProblem):
+            return False  # something else lives there now
+        record["created"].remove(real)
+        write_record(top, record)
+    return True
+
+
+# ------------------------------------------------------------------ read-modify-write
+def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome | None:
+    """Run `change(doc, record, outcome)` on a fresh read of `path` under the lock and
+    write the result when it differs. None when there is no file and `create` is off."""
     directory = os.path.dirname(path)
-    if not os.path.isdir(directory):
-        os.makedirs(directory)
-        record["created"].append(os.path.abspath(directory))
-    atomic_write(path, _dump(data, text))
-    if not existed:
-        record["created"].append(os.path.abspath(path))
-    _write_record(top, record)
-    return path, [event for event, _ in missing]
-
-
-def uninstall(top: str, scopes: list[str] | None = None) -> list[tuple[str, list[str]]]:
-    """Remove our hooks; [(settings file, events removed or ["(file removed)"])]."""
-    done = []
-    record = _read_record(top)
-    for scope in scopes or list(SCOPES):
-        path = settings_path(top, scope)
-        data, text = load(path)
-        if data is None or not our_events(data):
-            continue
-        removed = sorted(our_events(data))
-        hooks = data["hooks"]
-        for event in list(hooks):
-            groups = []
-            for group in hooks[event]:
-                kept = [
-                    h
-                    for h in group.get("hooks", [])
-                    if not (isinstance(h, dict) and is_ours(h.get("command")))
-                ]
-                if len(kept) == len(group.get("hooks", [])):
-                    groups.append(group)
-                elif kept:
-                    groups.append({**group, "hooks": kept})
-            if groups:
-                hooks[event] = groups
+    try:
+        confine(directory, top, what="directory")
+        confine(path, top, what="settings file")
+        made_dir = create and not os.path.isdir(directory)
+        if made_dir:
+            make_dirs(directory, top)
+    except FileProblem as exc:
+        raise SettingsError(f"{_rel(path, top)}: {exc.message}; nothing changed") from None
+    real = os.path.realpath(path)
+    record_dir = os.path.dirname(record_path(top))
+    os.makedirs(record_dir, exist_ok=True)  # one lock file for every run, from the first
+    with locked(path, os.path.join(record_dir, RECORD)):
+        for _ in range(RETRIES):
+            raw = _read(path, top)
+            if raw is None and not create:
+                return None
+            doc = _document(raw if raw is not None else b"", path, top, agent)
+            if raw is None and agent.new_file:
+                doc = Document(json.dumps(agent.new_file, indent=2) + "\n")
+            record = read_record(top)
+            outcome = Outcome(path, agent)
+            change(doc, record, outcome)
+            new = str(doc).encode("utf-8")
+            if new == raw:
+                return outcome
+            if _read(path, top) != raw:  # a writer that does not lock changed it: again
+                continue
+            if outcome.file_removed:
+                remove(path, top)
             else:
-                del hooks[event]
-        if not hooks:
-            del data["hooks"]
-        absolute = os.path.abspath(path)
-        if not data and absolute in record["created"]:
-            os.unlink(path)
-            record["created"].remove(absolute)
-            removed.append("(file removed)")
-            directory = os.path.dirname(absolute)
-            if directory in record["created"]:
-                try:
-                    os.rmdir(directory)
-                    record["created"].remove(directory)
-                except OSError:
-                    pass  # something else lives there now
-        else:
-            atomic_write(path, _dump(data, text))
-        done.append((path, removed))
-    _write_record(top, record)
-    return done
+                atomic_write(path, new, root=top)
+            if made_dir:
+                record["created"].append(os.path.realpath(directory))
+            if raw is None:
+                record["created"].append(real)
+            write_record(top, record)
+            return outcome
+    raise SettingsError(
+        f"{_rel(path, top)}: changed by another program on every try; nothing changed"
+    )
+
+
+def install(top: str, agent: Agent, scope: str = "project") -> Outcome:
+    """Add (or repair) our hooks in the agent's file for `scope`. Raises SettingsError."""
+    path = settings_path(top, agent, scope)
+    command = command_for(agent.name, scope)
+
+    def change(doc: Document, record: dict, outcome: Outcome) -> None:
+        before = hookedit.empty_containers(doc, agent)
+        outcome.added, outcome.repaired = hookedit.install(doc, agent, command)
+        filled = {
+            p: t for p, t in before.items() if hookedit.empty_containers(doc, agent).get(p) is None
+        }
+        if filled:
+            key = os.path.realpath(path)
+            record["empty"][key] = {**record["empty"].get(key, {}), **filled}
+
+    outcome = _edit(top, path, agent, change, create=True)
+    assert outcome is not None
+    return outcome
+
+
+def uninstall(top: str, agent: Agent, scope: str) -> Outcome | None:
+    """Remove our hooks from the agent's file for `scope`; None when it has none."""
+    path = settings_path(top, agent, scope)
+    key = os.path.realpath(path)
+
+    def change(doc: Document, record: dict, outcome: Outcome) -> None:
+        empties = record["empty"].get(key, {})
+        outcome.removed = hookedit.uninstall(doc, agent, empties)
+        if not outcome.removed:
+            return
+        record["empty"].pop(key, None)
+        if key in record["created"] and doc.data == (agent.new_file or {}):
+            outcome.file_removed = True
+            record["created"].remove(key)
+
+    outcome = _edit(top, path, agent, change, create=False)
+    if outcome is None or not outcome.removed:
+        return None
+    directory = os.path.dirname(key)
+    record = read_record(top)
+    if outcome.file_removed and directory in record["created"]:
+        try:
+            os.rmdir(directory)  # only when empty: something else may live there now
+        except OSError:
+            return outcome
+        record["created"].remove(directory)
+        write_record(top, record)
+    return outcome
 
 
 # ------------------------------------------------------------------ doctor
@@ -251,51 +295,76 @@ def command_resolves(command: str, top: str) -> bool:
     return shutil.which(exe) is not None
 
 
+def _command_lines(top: str, agent: str) -> list[tuple[str, str, str | None]]:
+    from . import commands
+
+    found = commands.state(top, agent)
+    if found is None:
+        return []
+    rel = _rel(commands.path_for(top, agent) or "", top)
+    if found in ("ours", "edited", "foreign"):
+        whose = {"ours": "", "edited": " (edited since install)", "foreign": " (your own)"}
+        return [("ok", f"{rel}: /checkpoint command present{whose[found]}", None)]
+    return [
+        (
+            "warn",
+            f"{rel}: no /checkpoint command" + (" (cannot be used)" if found == "unusable" else ""),
+            f"run `asimov-hooks agent install --agent {agent}`",
+        )
+    ]
+
+
 def diagnose(top: str) -> list[tuple[str, str, str | None]]:
     """(level, message, fix) lines for `asimov-hooks doctor`: ok, warn or FAIL."""
     lines: list[tuple[str, str, str | None]] = []
     installed_any = False
-    for scope in SCOPES:
-        path = settings_path(top, scope)
-        try:
-            data, _ = load(path)
-        except SettingsError as exc:
-            lines.append(("FAIL", str(exc), "fix the file by hand; Claude Code cannot read it"))
-            continue
-        found = our_events(data)
-        if not found:
-            continue
-        installed_any = True
-        rel = os.path.relpath(path, top)
-        missing = [event for event, _ in EVENTS if event not in found]
-        if missing:
-            lines.append(
-                (
-                    "warn",
-                    f"{rel}: agent hooks missing for {', '.join(missing)}",
-                    f"run `asimov-hooks agent install --scope {scope}`",
+    for agent in AGENTS.values():
+        for scope in agent.files:
+            path = settings_path(top, agent, scope)
+            try:
+                found = installed(top, agent, scope)
+            except SettingsError as exc:
+                lines.append(
+                    ("FAIL", str(exc), f"fix the file by hand; {agent.title} cannot use it")
                 )
-            )
-        else:
-            lines.append(("ok", f"{rel}: agent hooks installed for every event", None))
-        for command in sorted({c for commands in found.values() for c in commands}):
-            if command_resolves(command, top):
-                lines.append(("ok", f"hook command resolves: {command}", None))
-            else:
+                continue
+            if not found:
+                continue
+            installed_any = True
+            rel = _rel(path, top)
+            option = f"--agent {agent.name}" + (f" --scope {scope}" if scope != "project" else "")
+            missing = [event for event, _ in agent.events if event not in found]
+            if missing:
                 lines.append(
                     (
-                        "FAIL",
-                        f"hook command does not resolve: {command} (every Write/Edit hook fails)",
-                        "install asimov-hooks where Claude Code's shell finds it (PATH), or "
-                        f"run `asimov-hooks agent install --scope {scope}` again",
+                        "warn",
+                        f"{rel}: {agent.title} hooks missing for {', '.join(missing)}",
+                        f"run `asimov-hooks agent install {option}`",
                     )
                 )
+            else:
+                lines.append(("ok", f"{rel}: {agent.title} hooks installed for every event", None))
+            if scope == "project":
+                lines.extend(_command_lines(top, agent.name))
+            for command in sorted({c for commands in found.values() for c in commands}):
+                if command_resolves(command, top):
+                    lines.append(("ok", f"hook command resolves: {command}", None))
+                else:
+                    lines.append(
+                        (
+                            "FAIL",
+                            f"hook command does not resolve: {command} (every hook fails)",
+                            f"install asimov-hooks where {agent.title} finds it (PATH), or "
+                            f"run `asimov-hooks agent install {option}` again",
+                        )
+                    )
     if not installed_any:
         lines.append(
             (
                 "warn",
                 "agent hooks not installed: checkpoints are only checked at commit time",
-                "run `asimov-hooks agent install` (see docs/agent.md)",
+                "run `asimov-hooks agent install --agent claude|codex|gemini|cursor|all` "
+                "(see docs/agent.md)",
             )
         )
     return lines

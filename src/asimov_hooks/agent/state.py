@@ -1,11 +1,14 @@
-"""Per-session turn state on disk (seed 003: "no in-memory state; survives restarts").
+"""Per-session turn state on disk (the checkpoint-injection design: no in-memory
+state, it survives restarts).
 
-Each hook event is a separate process, and Claude Code may run several hooks at once,
-so the state lives in SQLite (Python's sqlite3): one row per `session_id` with the
-seed's two timestamps. The database is in the repository's git directory
-(`.git/asimov-hooks/agent.sqlite3`, which git never tracks), or outside a repository
-in the user's state directory ($XDG_STATE_HOME/asimov-hooks, default
-~/.local/state/asimov-hooks); $ASIMOV_HOOKS_STATE_DIR overrides both.
+Each hook event is a separate process, and an agent may run several hooks at once,
+so the state lives in SQLite (Python's sqlite3): one row per project and session with
+the design's two timestamps. The project is the agent's project root, not the
+directory the agent happens to be in, so a `cd` does not lose the turn. The database
+is in the git directory of the project (`.git/asimov-hooks/agent.sqlite3`, which git
+never tracks), or outside a repository in the user's state directory
+($XDG_STATE_HOME/asimov-hooks, default ~/.local/state/asimov-hooks);
+$ASIMOV_HOOKS_STATE_DIR overrides both.
 
 Concurrency: WAL journal (readers never wait for the writer), a busy timeout (a
 writer waits for another rather than failing), and every read-modify-write in one
@@ -27,13 +30,14 @@ ENV_STATE_DIR = "ASIMOV_HOOKS_STATE_DIR"
 DB_NAME = "agent.sqlite3"
 BUSY_MS = 10_000
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS sessions (
-    session_id TEXT PRIMARY KEY,
-    project TEXT,
+CREATE TABLE IF NOT EXISTS turns (
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
     last_message_sent_at REAL,
     last_checkpoint_at REAL,
     checkpoints INTEGER NOT NULL DEFAULT 0,
-    updated_at REAL NOT NULL
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (project, session_id)
 )
 """
 
@@ -42,14 +46,14 @@ class StateError(Exception):
     """The state store cannot be used; one line for the caller to report."""
 
 
-def state_dir(cwd: str) -> str:
+def state_dir(project: str) -> str:
     """Where this project's agent state lives (see the module docstring)."""
     override = os.environ.get(ENV_STATE_DIR)
     if override:
         return os.path.abspath(override)
     from ..gitutil import find_git_dir, find_toplevel
 
-    top = find_toplevel(cwd)
+    top = find_toplevel(project)
     gitdir = find_git_dir(top) if top else None
     if gitdir:
         return os.path.join(gitdir, "asimov-hooks")
@@ -60,7 +64,7 @@ def state_dir(cwd: str) -> str:
 
 
 class Store:
-    """The sessions table; each method is one transaction."""
+    """The turns table; each method is one transaction."""
 
     def __init__(self, directory: str) -> None:
         self.path = os.path.join(directory, DB_NAME)
@@ -99,12 +103,12 @@ class Store:
         except sqlite3.Error as exc:
             raise StateError(f"{self.path}: {exc}") from None
 
-    def get(self, session_id: str) -> dict[str, object] | None:
+    def get(self, session_id: str, project: str) -> dict[str, object] | None:
         try:
             row = self.conn.execute(
                 "SELECT last_message_sent_at, last_checkpoint_at, checkpoints "
-                "FROM sessions WHERE session_id = ?",
-                (session_id,),
+                "FROM turns WHERE project = ? AND session_id = ?",
+                (project, session_id),
             ).fetchone()
         except sqlite3.Error as exc:
             raise StateError(f"{self.path}: {exc}") from None
@@ -115,41 +119,42 @@ class Store:
     def message_sent(self, session_id: str, project: str, now: float) -> None:
         """A real prompt: the turn starts now, and its checkpoint state is cleared."""
         self._write(
-            "INSERT INTO sessions (session_id, project, last_message_sent_at, "
+            "INSERT INTO turns (project, session_id, last_message_sent_at, "
             "last_checkpoint_at, updated_at) VALUES (?, ?, ?, NULL, ?) "
-            "ON CONFLICT(session_id) DO UPDATE SET last_message_sent_at = excluded."
-            "last_message_sent_at, last_checkpoint_at = NULL, updated_at = excluded.updated_at",
-            (session_id, project, now, now),
+            "ON CONFLICT(project, session_id) DO UPDATE SET last_message_sent_at = "
+            "excluded.last_message_sent_at, last_checkpoint_at = NULL, "
+            "updated_at = excluded.updated_at",
+            (project, session_id, now, now),
         )
 
     def checkpoint_delivered(self, session_id: str, project: str, now: float) -> None:
-        """A checkpoint reached the agent (Stop block, or re-injection at SessionStart)."""
+        """A checkpoint happened: asked for at a restart, or written by the agent."""
         self._write(
-            "INSERT INTO sessions (session_id, project, last_checkpoint_at, checkpoints, "
-            "updated_at) VALUES (?, ?, ?, 1, ?) ON CONFLICT(session_id) DO UPDATE SET "
-            "last_checkpoint_at = excluded.last_checkpoint_at, "
+            "INSERT INTO turns (project, session_id, last_checkpoint_at, checkpoints, "
+            "updated_at) VALUES (?, ?, ?, 1, ?) ON CONFLICT(project, session_id) DO UPDATE "
+            "SET last_checkpoint_at = excluded.last_checkpoint_at, "
             "checkpoints = checkpoints + 1, updated_at = excluded.updated_at",
-            (session_id, project, now, now),
+            (project, session_id, now, now),
         )
 
     def checkpoint_due(self, session_id: str, project: str, now: float, threshold: float) -> bool:
-        """Seed 003's unified turn timer, decided and recorded in one transaction:
+        """The unified turn timer, decided and recorded in one transaction:
         turn_start = max(last_message_sent_at, last_checkpoint_at); nothing when both
         are unset or less than `threshold` seconds have passed; otherwise the
         checkpoint is due and last_checkpoint_at becomes `now`."""
         try:
             with self.transaction() as conn:
                 row = conn.execute(
-                    "SELECT last_message_sent_at, last_checkpoint_at FROM sessions "
-                    "WHERE session_id = ?",
-                    (session_id,),
+                    "SELECT last_message_sent_at, last_checkpoint_at FROM turns "
+                    "WHERE project = ? AND session_id = ?",
+                    (project, session_id),
                 ).fetchone()
                 stamps = [t for t in (row or ()) if t is not None]
                 if not stamps or now - max(stamps) < threshold:
                     return False
                 conn.execute(
-                    "UPDATE sessions SET last_checkpoint_at = ?, checkpoints = checkpoints + 1, "
-                    "updated_at = ?, project = ? WHERE session_id = ?",
+                    "UPDATE turns SET last_checkpoint_at = ?, checkpoints = checkpoints + 1, "
+                    "updated_at = ? WHERE project = ? AND session_id = ?",
                     (now, now, project, session_id),
                 )
                 return True

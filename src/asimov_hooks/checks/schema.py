@@ -1,13 +1,14 @@
 """schema: the file against its kind's JSON Schema (rules/schemas/), with positions.
 
-The in-house evaluator (minischema) covers the keywords the packs use; a user's schema
-that goes further is handed to jsonschema. A kind's schema is a shipped one or a file
+The schema is evaluated through `minischema.compile_schema`, the one entry point: the
+in-house evaluator for the keywords it implements, jsonschema for a schema that goes
+further. A kind's schema is a shipped one or a file
 inside the repository (readers.schemas); a repository schema's patterns run time-bounded.
 """
 
 from __future__ import annotations
 
-from ..config import ConfigError
+from ..validation.config import ConfigError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -50,15 +51,22 @@ def _trim_caps(ctx: Context) -> dict[str, tuple[str, int]]:
 
 def _errors(name: str, ctx: Context) -> list[Any]:
     """The schema's errors; a repository schema that cannot run is a config error."""
+    return list(_run(name, ctx.config, ctx.data))
+
+
+def _run(name: str, config: Any, data: Any) -> list[Any]:
     from ..minischema import PatternTimeout
+    from ..minischema.fallback import InvalidSchema
 
     try:
-        return evaluator(name, ctx.config).errors(ctx.data)
+        return evaluator(name, config).errors(data)
     except PatternTimeout as exc:
         raise ConfigError(
             f"schema {name!r}: keyword 'pattern' {exc.pattern[:80]!r} ran longer than "
             f"{exc.seconds:g} s on one value (limits.pattern-milliseconds); simplify it"
         ) from None
+    except InvalidSchema as exc:
+        raise ConfigError(f"schema {name!r}: {exc.message}") from None
     except RecursionError:
         raise ConfigError(f"schema {name!r}: nests or refers to itself too deeply") from None
 
@@ -85,17 +93,17 @@ def evaluator(schema_name: str, config: Any = None) -> Any:
     key = (schema_name, config.base_dir if user and config is not None else "")
     if key not in _EVALUATORS:
         schema = schema_for(schema_name, config)
-        from ..minischema import Evaluator, unsupported_keywords
+        from ..minischema import compile_schema
+        from ..minischema.fallback import InvalidSchema
 
         seconds = None
         if user:
             limits = config.limits if config is not None else {}
             seconds = limits.get("pattern-milliseconds", 1000) / 1000
-        _EVALUATORS[key] = (
-            Evaluator(schema, seconds)
-            if not unsupported_keywords(schema)
-            else _JsonschemaAdapter(schema, seconds)
-        )
+        try:
+            _EVALUATORS[key] = compile_schema(schema, seconds)
+        except InvalidSchema as exc:
+            raise ConfigError(f"schema {schema_name!r}: {exc.message}") from None
     return _EVALUATORS[key]
 
 
@@ -103,52 +111,5 @@ def schema_errors(
     data: Any, schema_name: str, config: Any = None
 ) -> Iterator[tuple[tuple, str, bool]]:
     """(instance path, message, on_key) for each schema violation."""
-    from ..minischema import PatternTimeout
-
-    try:
-        found = evaluator(schema_name, config).errors(data)
-    except PatternTimeout as exc:
-        raise ConfigError(
-            f"schema {schema_name!r}: keyword 'pattern' {exc.pattern[:80]!r} ran longer than "
-            f"{exc.seconds:g} s on one value (limits.pattern-milliseconds); simplify it"
-        ) from None
-    except RecursionError:
-        raise ConfigError(f"schema {schema_name!r}: nests or refers to itself too deeply") from None
-    for err in found:
+    for err in _run(schema_name, config, data):
         yield err.path, err.message, err.on_key
-
-
-class _JsonschemaAdapter:
-    """Full jsonschema for user schemas that go beyond the in-house subset."""
-
-    def __init__(self, schema: dict[str, Any], seconds: float | None = None) -> None:
-        import jsonschema
-
-        self.seconds = seconds
-
-        cls = jsonschema.validators.validator_for(schema)
-        try:
-            cls.check_schema(schema)
-        except jsonschema.SchemaError as exc:
-            raise ConfigError(f"invalid JSON Schema: {exc.message}") from None
-        self.validator = cls(schema)
-
-    def errors(self, data: Any) -> list[Any]:
-        from ..minischema import SchemaError
-        from ..readers.loaders import to_plain
-
-        out = []
-        if self.seconds is not None:  # a user's schema: the whole check is time-bounded
-            from ..minischema import _timed_call
-
-            found = _timed_call(
-                lambda: list(self.validator.iter_errors(to_plain(data))), self.seconds * 5
-            )
-        else:
-            found = self.validator.iter_errors(to_plain(data))
-        for err in found:
-            on_key = err.validator == "additionalProperties"
-            out.append(
-                SchemaError(tuple(err.absolute_path), err.message, str(err.validator), on_key)
-            )
-        return out

@@ -19,7 +19,7 @@ _validate_options = with_options(VALIDATE)
 
 
 def _run_validate(**opts) -> int:  # type: ignore[no-untyped-def]
-    from ..run import run_options
+    from ..validation.run import run_options
 
     return run_options(**opts)
 
@@ -31,13 +31,14 @@ LAZY_COMMANDS = {
     "merge-driver": "asimov_hooks.merge.driver:command",
     "install": "asimov_hooks.merge.install:install_command",
     "uninstall": "asimov_hooks.merge.install:uninstall_command",
-    "doctor": "asimov_hooks.merge.doctor:command",
+    "doctor": "asimov_hooks.doctor.diagnosis:command",
     "agent": "asimov_hooks.agent.cli:group",
     "agent-event": "asimov_hooks.agent.cli:event_command",
     "ephemeral": "asimov_hooks.agent.cli:ephemeral_command",
     "rules": "asimov_hooks.cli.info:rules_command",
     "schema": "asimov_hooks.cli.info:schema_command",
     "oc": "asimov_hooks.oc.cli:group",
+    "init": "asimov_hooks.adoption.command:command",
 }
 
 
@@ -97,7 +98,7 @@ def validate_standalone(**kwargs) -> None:  # type: ignore[no-untyped-def]
 @with_options(CHECK_SIZE)
 def check_size_command(**kwargs) -> None:  # type: ignore[no-untyped-def]
     """ADR-007 size limits only (lines, estimated tokens, bytes); no YAML parsing."""
-    from ..run import run_size_options
+    from ..validation.run import run_size_options
 
     sys.exit(run_size_options(**kwargs))
 

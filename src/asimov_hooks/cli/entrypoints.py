@@ -29,7 +29,7 @@ def validate_main(argv: Sequence[str] | None = None) -> int:
         return click_main(args)
 
     def call() -> int:
-        from ..run import run_options
+        from ..validation.run import run_options
 
         return run_options(**opts)  # type: ignore[arg-type]
 
@@ -46,7 +46,7 @@ def check_size_main(argv: Sequence[str] | None = None) -> int:
         return _guarded(check_size_command, args, "asimov-check-size")
 
     def call() -> int:
-        from ..run import run_size_options
+        from ..validation.run import run_size_options
 
         return run_size_options(**opts)
 

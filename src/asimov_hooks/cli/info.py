@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..config import ConfigError, default_data, load_schema, rules_dir
+from ..validation.config import ConfigError, default_data, load_schema, rules_dir
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 CONFIG_SCHEMA = "config"  # `asimov-hooks schema config`: the .asimov-hooks.yaml schema
@@ -27,7 +27,7 @@ def rules_command(rule_id: str | None, fmt: str) -> None:
     """List every rule (id, default level, the file kinds it applies to, what it reports),
     or explain one: why it exists and where that comes from, its options and defaults, an
     example that fails and the fix."""
-    from .. import ruledocs
+    from ..output import ruledocs
 
     try:
         if rule_id is None:

@@ -191,6 +191,38 @@ def read_bytes(
         os.close(fd)
 
 
+def read_head(path: str, max_bytes: int, *, root: str | None = None) -> tuple[bytes, bool]:
+    """The first `max_bytes` bytes of a regular file, and whether there is more: for
+    showing the start of a file that may be of any size (what `read_bytes` refuses).
+    Confined, non-blocking and regular files only, as `read_bytes`."""
+    confine(path, root)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise FileProblem("io-error", "no such file") from None
+    except IsADirectoryError:
+        raise FileProblem("io-error", "is a directory, expected a file") from None
+    except OSError as exc:
+        raise FileProblem("io-error", f"cannot read: {exc.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise FileProblem("io-error", "not a regular file")
+        chunks, total = [], 0
+        while total <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        data = b"".join(chunks)
+        return data[:max_bytes], len(data) > max_bytes
+    except OSError as exc:
+        raise FileProblem("io-error", f"cannot read: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+
+
 def atomic_write(
     path: str,
     data: bytes,

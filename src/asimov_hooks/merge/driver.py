@@ -97,7 +97,7 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
     if disabled():
         return line_merge(base, ours, theirs, size, labels)
     try:
-        from ..config import ConfigError
+        from ..validation.config import ConfigError
 
         try:
             settings = settings_for(relpath, size)

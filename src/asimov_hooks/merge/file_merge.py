@@ -83,13 +83,32 @@ def _parse(
     return text, data, None
 
 
+class _Unchecked(Exception):
+    """The kind's schema cannot be run on this file: the merge is not vouched for."""
+
+
 def _error_keys(settings: Settings, data: Any) -> set[tuple]:
+    """The schema's errors, through the same entry point as validate (jsonschema for a
+    keyword minischema does not implement), as comparable keys."""
     if settings.schema is None:
         return set()
-    from ..minischema import Evaluator
+    from ..minischema import PatternTimeout, compile_schema
+    from ..minischema.fallback import InvalidSchema
 
+    if settings.fmt == "yaml":  # round-trip values (`&f true`, `!!str k`) as validate reads them
+        from ..readers.loaders import to_plain
+
+        data = to_plain(data)
+    try:
+        errors = compile_schema(settings.schema, settings.schema_seconds).errors(data)
+    except InvalidSchema as exc:
+        raise _Unchecked(exc.message) from None
+    except PatternTimeout as exc:
+        raise _Unchecked(f"a pattern ran longer than {exc.seconds:g} s") from None
+    except RecursionError:
+        raise _Unchecked("the schema nests or refers to itself too deeply") from None
     keys = set()
-    for err in Evaluator(settings.schema).errors(data):
+    for err in errors:
         if err.keyword == "maxItems" and len(err.path) == 1 and err.path[0] in settings.fixable:
             continue
         where = tuple("#" if isinstance(p, int) else p for p in err.path)
@@ -103,7 +122,11 @@ def merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Settin
     from .core import memoized
 
     with memoized():
-        return _merge_bytes(base, ours, theirs, settings)
+        try:
+            return _merge_bytes(base, ours, theirs, settings)
+        except _Unchecked as exc:
+            reason = f"the schema cannot check the merge ({exc})"
+            return Outcome(1, None, "line-merge", reason=reason)
 
 
 def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Settings) -> Outcome:

@@ -41,7 +41,7 @@ ATTRIBUTE_CHOICES = ("auto", "local", "none")
 def merge_settings(config: Any = None) -> dict[str, Any]:
     """The merge section of the configuration (driver name, attribute patterns)."""
     if config is None:
-        from ..config import load_config
+        from ..validation.config import load_config
 
         config = load_config(None)
     section = config.section("merge")
@@ -148,7 +148,7 @@ def _old_driver_sections(scope: list[str], name: str, top: str | None) -> list[s
 def foreign_routes(lines: list[str], patterns: list[str], ours: set[str]) -> dict[str, tuple]:
     """{pattern: (driver, line number)} for each of our patterns that these attribute
     lines send to another merge driver (the last matching line wins, as in git)."""
-    from ..globs import match_any
+    from ..validation.globs import match_any
 
     found: dict[str, tuple] = {}
     for pattern in patterns:
@@ -332,7 +332,7 @@ def install_command(
     files to it and the trim archives to git's union merge in .gitattributes. Disable
     it for one command with ASIMOV_HOOKS_MERGE_DRIVER=0.
     """
-    from ..config import ConfigError
+    from ..validation.config import ConfigError
 
     try:
         if unless_uninstalled and opted_out(toplevel()):
@@ -358,7 +358,7 @@ def install_command(
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing unless something fails.")
 def uninstall_command(global_: bool, quiet: bool) -> None:
     """Remove exactly what `asimov-hooks install` added (git config and attribute lines)."""
-    from ..config import ConfigError
+    from ..validation.config import ConfigError
 
     try:
         changes = uninstall(global_)

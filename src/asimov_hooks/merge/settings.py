@@ -30,6 +30,7 @@ class Settings:
         "max_bytes",
         "policies",
         "schema",
+        "schema_seconds",
     )
 
     def __init__(
@@ -42,6 +43,7 @@ class Settings:
         max_bytes: int | None = None,
         limits: dict[str, int] | None = None,
         fixable: frozenset[str] = frozenset(),
+        schema_seconds: float | None = None,
     ) -> None:
         from ..readers.guards import limits as default_limits
 
@@ -53,11 +55,12 @@ class Settings:
         # top-level lists the trimmer caps: too many items there is the trimmer's to fix
         # (it keeps or archives every item), never a reason for a conflict
         self.fixable = fixable
+        self.schema_seconds = schema_seconds  # a repository schema's patterns are time-bounded
 
 
 def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings | str:
     """Settings for the file git is merging, or why the driver does not handle it."""
-    from ..config import load_config
+    from ..validation.config import load_config
     from .core import Policies
 
     if config is None:
@@ -76,11 +79,13 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
     # loaded (policy names included), and the packs' own is tested against it
     fields = kind_merge.get("fields", {})
     schema_name = config.kinds[kind].get("schema")
-    schema = None
+    schema, seconds = None, None
     if schema_name and section.get("schema-check", True):
-        from ..readers.schemas import schema_for
+        from ..readers.schemas import is_user_schema, schema_for
 
         schema = schema_for(schema_name, config)
+        if is_user_schema(schema_name):
+            seconds = config.limits.get("pattern-milliseconds", 1000) / 1000
     labels = section.get("labels", {})
     from ..trim.settings import Settings as TrimSettings
 
@@ -95,6 +100,7 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
         max_bytes=section.get("max-bytes"),
         limits=config.limits,
         fixable=fixable,
+        schema_seconds=seconds,
     )
 
 

@@ -17,6 +17,7 @@ from .keywords import (
     _string_step,
     _type_step,
 )
+from .refs import References
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -39,12 +40,13 @@ class Evaluator:
         self.root = schema
         self.pattern_seconds = pattern_seconds  # a time bound for a user schema's patterns
         self._compiled: dict[int, tuple[Any, Check]] = {}
+        self._refs: References | None = None  # built on the first `$ref`
 
-    def _resolve(self, ref: str) -> Any:
-        node: Any = self.root
-        for part in ref[2:].split("/"):
-            node = node[part.replace("~1", "/").replace("~0", "~")]
-        return node
+    def _resolve(self, schema: dict[str, Any]) -> Any:
+        """The node `schema["$ref"]` names (refs: every in-document form; Unresolvable)."""
+        if self._refs is None:
+            self._refs = References(self.root)
+        return self._refs.lookup(schema["$ref"], self._refs.base(schema))
 
     def errors(self, instance: Any) -> list[SchemaError]:
         return self._check(instance, self.root, ())
@@ -75,7 +77,7 @@ class Evaluator:
         # each step appends its errors; a step that returns True ends the node
         steps: list[Callable[[Any, tuple, list], bool | None]] = []
         if "$ref" in schema:
-            target = self._resolve(schema["$ref"])
+            target = self._resolve(schema)
             # looked up on use: a schema may refer to itself
             steps.append(lambda value, path, out: self._fn(target)(value, path, out))
         if "type" in schema:

@@ -11,6 +11,7 @@ import datetime
 from collections import namedtuple
 
 from .patterns import _regex, _timed
+from .refs import References
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -24,6 +25,7 @@ SUPPORTED = frozenset(
         "$schema",
         "$id",
         "$ref",
+        "$anchor",
         "$defs",
         "$comment",
         "title",
@@ -54,6 +56,7 @@ SUPPORTED = frozenset(
         "deprecated",
     }
 )
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 _SCHEMA_MAPS = ("properties", "$defs")
 _SCHEMA_LISTS = ("anyOf", "oneOf", "allOf")
 _SUBSCHEMAS = ("additionalProperties", "items", "if", "then", "else", "not")
@@ -66,25 +69,44 @@ class SchemaError(namedtuple("SchemaError", "path message keyword on_key", defau
 
 
 def unsupported_keywords(schema: Any) -> set[str]:
-    """Keywords in `schema` (recursively) that this evaluator does not implement."""
+    """Keywords in `schema` (recursively) that this evaluator does not implement: any
+    keyword not in SUPPORTED, a `$ref` that does not resolve inside the document, and a
+    `$schema` of another draft (its keywords mean other things)."""
     found: set[str] = set()
-    if isinstance(schema, bool):
-        return found
-    if not isinstance(schema, dict):
-        return {"<non-object schema>"}
-    for key, value in schema.items():
-        if key not in SUPPORTED:
-            found.add(key)
-        elif key in _SCHEMA_MAPS:
-            for sub in value.values():
-                found |= unsupported_keywords(sub)
-        elif key in _SCHEMA_LISTS:
-            for sub in value:
-                found |= unsupported_keywords(sub)
-        elif key in _SUBSCHEMAS:
-            found |= unsupported_keywords(value)
-        elif key == "$ref" and not str(value).startswith("#/"):
-            found.add("$ref (non-local)")
+    refs: list[References] = []  # built on the first `$ref`
+
+    def walk(node: Any) -> None:
+        if isinstance(node, bool):
+            return
+        if not isinstance(node, dict):
+            found.add("<non-object schema>")
+            return
+        for key, value in node.items():
+            if key not in SUPPORTED:
+                found.add(key)
+            elif key in _SCHEMA_MAPS:
+                if isinstance(value, dict):
+                    for sub in value.values():
+                        walk(sub)
+                else:
+                    found.add(f"{key} (not an object)")
+            elif key in _SCHEMA_LISTS:
+                if isinstance(value, list):
+                    for sub in value:
+                        walk(sub)
+                else:
+                    found.add(f"{key} (not a list)")
+            elif key in _SUBSCHEMAS:
+                walk(value)
+            elif key == "$ref":
+                if not refs:
+                    refs.append(References(schema))
+                if not isinstance(value, str) or not refs[0].resolves(value, refs[0].base(node)):
+                    found.add("$ref (outside the document)")
+            elif key == "$schema" and str(value).rstrip("#") != DRAFT_2020_12:
+                found.add("$schema (another draft)")
+
+    walk(schema)
     return found
 
 

@@ -13,48 +13,16 @@ import click
 
 from ..cli.clickopts import CONTEXT, click_option
 from ..cli.options import COLOR, FORMAT, QUIET, STRICT
+from .cliutil import (
+    _fail,
+    _finding_lines,
+    _project,
+    dir_options,
+    format_option,
+    write_checkpoint,
+)
+from .session_cli import COMMANDS as SESSION_COMMANDS
 from .store import OcError, Project
-
-
-def _fail(message: str) -> None:
-    sys.stderr.write(f"asimov-hooks oc: error: {message}\n")
-    sys.exit(2)
-
-
-def _project(directory: str | None, config: str | None) -> Project:
-    try:
-        return Project(directory, config)
-    except OcError as exc:
-        _fail(str(exc))
-        raise  # not reached
-
-
-def dir_options(func):  # type: ignore[no-untyped-def]
-    func = click.option(
-        "--config",
-        "config_path",
-        type=click.Path(dir_okay=False),
-        help="Config file (default: the project's .asimov-hooks.yaml or pyproject.toml).",
-    )(func)
-    return click.option(
-        "--dir",
-        "directory",
-        type=click.Path(file_okay=False),
-        help="Project directory (or its .checkpoints/) [default: the nearest .checkpoints/ "
-        "up to the top of the git work tree you stand in].",
-    )(func)
-
-
-def format_option(func):  # type: ignore[no-untyped-def]
-    func = click_option(COLOR)(func)  # declared once, with validate's (cli/options)
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(("text", "json")),
-        default="text",
-        show_default=True,
-        help="json: one JSON document for scripts.",
-    )(func)
 
 
 @click.group("oc", context_settings=CONTEXT)
@@ -108,33 +76,8 @@ def next_command(fmt: str, color: str, directory, config_path) -> None:  # type:
 WRITE_CONTEXT = {**CONTEXT, "ignore_unknown_options": True}
 
 
-def _finding_lines(result) -> list[str]:  # type: ignore[no-untyped-def]
-    return [f"{f.path}:{f.line}:{f.col}: {f.level} {f.rule} {f.message}" for f in result.findings]
-
-
-def write_checkpoint(project: Project, cp, data: dict, what: str) -> int:  # type: ignore[no-untyped-def]
-    """Validate and write; print what happened. Exit code 0 written, 1 refused."""
-    from .store import Refused, save
-
-    shown = project.show(cp.path)
-    try:
-        result = save(project, cp, data, what)
-    except Refused as refused:
-        click.echo(f"{shown}: not written: the result would have errors ({what})")
-        for line in _finding_lines(refused.result):
-            click.echo(line)
-        click.echo("(lines refer to the refused result; the file is unchanged)")
-        return 1
-    except OcError as exc:
-        _fail(str(exc))
-    click.echo(f"{shown}: {what}")
-    for line in _finding_lines(result):
-        click.echo(line)
-    return 0
-
-
 def _apply_ops(project: Project, data: dict, ops: tuple[str, ...], new_keys: bool) -> list[str]:
-    from ..config import load_schema
+    from ..validation.config import load_schema
     from .edit import OpError, apply, parse
 
     try:
@@ -145,6 +88,21 @@ def _apply_ops(project: Project, data: dict, ops: tuple[str, ...], new_keys: boo
     except OpError as exc:
         _fail(str(exc))
     return [op.describe() for op in parsed]
+
+
+def _explicit_stamp(ops: tuple[str, ...]) -> str | None:
+    """The time an explicit `--updated_at=X` gives (the last one wins), else None."""
+    from .edit import Op, OpError
+
+    found = None
+    for raw in ops:
+        try:
+            op = Op(raw)
+        except OpError:
+            continue  # reported, with the others, when the operations are applied
+        if op.path == ["updated_at"] and not op.append and isinstance(op.value, str):
+            found = op.value
+    return found
 
 
 def _restamp(data: dict, ops: tuple[str, ...]) -> None:
@@ -202,7 +160,8 @@ def done_command(skill: str, ops: tuple[str, ...], new_key: bool, directory, con
         data = cp.require(project)
     except OcError as exc:
         _fail(str(exc))
-    when = stamp(data.get("updated_at"))
+    # an explicit --updated_at=X is the time of everything this write stamps
+    when = _explicit_stamp(ops) or stamp(data.get("updated_at"))
     try:
         text = pop_done(data, when)
     except OpError as exc:
@@ -239,7 +198,7 @@ def init_command(no_merge_driver: bool, directory, config_path) -> None:  # type
 
 
 @group.command("rotate", context_settings=CONTEXT)
-@click.argument("skills", nargs=-1, required=True, metavar="SKILL|FILE...")
+@click.argument("skills", nargs=-1, metavar="[SKILL|FILE]...")
 @click.option(
     "--over-limit",
     is_flag=True,
@@ -257,14 +216,19 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
     """Move SKILL's append-only skill_state telemetry to .checkpoints/history/.
 
     Arrays whose merge policy is union (skill_state.merged_prs, reconciliation_log, ...)
-    are appended to history/<skill>.<date>.json. Exit 1 when a file was changed (as
+    are appended to history/<skill>.<date>.json. With --over-limit and no names: every
+    checkpoint of the project over the guideline. Exit 1 when a file was changed (as
     every fixer), 0 when there was nothing to move.
     """
     from .rotate import over_limit as size_of
     from .rotate import rotate
     from .store import Checkpoint, Refused
 
+    if not skills and not over_limit:
+        _fail("name the skills (or checkpoint files) to rotate, or give --over-limit for all")
     project = _project(directory, config_path)
+    if not skills:
+        skills = tuple(project.files())
     status = 0
     for skill in skills:
         try:
@@ -315,31 +279,65 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
 @click_option(FORMAT)
 @click_option(COLOR)
 @click_option(QUIET)
-@click.option("--online", is_flag=True, hidden=True)
+@click.option(
+    "--online",
+    is_flag=True,
+    help="Also compare the commit the deployed health endpoint reports with the local HEAD.",
+)
+@click.option(
+    "--url",
+    metavar="URL",
+    help="The health endpoint for --online (http or https) [default: the oc.health-url setting].",
+)
 @dir_options
 def doctor_command(
-    strict: bool, fmt, color: str, quiet: bool, online: bool, directory, config_path
-) -> None:  # type: ignore[no-untyped-def]
+    strict: bool,
+    fmt,
+    color: str,
+    quiet: bool,
+    online: bool,
+    url: str | None,
+    directory,
+    config_path,  # type: ignore[no-untyped-def]
+) -> None:
     """Cross-check every checkpoint against git and the file system (drift).
 
     project_dir missing on this machine, stale in_progress checkpoints, generated_files
-    that do not exist, next_actions at PRs or tickets already merged, .checkpoints/
-    ignored by git. Exit codes as asimov-validate: 1 on errors (or warnings with
-    --strict). The protocol's --online check (deployed health vs HEAD) is out of scope.
+    that do not exist or that git shows changed since the checkpoint's updated_at,
+    next_actions at PRs or tickets already merged, .checkpoints/ ignored by git. With
+    --online, the deployed health endpoint's commit against the local HEAD. Exit codes
+    as asimov-validate: 1 on errors (or warnings with --strict).
     """
-    if online:
-        _fail(
-            "--online (deployed /api/health against the local HEAD) is out of scope for "
-            "asimov-hooks: it needs the project's deploy URL and network access; "
-            "run oc doctor for the local checks"
-        )
-    from ..report import default_format, write
+    from ..output.report import default_format, write
     from .drift_report import check
 
+    if url is not None and not online:
+        _fail("--url is the health endpoint of --online; give both")
     project = _project(directory, config_path)
-    if not project.files():
+    if online:
+        from ..checks.online import BadURL, check_url
+
+        url = url or project.settings.get("health-url")
+        if not url:
+            _fail(
+                "--online needs the deployed health endpoint: --url URL, or oc.health-url "
+                "in .asimov-hooks.yaml"
+            )
+        try:
+            check_url(str(url))
+        except BadURL as exc:
+            _fail(str(exc))
+    if not project.files() and not online:
         click.echo(f"no checkpoints in {project.show(project.dir)}/; nothing to check")
         sys.exit(0)
     results = check(project)
+    if online:
+        from .drift_report import online as online_result
+
+        results.append(online_result(project, str(url)))
     write(results, fmt or default_format(), sys.stdout, quiet, color)
     sys.exit(1 if any(r.fails(strict) for r in results) else 0)
+
+
+for _command in SESSION_COMMANDS:  # new, show, list, reset
+    group.add_command(_command)

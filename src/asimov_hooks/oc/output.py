@@ -20,7 +20,7 @@ CODES = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "bold": "1", 
 
 class Out:
     def __init__(self, stream: TextIO | None = None, color: str = "auto") -> None:
-        from ..report import wants_color
+        from ..output.report import wants_color
 
         self.stream = stream or sys.stdout
         self.width = max(40, shutil.get_terminal_size((100, 24)).columns)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 
+from ..fs.access import show as visible
 from .output import Out, age
 from .priority import LEVELS, order, rank, ranked
-from .summary import records
+from .summary import project_names, records
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -108,9 +109,12 @@ def status(
     decisions = sum(len(r.decisions) for r in recs)
     if brief:
         ordered = ordered[:1]
+    names = project_names(recs, project.root)
+    shown = ", ".join(visible(n) for n in names)
     if fmt == "json":
         dump_json(
             {
+                "project": names[0],
                 "directory": project.show(project.dir),
                 "decisions_waiting": decisions,
                 "checkpoints": [r.as_dict() for r in ordered],
@@ -132,12 +136,12 @@ def status(
     if not brief:
         stale = sum(r.stale_days is not None for r in recs)
         broken = sum(r.problem is not None for r in recs)
-        tail = f"{len(recs)} checkpoint{'s' if len(recs) != 1 else ''}"
+        tail = f"{shown}: {len(recs)} checkpoint{'s' if len(recs) != 1 else ''}"
         if stale:
             tail += f", {stale} stale"
         if broken:
             tail += f", {broken} unreadable (asimov-validate says why)"
-        out.line(out.paint(tail, "dim"))
+        out.line(out.paint(out.fit(tail), "dim"))
     return 0
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import datetime
 import os
 
-from ..config import Config, load_config
 from ..gitutil import find_toplevel
 from ..readers.fileio import atomic_write
+from ..validation.config import Config, load_config
 from .jsonfmt import JSONProblem, Layout, dump_bytes, load_bytes
 
 TYPE_CHECKING = False
@@ -154,7 +154,7 @@ def validate(project: Project, path: str, content: bytes) -> FileResult:
     """The validator's verdict on `content` as the file at `path` (drift rules and
     rules about the file's place in git are the doctor's, not a write's)."""
     from ..checks.registry import PATH_RULES, rules_in
-    from ..engine import Checker
+    from ..validation.engine import Checker
 
     checker = Checker(project.config, None, set(PATH_RULES | rules_in("drift")))
     return checker.check(project.show(path), content)

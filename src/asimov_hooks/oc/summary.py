@@ -39,18 +39,45 @@ def open_blockers(data: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def pm_line(refs: Any) -> str | None:
-    """`PLAT-4471 (source) + 3 children`, the protocol's one-line PM summary."""
+def _upstream(lead: dict[str, Any], refs: list[dict[str, Any]], keys: Any) -> Any:
+    """The ticket a deploy or incident ref links to: its own link field (`upstream`,
+    `parent`: the `oc.pm-upstream-keys` setting), else the checkpoint's source ref,
+    else its first linked ref (an incident: else its deploy ref)."""
+    for key in keys:
+        value = lead.get(key)
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value):
+            return str(value)
+    roles = ("source", "linked") + (("deploy",) if lead.get("role") == "incident" else ())
+    for role in roles:
+        found = next((r for r in refs if r is not lead and r.get("role") == role), None)
+        if found is not None:
+            return found
+    return None
+
+
+def pm_line(refs: Any, upstream_keys: Any = ("upstream", "parent")) -> str | None:
+    """The protocol's one-line PM summary: `PLAT-4471 (source) + 3 children`, or for
+    a skill whose deploy (or incident) ticket links to an upstream ticket,
+    `PLAT-4485 (deploy) → PLAT-4471`."""
     if not isinstance(refs, list):
         return None
     refs = [r for r in refs if isinstance(r, dict) and r.get("id")]
     if not refs:
         return None
     lead = next((r for r in refs if r.get("role") == "source"), refs[0])
+    up = None
+    for role in ("deploy", "incident"):
+        linking = next((r for r in refs if r.get("role") == role), None)
+        up = _upstream(linking, refs, upstream_keys) if linking is not None else None
+        if up is not None:
+            lead = linking  # type: ignore[assignment]
+            break
     text = f"{lead['id']}" + (f" ({lead['role']})" if lead.get("role") else "")
+    if up is not None:
+        text += f" \u2192 {up if isinstance(up, str) else up['id']}"
     counts: dict[str, int] = {}
     for ref in refs:
-        if ref is not lead:
+        if ref is not lead and ref is not up:
             role = str(ref.get("role") or "linked")
             counts[role] = counts.get(role, 0) + 1
     plural = {"child": "children"}
@@ -87,7 +114,7 @@ class Record:
         self.decisions = [b for b in self.blockers if b.get("needs") == "user_decision"]
         table = data.get("progress_table")
         self.rows = [r for r in table if isinstance(r, dict)] if isinstance(table, list) else []
-        self.pm = pm_line(data.get("pm_refs"))
+        self.pm = pm_line(data.get("pm_refs"), project.settings.get("pm-upstream-keys", ()))
 
     @property
     def progress(self) -> str | None:
@@ -127,3 +154,17 @@ class Record:
 
 def records(project: Project, now: datetime.datetime) -> list[Record]:
     return [Record(project, Checkpoint(path), now) for path in project.files()]
+
+
+def project_names(recs: list[Record], root: str) -> list[str]:
+    """The `project` names the checkpoints give, the most used first; else the name of
+    the project directory."""
+    import os
+
+    counts: dict[str, int] = {}
+    for rec in recs:
+        name = rec.data.get("project")
+        if isinstance(name, str) and name.strip():
+            counts[name] = counts.get(name, 0) + 1
+    names = sorted(counts, key=lambda n: (-counts[n], n))
+    return names or [os.path.basename(os.path.normpath(root)) or "project"]

@@ -5,7 +5,8 @@ the shipped schemas in rules/schemas/; a path (it holds a `/`) is a file inside 
 repository, relative to the config file, read with a size bound. A user's schema is
 checked once, up front, so that a mistake in it is a config error naming the file and
 the keyword (exit 2), never an internal error or a hang halfway through a run:
-its keywords against the JSON Schema meta-schema, every `$ref` resolvable and local,
+its keywords against the JSON Schema meta-schema, every `$ref` resolvable inside the
+document (pointers, anchors, `$id`-relative: minischema.refs),
 no `$ref`/`allOf` loop that would evaluate forever, and every `pattern` a regular
 expression of bounded length (run with a time bound: minischema).
 """
@@ -14,8 +15,8 @@ from __future__ import annotations
 
 import os
 
-from ..config import ConfigError, load_schema
 from ..gitutil import find_toplevel
+from ..validation.config import ConfigError, load_schema
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -91,24 +92,24 @@ def check_user_schema(schema: Any, path: str, limits: dict[str, int] | None = No
     _check_nodes(schema, path, lim["max-pattern-length"])
 
 
-def _resolve(root: Any, ref: str, path: str) -> Any:
-    if not ref.startswith("#"):
+def _resolve(refs: Any, node: dict[str, Any], ref: str, path: str) -> Any:
+    """The node `ref` names inside the document (every draft 2020-12 form: JSON Pointer,
+    `$anchor`, `$id`-relative); anything else is refused, nothing is fetched."""
+    from ..minischema import Unresolvable
+
+    try:
+        return refs.lookup(ref, refs.base(node))
+    except Unresolvable:
         raise ConfigError(
-            f"{path}: $ref {ref!r}: only references inside the schema (#/...) are read"
-        )
-    node = root
-    for part in ref[2:].split("/") if ref.startswith("#/") else ():
-        key = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and key in node:
-            node = node[key]
-        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-            node = node[int(key)]
-        else:
-            raise ConfigError(f"{path}: $ref {ref!r} does not resolve")
-    return node
+            f"{path}: $ref {ref!r} does not resolve inside the schema (references to "
+            "other files or URLs are not read)"
+        ) from None
 
 
 def _check_nodes(root: Any, path: str, max_pattern: int) -> None:
+    from ..minischema import References
+
+    refs = References(root)
     same: dict[int, list[Any]] = {}  # node -> subschemas applied to the same instance
     seen: set[int] = set()
     todo = [root]
@@ -122,7 +123,7 @@ def _check_nodes(root: Any, path: str, max_pattern: int) -> None:
         edges: list[Any] = []
         for key, value in node.items():
             if key == "$ref" and isinstance(value, str):
-                edges.append(_resolve(root, value, path))
+                edges.append(_resolve(refs, node, value, path))
             elif key == "pattern" and isinstance(value, str):
                 check_pattern(value, path, max_pattern)
             elif key == "patternProperties" and isinstance(value, dict):

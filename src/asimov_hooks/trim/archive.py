@@ -18,8 +18,8 @@ from __future__ import annotations
 import io
 import os
 
-from ..config import ConfigError
 from ..readers.fileio import BOM, FileProblem, atomic_write, read_text
+from ..validation.config import ConfigError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only

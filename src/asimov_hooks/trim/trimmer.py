@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..config import Config, ConfigError, load_config
+from ..validation.config import Config, ConfigError, load_config
 from .algorithm import TrimResult, trim_text
 from .settings import Settings
 
@@ -277,8 +277,8 @@ def run(
         if not os.path.lexists(path):
             err.write(f"{PROG}: error: {path}: no such file or directory\n")
             return EXIT_USAGE
-    from ..discovery import iter_files
     from ..readers.fileio import FileProblem
+    from ..validation.discovery import iter_files
 
     status = EXIT_OK
     try:

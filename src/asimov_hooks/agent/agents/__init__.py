@@ -1,0 +1,76 @@
+"""One adapter per agent: its hook payload in, its documented answer out.
+
+`asimov-hooks agent-event --agent NAME` reads the hook JSON the agent writes on stdin
+and hands it to the adapter module `agent/agents/NAME.py`. The adapter knows the
+agent's contract; the core (`agent.core`) knows asimov-hooks' rules and never sees an
+agent's field names. Adding an agent means adding a module here and its name to
+AGENTS; nothing in the core changes.
+
+An adapter module provides:
+
+- `normalize(payload: dict) -> agent.model.Event`. Map the agent's event name to one
+  of the core's kinds (`PRE_WRITE`, `POST_WRITE`, `STOP`, `PROMPT`, `SESSION_START`;
+  `kind=None` for an event asimov-hooks does not handle) and fill in:
+  - `cwd` (an existing directory; `os.getcwd()` when the payload has none) and
+    `project`: the agent's project root (its documented project directory
+    variable, else `payload.project_dir(None, cwd)`: the git top level of `cwd`);
+  - `session`: the agent's session or conversation id (the turn timer needs one);
+  - write events: `tool` (its name, for messages) and `targets`, absolute paths
+    (`payload.absolute(path, cwd)`); for a tool that does not write files leave
+    `targets` empty (the core says nothing). `PRE_WRITE` also needs `edits`: one
+    `model.Edit(path, change, source=None)` per file, where `change` has
+    `apply(current_text_or_None, byte_limit) -> new_text_or_None` (None: the file is
+    deleted) and raises `simulate.CannotSimulate` when the tool would fail by itself
+    (the core then says nothing) and `simulate.OutOfBounds` (`TooBig`: a result past
+    the byte limit) when it cannot be worked out within bounds (the core refuses it). `simulate.Write(content)` and
+    `simulate.Replace(edits)` cover whole-content writes and exact replacements; a
+    patch format brings its own class. `source` is the file a move reads from;
+  - `STOP`: `loop_guard` True when this stop follows one a hook already continued
+    (Claude Code's `stop_hook_active`, a loop counter above zero);
+  - `SESSION_START`: `source`, mapped to `model.STARTUP`, `RESUME`, `CLEAR`,
+    `COMPACT` or `FORK` where the agent's word means one of them;
+  - `PROMPT`: `prompt`, the submitted text.
+  A payload that cannot be handled (not an object of the agent's shape, a write
+  without a path, ...) raises `payload.EventError` with one line saying why.
+
+- `render(event, answer: agent.model.Answer | None) -> tuple[str | None, int]`: what
+  to write on stdout (None: nothing) and the exit code, in the agent's documented
+  form. The core answers `None` (nothing to say) or an Answer: "deny" with a `reason`
+  (`PRE_WRITE` only), "block" with a `reason` (`STOP` only: the agent's next
+  instruction), or "allow" with `context` for the agent to read (any kind; on
+  `SESSION_START` it carries the re-read checkpoint and, after a restart, the
+  checkpoint request). Where the agent has no channel for an answer, drop it (and
+  say so in docs/agents.md). Never exit with the code an agent reads as "refuse and
+  stop" unless the contract has no other way to deny.
+
+- `NAME` (its name) and `USAGE` (one line: the events it handles), used in --help.
+
+Keep the module light: it is imported on every file edit the agent makes, before the
+cheap "not a protocol file" answer. No click, sqlite3, ruamel.yaml or jsonschema;
+`json` only inside `render` when there is an answer.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from types import ModuleType
+
+AGENTS = ("claude", "codex", "gemini", "cursor")
+DEFAULT = "claude"
+
+
+def load(name: str) -> ModuleType:
+    """The adapter module of `name`; EventError for an unknown or missing one."""
+    from ..payload import EventError
+
+    if name not in AGENTS:
+        raise EventError(f"unknown agent {name!r}; expected one of {', '.join(AGENTS)}")
+    import importlib
+
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
+        raise EventError(f"agent {name!r} is not supported by this version") from None

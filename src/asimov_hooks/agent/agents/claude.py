@@ -1,0 +1,124 @@
+"""Claude Code: hook JSON on stdin, the documented JSON on stdout, always exit 0.
+
+Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
+- PreToolUse / PostToolUse on Write (`tool_input.content`), Edit (`old_string`,
+  `new_string`, `replace_all`) and MultiEdit (`edits`), `tool_input.file_path`
+  absolute. A deny is `hookSpecificOutput.permissionDecision: "deny"` with
+  `permissionDecisionReason` (shown to Claude); context for Claude is
+  `hookSpecificOutput.additionalContext` (PreToolUse, PostToolUse, SessionStart).
+  Exit 2 would refuse too, but the JSON keeps the refusal to this one tool call.
+- Stop: `stop_hook_active` is true when Claude is already continuing because of a
+  Stop hook; `{"decision": "block", "reason": ...}` keeps the turn going with the
+  reason as Claude's next instruction.
+- SessionStart `source`: startup, resume, clear, compact, and fork (a session that
+  begins as a fork of another, reported as resume before Claude Code 2.1.214).
+- UserPromptSubmit `prompt`.
+- $CLAUDE_PROJECT_DIR: the project root, set for every hook command.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..model import (
+    CLEAR,
+    COMPACT,
+    FORK,
+    POST_WRITE,
+    PRE_WRITE,
+    PROMPT,
+    RESUME,
+    SESSION_START,
+    STARTUP,
+    STOP,
+    Edit,
+    Event,
+    as_text,
+)
+from ..payload import EventError, absolute, project_dir, working_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
+    from ..model import Answer
+
+NAME = "claude"
+USAGE = "Claude Code: PreToolUse, PostToolUse, SessionStart, Stop, UserPromptSubmit"
+PROJECT_ENV = "CLAUDE_PROJECT_DIR"
+FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
+KINDS = {
+    "PreToolUse": PRE_WRITE,
+    "PostToolUse": POST_WRITE,
+    "Stop": STOP,
+    "UserPromptSubmit": PROMPT,
+    "SessionStart": SESSION_START,
+}
+SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMPACT, "fork": FORK}
+
+
+def normalize(payload: dict[str, Any]) -> Event:
+    name = payload.get("hook_event_name")
+    if not isinstance(name, str) or not name:
+        raise EventError("stdin JSON has no hook_event_name")
+    cwd = working_dir(payload.get("cwd"))
+    event = Event(NAME, name, KINDS.get(name), cwd)
+    if event.kind is None:
+        return event
+    event.session = as_text(payload.get("session_id"))
+    event.project = project_dir(os.environ.get(PROJECT_ENV), cwd)
+    if event.kind in (PRE_WRITE, POST_WRITE):
+        tool = payload.get("tool_name")
+        if tool not in FILE_TOOLS:
+            return event  # another tool: nothing to govern
+        tool_input = payload.get("tool_input")
+        if not isinstance(tool_input, dict):
+            raise EventError(f"{tool} event without tool_input")
+        path = absolute(tool_input.get("file_path"), cwd, f"{tool} tool_input.file_path")
+        event.tool, event.targets = tool, [path]
+        if event.kind == PRE_WRITE:
+            event.edits = [Edit(path, _change(tool, tool_input))]
+    elif event.kind == STOP:
+        event.loop_guard = payload.get("stop_hook_active") is True
+    elif event.kind == SESSION_START:
+        source = as_text(payload.get("source"))
+        event.source = SOURCES.get(source, source) if source else None
+    else:
+        event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
+    return event
+
+
+def _change(tool: str, tool_input: dict[str, Any]) -> Any:
+    from ..simulate import Replace, Write
+
+    if tool == "Write":
+        return Write(tool_input.get("content"))
+    if tool == "Edit":
+        return Replace([tool_input])
+    return Replace(tool_input.get("edits"), multi=True)
+
+
+def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
+    if answer is None:
+        return None, 0
+    out: dict[str, Any] | None = None
+    if answer.decision == "deny" and event.kind == PRE_WRITE:
+        out = {
+            "hookSpecificOutput": {
+                "hookEventName": event.name,
+                "permissionDecision": "deny",
+                "permissionDecisionReason": answer.reason,
+            }
+        }
+    elif answer.decision == "block" and event.kind == STOP:
+        out = {"decision": "block", "reason": answer.reason}
+    elif answer.context:
+        # no permissionDecision with it: the user's own permission flow goes on
+        out = {
+            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}
+        }
+    if out is None:
+        return None, 0
+    import json
+
+    return json.dumps(out, ensure_ascii=False) + "\n", 0

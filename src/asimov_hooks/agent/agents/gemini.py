@@ -1,0 +1,123 @@
+"""Gemini CLI: hook JSON on stdin, its JSON on stdout, always exit 0.
+
+Events (geminicli.com/docs/hooks and /docs/hooks/reference; google-gemini/gemini-cli):
+- BeforeTool / AfterTool on `write_file` (`tool_input.file_path`, `content`) and
+  `replace` (`file_path`, `old_string`, `new_string`, `allow_multiple`: exactly one
+  occurrence unless set). A relative `file_path` is relative to the project root.
+  A deny is `{"decision": "deny", "reason": ...}`: the reason reaches the agent as the
+  tool's error and the turn goes on. AfterTool's `hookSpecificOutput.additionalContext`
+  is appended to the tool result; BeforeTool has no context field.
+- AfterAgent (once per turn, after the final response): `stop_hook_active` is true
+  when this turn is itself a retry a hook asked for; `{"decision": "deny", "reason":
+  ...}` rejects the response and sends the reason to the agent as a new prompt (which
+  runs BeforeAgent again with that prompt).
+- BeforeAgent `prompt`.
+- SessionStart `source`: startup, resume, clear (no compaction source);
+  `hookSpecificOutput.additionalContext` is added to the session.
+- $GEMINI_PROJECT_DIR: the absolute project root, set for every hook command.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..model import (
+    CLEAR,
+    POST_WRITE,
+    PRE_WRITE,
+    PROMPT,
+    RESUME,
+    SESSION_START,
+    STARTUP,
+    STOP,
+    Edit,
+    Event,
+    as_text,
+)
+from ..payload import EventError, absolute, project_dir, working_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
+    from ..model import Answer
+
+NAME = "gemini"
+USAGE = (
+    "Gemini CLI: BeforeTool, AfterTool (write_file, replace), BeforeAgent, AfterAgent, SessionStart"
+)
+PROJECT_ENV = "GEMINI_PROJECT_DIR"
+FILE_TOOLS = frozenset({"write_file", "replace"})
+KINDS = {
+    "BeforeTool": PRE_WRITE,
+    "AfterTool": POST_WRITE,
+    "AfterAgent": STOP,
+    "BeforeAgent": PROMPT,
+    "SessionStart": SESSION_START,
+}
+SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR}
+CONTEXT_EVENTS = frozenset({POST_WRITE, SESSION_START, PROMPT})  # where additionalContext is read
+
+
+def normalize(payload: dict[str, Any]) -> Event:
+    name = payload.get("hook_event_name")
+    if not isinstance(name, str) or not name:
+        raise EventError("stdin JSON has no hook_event_name")
+    cwd = working_dir(payload.get("cwd"))
+    event = Event(NAME, name, KINDS.get(name), cwd)
+    if event.kind is None:
+        return event
+    event.session = as_text(payload.get("session_id"))
+    event.project = project_dir(os.environ.get(PROJECT_ENV), cwd)
+    if event.kind in (PRE_WRITE, POST_WRITE):
+        tool = payload.get("tool_name")
+        if tool not in FILE_TOOLS:
+            return event  # another tool: nothing to govern
+        tool_input = payload.get("tool_input")
+        if not isinstance(tool_input, dict):
+            raise EventError(f"{tool} event without tool_input")
+        # the file tools resolve a relative path against the project root, not cwd
+        path = absolute(tool_input.get("file_path"), event.project, f"{tool} tool_input.file_path")
+        event.tool, event.targets = tool, [path]
+        if event.kind == PRE_WRITE:
+            event.edits = [Edit(path, _change(tool, tool_input))]
+    elif event.kind == STOP:
+        event.loop_guard = payload.get("stop_hook_active") is True
+    elif event.kind == SESSION_START:
+        source = as_text(payload.get("source"))
+        event.source = SOURCES.get(source, source) if source else None
+    else:
+        event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
+    return event
+
+
+def _change(tool: str, tool_input: dict[str, Any]) -> Any:
+    from ..simulate import Replace, Write
+
+    if tool == "write_file":
+        return Write(tool_input.get("content"))
+    edit = {
+        "old_string": tool_input.get("old_string"),
+        "new_string": tool_input.get("new_string"),
+        "replace_all": tool_input.get("allow_multiple") is True,
+    }
+    return Replace([edit])
+
+
+def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
+    if answer is None:
+        return None, 0
+    out: dict[str, Any] | None = None
+    if (answer.decision == "deny" and event.kind == PRE_WRITE) or (
+        answer.decision == "block" and event.kind == STOP
+    ):
+        out = {"decision": "deny", "reason": answer.reason}
+    elif answer.context and event.kind in CONTEXT_EVENTS:
+        out = {
+            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}
+        }
+    if out is None:
+        return None, 0
+    import json
+
+    return json.dumps(out, ensure_ascii=False) + "\n", 0

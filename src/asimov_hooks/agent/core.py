@@ -1,0 +1,36 @@
+"""The agent-neutral core of `asimov-hooks agent-event`: one normalized event in
+(`agent.model.Event`, made by an adapter in `agent.agents`), one answer out
+(`agent.model.Answer`, or None for nothing to say), which the adapter renders.
+
+- pre_write / post_write: `agent.writes` (refuse what a write makes worse; trim and
+  check what was written; a checkpoint write counts as the checkpoint).
+- stop / prompt / session_start: `agent.turns` (the unified turn timer, the loop
+  guard, the re-read and checkpoint request after a restart).
+"""
+
+from __future__ import annotations
+
+from ..validation.config import ConfigError
+from . import turns, writes
+from .model import POST_WRITE, PRE_WRITE, PROMPT, SESSION_START, STOP
+from .payload import EventError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from .model import Answer, Event
+
+HANDLERS = {
+    PRE_WRITE: writes.pre_write,
+    POST_WRITE: writes.post_write,
+    STOP: turns.stop,
+    PROMPT: turns.prompt,
+    SESSION_START: turns.session_start,
+}
+
+
+def handle(event: Event) -> Answer | None:
+    """The answer for `event` (its kind must be one of model.KINDS)."""
+    try:
+        return HANDLERS[event.kind](event)
+    except ConfigError as exc:
+        raise EventError(f"configuration: {exc}") from None

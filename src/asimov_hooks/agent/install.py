@@ -1,0 +1,139 @@
+"""`asimov-hooks agent install / uninstall` for one agent or all: what to write where,
+and what to tell the user about it (one line per file; warnings on stderr)."""
+
+from __future__ import annotations
+
+import os
+
+from . import settings as hooks_file
+from .targets import AGENTS, selected
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from .targets import Agent
+
+
+class UsageError(Exception):
+    """A combination of options that cannot be honoured; exit 2."""
+
+
+class Report:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.warnings: list[str] = []
+        self.failed = False  # something asked for was left undone (exit 1)
+
+
+def _rel(path: str, top: str) -> str:
+    return os.path.relpath(path, top).replace(os.sep, "/")
+
+
+def _scopes_for(agent: Agent, scope: str | None) -> list[str]:
+    if scope is None:
+        return list(agent.files)
+    return [scope] if scope in agent.files else []
+
+
+def install(top: str, agent_name: str, scope: str = "project") -> Report:
+    """Install the hooks (and the /checkpoint command) for `agent_name` or all."""
+    agents = selected(agent_name)
+    if scope != "project" and not any(scope in a.files for a in agents):
+        raise UsageError(f"--scope {scope} is only for Claude Code (--agent claude)")
+    report = Report()
+    for agent in agents:
+        chosen = scope if scope in agent.files else "project"
+        if chosen != scope and agent_name != "all":
+            raise UsageError(f"--scope {scope} is only for Claude Code (--agent claude)")
+        outcome = hooks_file.install(top, agent, chosen)
+        rel = _rel(outcome.path, top)
+        command = hooks_file.command_for(agent.name, chosen)
+        if outcome.added:
+            report.lines.append(f"{rel}: added `{command}` for {', '.join(outcome.added)}")
+        if outcome.repaired:
+            report.lines.append(
+                f"{rel}: brought the asimov-hooks entries up to date for "
+                f"{', '.join(outcome.repaired)}"
+            )
+        if not outcome.added and not outcome.repaired:
+            report.lines.append(f"{rel}: {agent.title} hooks already installed; nothing changed")
+        if chosen == "local":
+            from .localignore import ensure_ignored
+
+            said = ensure_ignored(top, outcome.path)
+            if said:
+                (report.warnings if said.startswith("warning") else report.lines).append(said)
+        _warn_both_scopes(top, agent, report)
+        _install_command(top, agent.name, chosen, report)
+    return report
+
+
+def _install_command(top: str, agent: str, scope: str, report: Report) -> None:
+    from . import commands
+
+    if agent not in commands.FILES:
+        return
+    if scope != "project":
+        report.lines.append(
+            "the /checkpoint command is a project file: `asimov-hooks agent install` "
+            "(project scope) adds it"
+        )
+        return
+    created: list[str] = []
+    status, message = commands.install(top, agent, created)
+    hooks_file.note_created(top, created)
+    (report.lines if status in ("added", "updated", "unchanged") else report.warnings).append(
+        message
+    )
+    if status in ("kept", "refused"):
+        report.failed = True
+
+
+def _warn_both_scopes(top: str, agent: Agent, report: Report) -> None:
+    if len(agent.files) < 2:
+        return
+    present = [s for s in agent.files if hooks_file.installed(top, agent, s)]
+    if len(present) > 1:
+        files = " and ".join(_rel(hooks_file.settings_path(top, agent, s), top) for s in present)
+        report.warnings.append(
+            f"warning: {agent.title} hooks are installed in both {files}: every event runs "
+            "twice; remove one with `asimov-hooks agent uninstall --agent "
+            f"{agent.name} --scope project|local`"
+        )
+
+
+def uninstall(top: str, agent_name: str, scope: str | None = None) -> Report:
+    """Remove what install added for `agent_name` or all (every scope unless `scope`)."""
+    report = Report()
+    for agent in selected(agent_name):
+        if scope in (None, "project"):
+            _uninstall_command(top, agent.name, report)
+        for chosen in _scopes_for(agent, scope):
+            outcome = hooks_file.uninstall(top, agent, chosen)
+            if outcome is None:
+                continue
+            rel = _rel(outcome.path, top)
+            done = f"{rel}: removed asimov-hooks for {', '.join(outcome.removed)}"
+            report.lines.append(done + (" (file removed)" if outcome.file_removed else ""))
+            if chosen == "local" and outcome.file_removed:
+                from .localignore import forget
+
+                if forget(top, outcome.path):
+                    report.lines.append(f"{rel}: taken out of .git/info/exclude again")
+    if not report.lines and not report.warnings:
+        report.lines.append("no asimov-hooks agent hooks installed; nothing changed")
+    return report
+
+
+def _uninstall_command(top: str, agent: str, report: Report) -> None:
+    from . import commands
+
+    status, message = commands.uninstall(top, agent)
+    if message:
+        (report.lines if status == "removed" else report.warnings).append(message)
+    if status == "removed":
+        path = commands.path_for(top, agent)
+        assert path is not None
+        hooks_file.remove_created_dir(top, os.path.dirname(path))
+
+
+__all__ = ["AGENTS", "Report", "UsageError", "install", "uninstall"]

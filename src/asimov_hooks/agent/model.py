@@ -1,0 +1,96 @@
+"""The agent-neutral event and answer that adapters (`agent.agents.*`) and the core
+(`agent.core`) exchange; see `agent.agents` for the contract.
+
+Plain classes with slots, not dataclasses: this module is on the path of every file
+edit an agent makes, and `dataclasses` imports `re` and `inspect`.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any, Protocol
+
+    class Change(Protocol):
+        """What a tool will do to one file: the text it leaves, worked out from the
+        current text (None: no such file). Returns None when the file is deleted;
+        raises simulate.CannotSimulate when the tool would fail by itself."""
+
+        def apply(self, current: str | None, limit: int) -> str | None: ...
+
+
+# the kinds of event the core handles
+PRE_WRITE = "pre_write"  # a tool is about to write file(s): may be denied
+POST_WRITE = "post_write"  # a tool wrote file(s): trim, check, report
+STOP = "stop"  # the agent's turn ends: the unified turn timer
+PROMPT = "prompt"  # a prompt reaches the agent: a real one starts a turn
+SESSION_START = "session_start"  # a session starts (or restarts: see RESTART_SOURCES)
+KINDS = (PRE_WRITE, POST_WRITE, STOP, PROMPT, SESSION_START)
+
+# session-start sources, as adapters name them (each maps its agent's own words)
+STARTUP, RESUME, CLEAR, COMPACT, FORK = "startup", "resume", "clear", "compact", "fork"
+# a conversation that continues with less in context than it had: re-read the
+# checkpoint for the agent and ask it for a fresh one
+RESTART_SOURCES = frozenset({RESUME, COMPACT, FORK})
+
+
+class Edit:
+    """One file a pre_write will change: `path` gets what `change` leaves when applied
+    to the text of `source` (the same file, or the file a move takes it from)."""
+
+    __slots__ = ("change", "path", "source")
+
+    def __init__(self, path: str, change: Change, source: str | None = None) -> None:
+        self.path, self.change, self.source = path, change, source or path
+
+
+class Event:
+    """One hook event, as the core sees it. Adapters fill what their event carries."""
+
+    __slots__ = (
+        "agent",
+        "cwd",
+        "edits",
+        "kind",
+        "loop_guard",
+        "name",
+        "project",
+        "prompt",
+        "session",
+        "source",
+        "targets",
+        "tool",
+    )
+
+    def __init__(self, agent: str, name: str, kind: str | None, cwd: str) -> None:
+        self.agent = agent  # adapter name: claude, codex, ...
+        self.name = name  # the agent's own event name, for messages
+        self.kind = kind  # one of KINDS; None: an event asimov-hooks does not handle
+        self.cwd = cwd  # the agent's working directory (an existing directory)
+        self.project = cwd  # the project root the agent works on (state, governed files)
+        self.session: str | None = None  # the agent's session (conversation) id
+        self.tool = ""  # the tool's name, for messages ("Write", "apply_patch")
+        self.targets: list[str] = []  # absolute paths a write event touches
+        self.edits: list[Edit] = []  # pre_write: what each target will hold
+        self.loop_guard = False  # stop: this stop follows one a hook already continued
+        self.source: str | None = None  # session_start: STARTUP, RESUME, ... or the agent's word
+        self.prompt: str | None = None  # prompt: the text submitted
+
+
+class Answer:
+    """What the core wants the agent told. `decision`: "allow" (go on; `context`, if
+    any, is for the agent to read), "deny" (refuse the write; `reason` says why), or
+    "block" (do not end the turn; `reason` is the agent's next instruction)."""
+
+    __slots__ = ("context", "decision", "reason")
+
+    def __init__(self, decision: str = "allow", reason: str = "", context: str = "") -> None:
+        self.decision, self.reason, self.context = decision, reason, context
+
+    def __repr__(self) -> str:
+        return f"Answer({self.decision!r}, reason={self.reason!r}, context={self.context!r})"
+
+
+def as_text(value: Any) -> str | None:
+    """A non-empty string from a payload field, else None."""
+    return value if isinstance(value, str) and value else None

@@ -1,0 +1,114 @@
+"""Where each agent reads its project hooks, and which of its events we install.
+
+One row per agent with command hooks: its settings file (per scope), the events with
+the matcher each takes (None: the event has no matcher, or we want all of them), and
+the shape of a hook entry. Claude Code, Codex CLI and Gemini CLI nest entries in
+matcher groups (`{"matcher": …, "hooks": [entry]}`); Cursor lists entries directly
+under the event. The installed command is `asimov-hooks agent-event --agent NAME`.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
+
+class Agent:
+    """One agent's hook contract as the install sees it."""
+
+    def __init__(
+        self,
+        name: str,
+        title: str,
+        files: dict[str, str],
+        events: tuple[tuple[str, str | None], ...],
+        *,
+        grouped: bool = True,
+        entry_extra: dict[str, Any] | None = None,
+        new_file: dict[str, Any] | None = None,
+    ) -> None:
+        self.name, self.title, self.files, self.events = name, title, files, events
+        self.grouped = grouped
+        self.entry_extra = entry_extra or {}
+        self.new_file = new_file or {}
+
+    def entry(self, command: str) -> dict[str, Any]:
+        """Our hook entry, keys in the order the agent's documentation shows them."""
+        if not self.grouped:
+            return {"command": command}
+        return {**self.entry_extra, "type": "command", "command": command}
+
+    def group(self, matcher: str | None, command: str) -> dict[str, Any]:
+        """What goes into the event's list: a matcher group, or the bare entry."""
+        if not self.grouped:
+            return self.entry(command)
+        group: dict[str, Any] = {"matcher": matcher} if matcher is not None else {}
+        group["hooks"] = [self.entry(command)]
+        return group
+
+
+CLAUDE_FILES = "Write|Edit|MultiEdit"
+
+AGENTS: dict[str, Agent] = {
+    agent.name: agent
+    for agent in (
+        Agent(
+            "claude",
+            "Claude Code",
+            {"project": ".claude/settings.json", "local": ".claude/settings.local.json"},
+            (
+                ("PreToolUse", CLAUDE_FILES),
+                ("PostToolUse", CLAUDE_FILES),
+                ("SessionStart", "compact|resume|fork"),
+                ("Stop", None),
+                ("UserPromptSubmit", None),
+            ),
+        ),
+        Agent(
+            "codex",
+            "Codex CLI",
+            {"project": ".codex/hooks.json"},
+            (
+                ("PreToolUse", "apply_patch"),
+                ("PostToolUse", "apply_patch"),
+                ("SessionStart", "resume|compact"),
+                ("Stop", None),
+                ("UserPromptSubmit", None),
+            ),
+        ),
+        Agent(
+            "gemini",
+            "Gemini CLI",
+            {"project": ".gemini/settings.json"},
+            (
+                ("BeforeTool", "write_file|replace"),
+                ("AfterTool", "write_file|replace"),
+                ("SessionStart", "resume"),
+                ("AfterAgent", None),
+                ("BeforeAgent", None),
+            ),
+            entry_extra={"name": "asimov-hooks"},
+        ),
+        Agent(
+            "cursor",
+            "Cursor",
+            {"project": ".cursor/hooks.json"},
+            (
+                ("afterFileEdit", None),
+                ("stop", None),
+                ("beforeSubmitPrompt", None),
+                ("sessionStart", None),
+            ),
+            grouped=False,
+            new_file={"version": 1},
+        ),
+    )
+}
+NAMES = tuple(AGENTS)
+SCOPES = ("project", "local")
+
+
+def selected(name: str) -> list[Agent]:
+    """`--agent NAME` or `all`."""
+    return list(AGENTS.values()) if name == "all" else [AGENTS[name]]

@@ -1,0 +1,65 @@
+"""`jsonschema` for a schema that uses what minischema does not implement.
+
+The schema is checked against its meta-schema when built (`InvalidSchema` otherwise),
+references are looked up inside the document only (an empty registry: nothing is ever
+fetched), and the errors come back as minischema's `SchemaError`s, so a caller cannot
+tell which evaluator ran except by what they support.
+"""
+
+from __future__ import annotations
+
+from .keywords import SchemaError
+from .patterns import _timed_call
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from typing import Any
+
+
+class InvalidSchema(Exception):
+    """The schema itself is wrong (meta-schema, or a reference that resolves nowhere)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class JsonschemaEvaluator:
+    """Full jsonschema behind the `Evaluator.errors` interface."""
+
+    def __init__(self, schema: Any, seconds: float | None = None) -> None:
+        import jsonschema
+        from referencing import Registry
+
+        self.seconds = seconds
+        cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        try:
+            cls.check_schema(schema)
+        except jsonschema.SchemaError as exc:
+            raise InvalidSchema(f"invalid JSON Schema: {exc.message[:200]}") from None
+        self.validator = cls(schema, registry=Registry())
+
+    def errors(self, data: Any) -> list[SchemaError]:
+        from referencing.exceptions import Unresolvable
+
+        from ..readers.loaders import to_plain
+
+        plain = to_plain(data)
+        try:
+            if self.seconds is not None:  # a user's schema: the whole check is time-bounded
+                found = _timed_call(
+                    lambda: list(self.validator.iter_errors(plain)), self.seconds * 5
+                )
+            else:
+                found = list(self.validator.iter_errors(plain))
+        except Unresolvable as exc:
+            raise InvalidSchema(f"$ref {exc.ref!r} does not resolve inside the schema") from None
+        return [
+            SchemaError(
+                tuple(err.absolute_path),
+                err.message,
+                str(err.validator),
+                err.validator == "additionalProperties",
+            )
+            for err in found
+        ]

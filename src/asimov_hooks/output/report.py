@@ -1,0 +1,199 @@
+"""Output formats: text for people (coloured on a terminal), json for machines, github for
+Actions annotations, sarif for code scanning (asimov_hooks.output.sarif, imported only for it)."""
+
+from __future__ import annotations
+
+import os
+
+# declared with the command-line options that offer them
+from ..cli.options import COLOR_MODES as COLOR_MODES
+from ..cli.options import FORMATS as FORMATS
+from ..findings import FileResult
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Callable, Sequence
+    from typing import TextIO
+
+
+def default_format() -> str:
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+
+
+def wants_color(mode: str, out: object) -> bool:
+    """--color always|never wins; for auto, NO_COLOR (set, not empty) turns colour off,
+    FORCE_COLOR (set, not empty or 0) turns it on, else colour only on a terminal."""
+    if mode != "auto":
+        return mode == "always"
+    env = os.environ
+    if env.get("NO_COLOR"):
+        return False
+    force = env.get("FORCE_COLOR")
+    if force:
+        return force not in ("0", "false")
+    if env.get("TERM") == "dumb":
+        return False
+    isatty = getattr(out, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except ValueError:  # a closed stream
+        return False
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def summary(results: Sequence[FileResult]) -> dict[str, int]:
+    counts = {
+        "files": len(results),
+        "valid": 0,
+        "warning": 0,
+        "error": 0,
+        "skipped": 0,
+        "errors": 0,
+        "warnings": 0,
+        "fixed": 0,
+    }
+    for res in results:
+        counts[res.status] += 1
+        counts["errors"] += sum(f.level == "error" for f in res.findings)
+        counts["warnings"] += sum(f.level == "warning" for f in res.findings)
+        counts["fixed"] += bool(res.fixed)
+    return counts
+
+
+def summary_line(results: Sequence[FileResult]) -> str:
+    c = summary(results)
+    line = (
+        f"{_plural(c['files'], 'file')} checked: {c['valid']} valid, "
+        f"{c['warning']} with warnings, {c['error']} with errors, {c['skipped']} skipped "
+        f"({_plural(c['errors'], 'error')}, {_plural(c['warnings'], 'warning')})"
+    )
+    if c["fixed"]:
+        line += f"; {_plural(c['fixed'], 'file')} fixed"
+    return line
+
+
+def _plain(role: str, text: str) -> str:
+    return text
+
+
+def _status_text(res: FileResult, paint: Callable[[str, str], str] = _plain) -> str:
+    status = res.status
+    path = paint("path", res.path)
+    if status == "skipped":
+        return f"{path}: skipped ({res.skipped})"
+    if status == "valid":
+        return f"{path}: {paint('valid', 'valid')}"
+    errors = sum(f.level == "error" for f in res.findings)
+    warnings = sum(f.level == "warning" for f in res.findings)
+    parts = [
+        p
+        for p in (errors and _plural(errors, "error"), warnings and _plural(warnings, "warning"))
+        if p
+    ]
+    return f"{path}: {paint(status, status)} ({', '.join(parts)})"
+
+
+def write_text(
+    results: Sequence[FileResult], out: TextIO, quiet: bool = False, color: bool = False
+) -> None:
+    """`path:line:col: level rule-id message`; level, rule id and path coloured if `color`."""
+    paint = _plain
+    if color:
+        from .color import paint
+    for res in results:
+        for change in res.fixed:
+            out.write(f"Fixing {paint('path', res.path)}: {change}\n")
+        if res.fix_error:
+            out.write(f"Not fixed {paint('path', res.path)}: {res.fix_error}\n")
+        if not (quiet and res.status in ("valid", "skipped")):
+            out.write(_status_text(res, paint) + "\n")
+        for f in res.findings:
+            out.write(
+                f"{paint('path', f.path)}:{f.line}:{f.col}: {paint(f.level, f.level)} "
+                f"{paint('rule', f.rule)} {f.message}\n"
+            )
+            if f.suggestion and not quiet:
+                out.write(f"    suggestion: {f.suggestion}\n")
+    out.write(summary_line(results) + "\n")
+
+
+def write_json(results: Sequence[FileResult], out: TextIO) -> None:
+    doc = {
+        "tool": "asimov-hooks",
+        "files": [
+            {
+                "path": r.path,
+                "kind": r.kind,
+                "status": r.status,
+                "skipped": r.skipped,
+                "fixed": r.fixed,
+                "fix_error": r.fix_error,
+                "findings": [f.as_dict() for f in r.findings],
+            }
+            for r in results
+        ],
+        "summary": summary(results),
+    }
+    import json
+
+    json.dump(doc, out, indent=2)
+    out.write("\n")
+
+
+def _escape(value: str, prop: bool = False) -> str:
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        value = value.replace(":", "%3A").replace(",", "%2C")
+    return value
+
+
+def write_github(results: Sequence[FileResult], out: TextIO) -> None:
+    kinds = {"error": "error", "warning": "warning", "info": "notice"}
+    for res in results:
+        for f in res.findings:
+            message = f.message + (f" (suggestion: {f.suggestion})" if f.suggestion else "")
+            out.write(
+                f"::{kinds[f.level]} file={_escape(f.path, True)},line={f.line},col={f.col},"
+                f"title={_escape(f.rule, True)}::{_escape(message)}\n"
+            )
+        if res.fix_error:
+            out.write(
+                f"::error file={_escape(res.path, True)},title=fix::{_escape(res.fix_error)}\n"
+            )
+        if res.status == "skipped":
+            out.write(
+                f"::notice file={_escape(res.path, True)},title=skipped::{_escape(res.skipped or '')}\n"
+            )
+    out.write(summary_line(results) + "\n")
+
+
+def write(
+    results: Sequence[FileResult],
+    fmt: str,
+    out: TextIO,
+    quiet: bool = False,
+    color: str = "auto",
+) -> None:
+    """Print `results` in `fmt`; colour (text only) as `wants_color(color, out)` decides."""
+    if fmt == "json":  # json.dump escapes what the stream could not encode
+        write_json(results, out)
+        return
+    if fmt == "sarif":
+        from .sarif import write as write_sarif
+
+        write_sarif(results, out)
+        return
+    import io
+
+    buf = io.StringIO()
+    if fmt == "github":
+        write_github(results, buf)
+    else:
+        write_text(results, buf, quiet, fmt == "text" and wants_color(color, out))
+    # Keys, values and file names can hold lone surrogates (JSON "\ud800", a file
+    # name that is not UTF-8); print them escaped instead of failing on the stream.
+    encoding = getattr(out, "encoding", None) or "utf-8"
+    out.write(buf.getvalue().encode(encoding, "backslashreplace").decode(encoding))

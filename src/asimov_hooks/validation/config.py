@@ -1,0 +1,385 @@
+"""Rule packs (rules/*.json) merged with a repository's own configuration.
+
+The numbers in ADR-007 are, in its own words, assumptions; every limit, level, file
+pattern, trim window and merge policy therefore lives in data that a repository can
+override in `.asimov-hooks.yaml` or `[tool.asimov-hooks]` in `pyproject.toml`.
+The packs themselves (where they are, reading and merging them, ConfigError) are in
+`packs`, re-exported here; this module finds, reads, checks and merges a repository's
+config files into a `Config`.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..checks.measure import TokenEstimator
+from ..checks.registry import ESSENTIAL_RULES, normalize_rule
+from ..gitutil import find_toplevel
+from .globs import match_any
+from .packs import (
+    PACKS,  # noqa: F401 - re-exported: config.PACKS is where callers look
+    ConfigError,
+    deep_merge,
+    default_data,
+    load_rule_file,  # noqa: F401 - re-exported
+    load_schema,
+    rules_dir,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from typing import Any
+
+CONFIG_NAMES = (".asimov-hooks.yaml", ".asimov-hooks.yml")
+ENV_CONFIG = "ASIMOV_HOOKS_CONFIG"
+
+
+def find_config(start: str) -> str | None:
+    """The nearest config file from `start` upwards, stopping at the repository root."""
+    directory = os.path.realpath(start)
+    while True:
+        for name in CONFIG_NAMES:
+            candidate = os.path.join(directory, name)
+            if os.path.isfile(candidate):
+                return candidate
+        pyproject = os.path.join(directory, "pyproject.toml")
+        if os.path.isfile(pyproject):
+            from .fs.access import FileProblem, read_head
+            from .readers.guards import limits
+
+            try:  # a bounded look: the file is the checkout's, it may be anything
+                head, _more = read_head(pyproject, limits()["max-config-bytes"])
+                if b"[tool.asimov-hooks" in head:
+                    return pyproject
+            except FileProblem:
+                pass
+        parent = os.path.dirname(directory)
+        if os.path.exists(os.path.join(directory, ".git")) or parent == directory:
+            return None
+        directory = parent
+
+
+def _read_config_file(path: str) -> dict[str, Any]:
+    """A config file's data; the file is untrusted (a pull request can change it): only a
+    regular file within limits.max-config-bytes is read (`extends: /dev/zero` is not)."""
+    import stat
+
+    from ..readers.guards import limits
+
+    most = limits()["max-config-bytes"]
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise ConfigError(f"{path}: not a regular file; a config file must be one")
+        if st.st_size > most:
+            raise ConfigError(
+                f"{path}: {st.st_size:,} bytes, over the {most:,}-byte limit for a config file"
+            )
+        with open(path, "rb") as fh:
+            raw = fh.read(most + 1)
+        if len(raw) > most:
+            raise ConfigError(f"{path}: over the {most:,}-byte limit for a config file")
+        text = raw.decode("utf-8-sig")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: cannot read config: not UTF-8 text") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc.strerror or exc}") from None
+    if path.endswith(".toml"):
+        try:
+            import tomllib
+        except ModuleNotFoundError:  # Python 3.10
+            import tomli as tomllib  # type: ignore[no-redef]
+        from ..readers.guards import InputProblem, check_depth
+
+        try:
+            check_depth(text, "json", limits()["max-depth"])  # brackets nest as in JSON
+            doc = tomllib.loads(text)
+        except InputProblem as exc:
+            raise ConfigError(f"{path}:{exc.line}:{exc.col}: invalid TOML: {exc.message}") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        except RecursionError:
+            raise ConfigError(f"{path}: invalid TOML: nesting too deep") from None
+        data = doc.get("tool", {}).get("asimov-hooks")
+        if data is None:
+            raise ConfigError(f"{path}: no [tool.asimov-hooks] table")
+    else:
+        from ..readers.loaders import YAMLProblem, load_yaml_plain
+
+        try:
+            data = load_yaml_plain(text)
+        except YAMLProblem as exc:
+            raise ConfigError(f"{path}:{exc.line}:{exc.col}: {exc.message}") from None
+        if data is None:
+            data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: the configuration must be a mapping")
+    return data
+
+
+def _validate_config(path: str, data: dict[str, Any]) -> None:
+    from ..minischema import compile_schema
+
+    errors = compile_schema(load_schema("config.schema.json")).errors(data)
+    for section in ("trim", "merge"):
+        schema_file = os.path.join(rules_dir(), "schemas", f"config-{section}.schema.json")
+        if section in data and os.path.isfile(schema_file):
+            schema = load_schema(f"config-{section}.schema.json")
+            sub = compile_schema(schema).errors(data[section])
+            errors += [type(e)((section, *e.path), e.message, e.keyword, e.on_key) for e in sub]
+    known = known_rule_ids()  # a misspelt rule id is the likelier mistake: say so first
+    for where, ids in _rule_id_uses(data):
+        unknown = sorted(set(ids) - known)
+        if unknown:
+            raise ConfigError(f"{path}: {where}: unknown rule id {unknown[0]!r}")
+    if errors:
+        first = errors[0]
+        where = ".".join(str(p) for p in first.path) or "(top level)"
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise ConfigError(f"{path}: {where}: {first.message}{more}")
+    for kind, spec in data.get("kinds", {}).items():
+        if kind not in default_data().get("kinds", {}) and not {"files", "format"} <= spec.keys():
+            raise ConfigError(f"{path}: kinds.{kind}: a new kind needs 'files' and 'format'")
+
+
+def known_rule_ids() -> set[str]:
+    """Every rule id (the registry's list, checks/registry.py)."""
+    from ..checks.registry import ids
+
+    return set(ids())
+
+
+def _rule_id_uses(data: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """(where, rule ids) for every place a config names rules; typos must not pass."""
+
+    def names(value: Any) -> list[str]:  # shape errors are the schema's to report
+        if isinstance(value, dict):
+            return [k for k in value if isinstance(k, str)]
+        return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+    def get(mapping: Any, key: str) -> Any:
+        return mapping.get(key) if isinstance(mapping, dict) else None
+
+    uses = [(key, names(data.get(key))) for key in ("select", "ignore", "rules")]
+    kinds = data.get("kinds")
+    for kind, spec in kinds.items() if isinstance(kinds, dict) else ():
+        uses.append((f"kinds.{kind}.rules", names(get(spec, "rules"))))
+    overrides = data.get("overrides")
+    for i, override in enumerate(overrides if isinstance(overrides, list) else ()):
+        uses.append((f"overrides[{i}].rules", names(get(override, "rules"))))
+        uses.append((f"overrides[{i}].ignore", names(get(override, "ignore"))))
+    return uses
+
+
+def _expand_rule_shorthands(data: dict[str, Any]) -> dict[str, Any]:
+    """Rule values as option mappings, so `max-tokens: warning` merged over the
+    defaults changes the level and keeps the default `max` and `suggestion`."""
+
+    def table(rules: Any) -> Any:
+        return {rid: normalize_rule(v) for rid, v in rules.items()} if rules else rules
+
+    data = dict(data)
+    if "rules" in data:
+        data["rules"] = table(data["rules"])
+    if "kinds" in data:
+        data["kinds"] = {
+            name: {**spec, "rules": table(spec["rules"])} if "rules" in spec else spec
+            for name, spec in data["kinds"].items()
+        }
+    return data
+
+
+CONFIG_SUFFIXES = (".yaml", ".yml", ".toml")
+
+
+def _load_chain(path: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
+    path = os.path.realpath(path)
+    if path in seen:
+        raise ConfigError(f"{path}: 'extends' loops back to this file")
+    if seen and not path.endswith(CONFIG_SUFFIXES):
+        raise ConfigError(
+            f"{seen[-1]}: extends: {path} is not a config file (.yaml, .yml or .toml)"
+        )
+    try:
+        data = _read_config_file(path)
+    except ConfigError as exc:
+        raise ConfigError(f"{seen[-1]}: extends: {exc}" if seen else str(exc)) from None
+    try:
+        _validate_config(path, data)
+    except ConfigError:
+        if not seen:
+            raise
+        # what an extended file holds is only shown once it is a config: `extends:
+        # /etc/shadow` must not print the file's first line
+        raise ConfigError(
+            f"{seen[-1]}: extends: {path}: not a valid asimov-hooks config "
+            f"(check it with --config {path})"
+        ) from None
+    data = _expand_rule_shorthands(data)
+    parent = data.pop("extends", "default")
+    if parent == "default":
+        base = default_data()
+    else:
+        parent_path = os.path.join(os.path.dirname(path), os.path.expanduser(parent))
+        base = _load_chain(parent_path, (*seen, path))
+    return _merge_config(base, data)
+
+
+def _merge_config(base: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """`data` over `base`. Top-level `rules` are "rules for every kind": a rule that
+    kinds set themselves (max-tokens, schema, ...) is merged into each kind that sets
+    it, so `max-tokens: warning` changes every cap and adds none where a kind has no
+    cap; a kind's own `rules` in the same file still win."""
+    top = data.get("rules") or {}
+    per_kind = {rid for spec in base.get("kinds", {}).values() for rid in spec.get("rules", {})}
+    pushed = {rid: value for rid, value in top.items() if rid in per_kind}
+    if not pushed:
+        return deep_merge(base, data)
+    kinds = {}
+    for name, spec in base.get("kinds", {}).items():
+        own = spec.get("rules", {})
+        if any(rid in own for rid in pushed):
+            own = {rid: deep_merge(v, pushed.get(rid, {})) for rid, v in own.items()}
+            spec = {**spec, "rules": own}
+        kinds[name] = spec
+    generic = base.get("rules", {})
+    rest = {rid: v for rid, v in top.items() if rid not in pushed or rid in generic}
+    return deep_merge({**base, "kinds": kinds}, {**data, "rules": rest})
+
+
+class Config:
+    """The merged configuration, answering which kind a path is and which rules apply."""
+
+    def __init__(self, data: dict[str, Any], source: str | None, base_dir: str) -> None:
+        self.data = data
+        self.source = source
+        self.base_dir = base_dir
+        self.kinds: dict[str, dict[str, Any]] = data.get("kinds", {})
+        self.exclude: list[str] = list(data.get("exclude", []))
+        self.select: set[str] | None = set(data["select"]) if data.get("select") else None
+        self.ignore: set[str] = set(data.get("ignore", []))
+        self.overrides: list[dict[str, Any]] = list(data.get("overrides", []))
+        est = data.get("token-estimator", {})
+        self.estimator = TokenEstimator(est.get("method", "chars"), est.get("divisor", 4))
+        self._estimators: dict[str, TokenEstimator] = {}
+        self._rules_cache: dict[tuple, dict[str, dict[str, Any]]] = {}
+        self._limits: dict[str, int] | None = None
+        # what a reader works out from a section once per run (the trim Settings)
+        self.derived: dict[str, Any] = {}
+
+    @property
+    def limits(self) -> dict[str, int]:
+        """Input limits (rules/limits.json under the config's `limits:`), see guards."""
+        if self._limits is None:
+            from ..readers.guards import limits
+
+            self._limits = limits(self.data)
+        return self._limits
+
+    def estimator_for(self, kind: str) -> TokenEstimator:
+        """The kind's own `token-estimator` over the top-level one (the default)."""
+        est = self._estimators.get(kind)
+        if est is None:
+            own = self.kinds.get(kind, {}).get("token-estimator")
+            if not own:
+                est = self.estimator
+            else:
+                method = own.get("method", self.estimator.method)
+                est = TokenEstimator(method, own.get("divisor", self.estimator.divisor))
+            self._estimators[kind] = est
+        return est
+
+    def section(self, name: str) -> dict[str, Any]:
+        return self.data.get(name, {})
+
+    def relpath(self, path: str | os.PathLike[str]) -> str:
+        """`path` relative to the config's base directory, in POSIX form, for matching.
+        A run asks once per file, when it makes the file's record (discovery.py)."""
+        cwd = os.getcwd()
+        absolute = os.path.normpath(os.path.join(cwd, os.fspath(path)))
+        for base in (self.base_dir, cwd):
+            if absolute == base or absolute.startswith(base.rstrip(os.sep) + os.sep):
+                return os.path.relpath(absolute, base).replace(os.sep, "/")
+        return absolute.replace(os.sep, "/").lstrip("/")
+
+    def excluded(self, rel: str) -> bool:
+        """As in .gitignore, a pattern that names a directory (`vendor`, `vendor/`,
+        `/build`) excludes everything below it."""
+        if not self.exclude:
+            return False
+        parts = rel.split("/")
+        return any(match_any("/".join(parts[:n]), self.exclude) for n in range(1, len(parts) + 1))
+
+    def kind_for(self, rel: str) -> str | None:
+        """The first kind whose `files` patterns match `rel` (a run asks once per file)."""
+        for name, spec in self.kinds.items():
+            if match_any(rel, spec.get("files", [])):
+                return name
+        return None
+
+    def rules_for(self, kind: str | None, rel: str) -> dict[str, dict[str, Any]]:
+        """Each enabled rule id with its options (always including `level`).
+
+        Files of one kind that match the same overrides share the answer; callers
+        treat it as read-only.
+        """
+        key = (kind, tuple(i for i, o in enumerate(self.overrides) if match_any(rel, o["files"])))
+        cached = self._rules_cache.get(key)
+        if cached is None:
+            cached = self._rules_cache[key] = self._rules_for(kind, rel)
+        return cached
+
+    def _rules_for(self, kind: str | None, rel: str) -> dict[str, dict[str, Any]]:
+        merged, ignored = self._merged(kind, rel)
+        return {
+            rid: opts
+            for rid, opts in merged.items()
+            if opts.get("level", "error") != "off"
+            and rid not in ignored
+            and (self.select is None or rid in self.select or rid in ESSENTIAL_RULES)
+        }
+
+    def _merged(self, kind: str | None, rel: str) -> tuple[dict[str, dict[str, Any]], set[str]]:
+        """Every rule's options for the file (levels `off` included), and the ids ignored."""
+        merged: dict[str, dict[str, Any]] = {
+            rid: normalize_rule(v) for rid, v in self.data.get("rules", {}).items()
+        }
+        ignored = set(self.ignore)
+        layers = [self.kinds.get(kind, {}).get("rules", {})] if kind else []
+        for override in self.overrides:
+            if match_any(rel, override["files"]):
+                layers.append(override.get("rules", {}))
+                ignored |= set(override.get("ignore", []))
+        for layer in layers:
+            for rid, value in layer.items():
+                merged[rid] = deep_merge(merged.get(rid, {}), normalize_rule(value))
+        return merged, ignored
+
+    def level_of(self, rule: str, kind: str | None, rel: str) -> str:
+        """The level the configuration gives `rule` for this file ("off" when it does not
+        apply), whatever `select` and `ignore` say: they only hide findings, the level
+        decides what a rule does (not-protocol-file: whether look-alikes are skipped)."""
+        opts = self._merged(kind, rel)[0].get(rule)
+        return "off" if opts is None else opts.get("level", "error")
+
+
+def load_config(
+    explicit: str | os.PathLike[str] | None = None, start: str | os.PathLike[str] | None = None
+) -> Config:
+    """Find and load the configuration; `explicit` (or $ASIMOV_HOOKS_CONFIG) wins."""
+    start = os.fspath(start) if start is not None else os.getcwd()
+    chosen = os.fspath(explicit) if explicit else os.environ.get(ENV_CONFIG) or None
+    source = chosen or find_config(start)
+    if source is None:
+        base = find_toplevel(start) or start
+        return Config(default_data(), None, os.path.realpath(base))
+    if chosen and not os.path.isfile(source):
+        raise ConfigError(f"{source}: config file not found")
+    data = _load_chain(source)
+    return Config(data, source, os.path.dirname(os.path.realpath(source)))
+
+
+# the git-free work-tree finder lives in gitutil (one finder); the old name still works
+work_tree_of = find_toplevel

@@ -1,0 +1,83 @@
+"""The shipped rule packs (rules/*.json) and schemas: where they are, reading each once,
+and merging them into the defaults every config starts from. Kept apart from `config`
+(which re-exports all of it) so that reading a pack needs no config machinery."""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from typing import Any
+
+PACKS = ("kinds.json", "trim.json", "merge.json", "oc.json", "agent.json", "limits.json")
+
+
+class ConfigError(Exception):
+    """The configuration is unusable; reported as one line, exit code 2."""
+
+
+# (functools.lru_cache would import more than these two dictionaries save)
+_RULES_DIR: list[str] = []
+_RULE_FILES: dict[str, Any] = {}
+
+
+def rules_dir() -> str:
+    """rules/ inside the installed package (wheel) or at the top of a source checkout."""
+    if _RULES_DIR:
+        return _RULES_DIR[0]
+    here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # the package
+    for candidate in (os.path.join(here, "rules"), os.path.join(here, "..", "..", "rules")):
+        if os.path.isfile(os.path.join(candidate, "kinds.json")):
+            _RULES_DIR.append(os.path.normpath(candidate))
+            return _RULES_DIR[0]
+    raise ConfigError(f"rule packs not found next to {here} (broken installation)")
+
+
+def load_rule_file(name: str) -> Any:
+    """A JSON document from rules/ (rule packs and schemas); read once per process."""
+    if name in _RULE_FILES:
+        return _RULE_FILES[name]
+    from ..readers.fastjson import loads
+
+    path = os.path.join(rules_dir(), name)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = loads(fh.read(), max_depth=None)  # shipped data: only strictness
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: cannot load rule data: {exc}") from None
+    _RULE_FILES[name] = data
+    return data
+
+
+def load_schema(name: str) -> dict[str, Any]:
+    """A shipped schema (rules/schemas/NAME); a path is never joined onto rules/."""
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise ConfigError(
+            f"schema {name!r}: not a shipped schema name (a schema file of the repository is "
+            "given as a path relative to the config file, e.g. ./schemas/mine.json)"
+        )
+    if not os.path.isfile(os.path.join(rules_dir(), "schemas", name)):
+        raise ConfigError(f"schema {name!r}: no such schema in the shipped rules/schemas/")
+    return load_rule_file(f"schemas/{name}")
+
+
+def deep_merge(base: Any, over: Any) -> Any:
+    """Mappings merge key by key; anything else in `over` replaces `base`."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        merged = dict(base)
+        for key, value in over.items():
+            merged[key] = deep_merge(base[key], value) if key in base else value
+        return merged
+    return over
+
+
+def default_data() -> dict[str, Any]:
+    """The rule packs merged; nested parts are the cached packs themselves: read only."""
+    data: dict[str, Any] = {}
+    for pack in PACKS:
+        if os.path.isfile(os.path.join(rules_dir(), pack)):
+            data = deep_merge(
+                data, {k: v for k, v in load_rule_file(pack).items() if k != "$comment"}
+            )
+    return data

@@ -1,0 +1,162 @@
+"""The validate run shared by the click CLI and the light-weight hook entry points."""
+
+from __future__ import annotations
+
+import sys
+
+from ..findings import FileResult
+from ..output.report import write
+from ..readers.fileio import FileProblem
+from .config import ConfigError, load_config
+from .discovery import discover, ensure_exists
+from .engine import Checker
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from collections.abc import Sequence
+    from typing import Any
+
+    from .discovery import FileRecord
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def validate(
+    paths: Sequence[str],
+    *,
+    config_path: str | None = None,
+    strict: bool = False,
+    fmt: str = "text",
+    quiet: bool = False,
+    select: set[str] | None = None,
+    ignore: set[str] | None = None,
+    fix: bool = False,
+    prog: str = "asimov-validate",
+    jobs: int = 1,
+    color: str = "auto",
+) -> int:
+    try:
+        config = load_config(config_path)
+    except ConfigError as exc:
+        sys.stderr.write(f"{prog}: error: {exc}\n")
+        return EXIT_USAGE
+    from .config import known_rule_ids
+
+    known = known_rule_ids()
+    for option, ids in (("--select", select), ("--ignore", ignore)):
+        unknown = sorted(set(ids or ()) - known)
+        if unknown:  # a typo must not switch every check off and pass the commit
+            sys.stderr.write(f"{prog}: error: {option}: unknown rule id {unknown[0]!r}\n")
+            return EXIT_USAGE
+    for path in paths:
+        try:
+            ensure_exists(path)
+        except FileProblem as problem:
+            # a dangling symlink is there (git commits it): a finding, as trim says
+            if problem.message == "no such file or directory":
+                sys.stderr.write(f"{prog}: error: {path}: {problem.message}\n")
+                return EXIT_USAGE
+    checker = Checker(config, select, ignore)
+    results: list[FileResult] = []
+    try:
+        # one record per file, made here and carried to the report (docs/architecture.md)
+        files = list(discover(paths or ["."], config))
+        checker.prefetch(files)
+        if fix:  # fixers write files: one at a time, each checked after its fix
+            for record in files:
+                fixed, fix_error = _fix(record, checker)
+                result = checker.check(record)
+                result.fixed = fixed
+                result.fix_error = fix_error
+                results.append(result)
+        elif len(files) < 2 or jobs == 1:  # nothing to spread: no worker machinery
+            results = [checker.check(record) for record in files]
+        else:
+            from .parallel import check_files, plan_jobs
+
+            workers = plan_jobs(jobs, len(files), sum(checker.parses(r.kind) for r in files))
+            if workers > 1:
+                checker.warm_up(r.kind for r in files if r.kind is not None)
+            results = check_files(checker, files, workers)
+    except ConfigError as exc:
+        sys.stderr.write(f"{prog}: error: {exc}\n")
+        return EXIT_USAGE
+    except FileProblem as problem:  # a directory that cannot be searched
+        sys.stderr.write(f"{prog}: error: {problem.message}\n")
+        return EXIT_USAGE
+    write(results, fmt, sys.stdout, quiet, color)
+    if not results and fmt == "text":
+        sys.stdout.write(_nothing_found(paths or ["."], config) + "\n")
+    return EXIT_FAIL if any(r.fails(strict) for r in results) else EXIT_OK
+
+
+def _nothing_found(paths: Sequence[str], config: Any) -> str:
+    """What an empty search looked at and for, so "0 files" is not a mystery."""
+    names: list[str] = []
+    for spec in config.kinds.values():
+        names += [p for p in spec.get("files", []) if p not in names]
+    shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+    where = ", ".join(paths)
+    return (
+        f"nothing to check under {where}: no file there has a name asimov-hooks checks "
+        f"({shown}; `asimov-hooks rules` lists them all). Directories are searched by file "
+        "name, honouring .gitignore and the config's `exclude`; name a file to check it anyway"
+    )
+
+
+def _ids(values: Sequence[str]) -> set[str] | None:
+    ids = {part.strip() for value in values for part in value.split(",") if part.strip()}
+    return ids or None
+
+
+def run_options(
+    paths: Sequence[str],
+    fix: bool,
+    strict: bool,
+    fmt: str | None,
+    config_path: str | None,
+    select: Sequence[str],
+    ignore: Sequence[str],
+    quiet: bool,
+    jobs: int = 0,
+    color: str = "auto",
+    prog: str = "asimov-validate",
+) -> int:
+    """Run validate from parsed command-line options (click's or cli.options.parse_command's)."""
+    from ..output.report import default_format
+
+    return validate(
+        list(paths) or ["."],
+        config_path=config_path,
+        strict=strict,
+        fmt=fmt or default_format(),
+        quiet=quiet,
+        select=_ids(select),
+        ignore=_ids(ignore) or set(),
+        fix=fix,
+        jobs=jobs,
+        color=color,
+        prog=prog,
+    )
+
+
+def run_size_options(**opts: Any) -> int:
+    """`asimov-check-size` from its parsed options (click's or cli.options.parse_command's): validate with
+    the size rules only, no fixes, in this process (reading and counting: a worker
+    process would cost more than it saves)."""
+    from ..checks.registry import SIZE_RULES
+
+    select = [",".join(sorted(SIZE_RULES))]
+    return run_options(
+        **opts, fix=False, select=select, ignore=[], jobs=1, prog="asimov-check-size"
+    )
+
+
+def _fix(record: FileRecord, checker: Checker) -> tuple[list[str], str | None]:
+    """Apply the safe fixers that apply to this file: (what changed, why it could not)."""
+    if record.kind not in checker.config.section("trim").get("kinds", []):
+        return [], None
+    from ..trim.trimmer import fix_file
+
+    outcome = fix_file(record.path, checker.config)
+    return (outcome.messages if outcome.changed else []), outcome.error

@@ -1,0 +1,87 @@
+"""Driving `asimov-hooks agent-event --agent NAME` as an agent does: one process per
+event, the payload (a documented fixture from tests/data/agents/NAME/) on stdin."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+
+from conftest import ROOT, SCRIPTS, script_env
+
+FIXTURES = os.path.join(ROOT, "tests", "data", "agents")
+PLACEHOLDER = "/home/user/project"  # the project root the fixtures are written with
+
+
+def fixture(agent: str, name: str, project: str, **fields: object) -> dict:
+    """tests/data/agents/AGENT/NAME.json with the placeholder root replaced by
+    `project` in every string, then `fields` set on top (dotted keys reach into
+    objects: `tool_input.content`)."""
+    with open(os.path.join(FIXTURES, agent, f"{name}.json"), encoding="utf-8") as fh:
+        data = json.load(fh)
+    data = _replace(data, PLACEHOLDER, os.fspath(project))
+    for key, value in fields.items():
+        *path, last = key.split(".")
+        target = data
+        for part in path:
+            target = target.setdefault(part, {})
+        target[last] = value
+    return data
+
+
+def _replace(value: object, old: str, new: str) -> object:
+    if isinstance(value, str):
+        return value.replace(old, new)
+    if isinstance(value, list):
+        return [_replace(v, old, new) for v in value]
+    if isinstance(value, dict):
+        return {k: _replace(v, old, new) for k, v in value.items()}
+    return value
+
+
+def run_event(
+    agent: str | None, payload: object, cwd: os.PathLike | str, **env: str
+) -> subprocess.CompletedProcess:
+    """One `asimov-hooks agent-event [--agent AGENT]` process; never a traceback, never
+    exit 2, one stderr line when it fails."""
+    exe = shutil.which("asimov-hooks", path=SCRIPTS) or "asimov-hooks"
+    data = payload if isinstance(payload, (str, bytes)) else json.dumps(payload)
+    argv = [exe, "agent-event"] + (["--agent", agent] if agent else [])
+    proc = subprocess.run(
+        argv,
+        cwd=os.fspath(cwd),
+        input=data.encode("utf-8") if isinstance(data, str) else data,
+        capture_output=True,
+        env=script_env(**env),
+        timeout=120,
+        check=False,
+    )
+    out, err = proc.stdout.decode(), proc.stderr.decode()
+    assert "Traceback" not in out + err, out + err
+    assert proc.returncode in (0, 1), (proc.returncode, out, err)
+    if proc.returncode == 1:
+        assert len(err.strip().splitlines()) == 1, err
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+def answer(proc: subprocess.CompletedProcess) -> dict | None:
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout) if proc.stdout.strip() else None
+
+
+def turn_row(project: str, session: str) -> dict | None:
+    """The turn state of `session` in the project's repository, None if there is none."""
+    db = os.path.join(project, ".git", "asimov-hooks", "agent.sqlite3")
+    if not os.path.exists(db):
+        return None
+    with sqlite3.connect(db) as conn:
+        row = conn.execute(
+            "SELECT last_message_sent_at, last_checkpoint_at, checkpoints FROM turns "
+            "WHERE project = ? AND session_id = ?",
+            (os.path.realpath(project), session),
+        ).fetchone()
+    if row is None:
+        return None
+    return {"last_message_sent_at": row[0], "last_checkpoint_at": row[1], "checkpoints": row[2]}

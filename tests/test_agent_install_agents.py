@@ -1,0 +1,217 @@
+"""`asimov-hooks agent install --agent codex|gemini|cursor|all`: each agent's own project
+file, in its documented shape (tests/data/agents/CONTRACTS.md), byte for byte around
+the user's own entries. Whole processes in real git repositories."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from conftest import git_init, run_script
+from test_agent_install_bytes import agent, get, kept_lines, put, round_trip
+
+
+@pytest.fixture
+def repo(tmp_path, isolated_home) -> str:
+    return git_init(tmp_path / "repo")
+
+
+CODEX = (
+    '{"hooks":{"PreToolUse":[{"matcher":"apply_patch","hooks":[{"type":"command",'
+    '"command":"python3 .codex/hooks/guard.py","timeout":10}]}]}}\n'
+)
+CODEX_OURS = '{"type":"command","command":"asimov-hooks agent-event --agent codex"}'
+
+
+def test_codex_exact_bytes(repo) -> None:
+    installed = round_trip(repo, ".codex/hooks.json", CODEX, "codex")
+    assert installed == (
+        '{"hooks":{"PreToolUse":[{"matcher":"apply_patch","hooks":[{"type":"command",'
+        '"command":"python3 .codex/hooks/guard.py","timeout":10}]},'
+        '{"matcher":"apply_patch","hooks":[' + CODEX_OURS + "]}],"
+        '"PostToolUse":[{"matcher":"apply_patch","hooks":[' + CODEX_OURS + "]}],"
+        '"SessionStart":[{"matcher":"resume|compact","hooks":[' + CODEX_OURS + "]}],"
+        '"Stop":[{"hooks":[' + CODEX_OURS + "]}],"
+        '"UserPromptSubmit":[{"hooks":[' + CODEX_OURS + "]}]}}\n"
+    )
+
+
+def test_codex_stale_absolute_path_in_users_group(repo) -> None:
+    stale = CODEX.replace(
+        '"timeout":10}',
+        '"timeout":10},{"type":"command","command":"/home/u/.venv/bin/asimov-hooks agent-event"}',
+    )
+    path = put(repo, ".codex/hooks.json", stale)
+    proc = agent(repo, "install", "--agent", "codex")
+    assert proc.returncode == 0 and "up to date for PreToolUse" in proc.stdout
+    assert get(path).startswith(
+        '{"hooks":{"PreToolUse":[{"matcher":"apply_patch","hooks":[{"type":"command",'
+        '"command":"python3 .codex/hooks/guard.py","timeout":10},' + CODEX_OURS + "]}],"
+    )
+    assert agent(repo, "uninstall", "--agent", "codex").returncode == 0
+    assert get(path) == CODEX
+
+
+GEMINI = """{
+    "theme": "GitHub",
+    "hooksConfig": {"enabled": true},
+    "hooks": {
+        "BeforeTool": [
+            {
+                "matcher": "write_file|replace",
+                "hooks": [
+                    {
+                        "name": "lint",
+                        "type": "command",
+                        "command": "npm run lint",
+                        "timeout": 30000
+                    }
+                ]
+            }
+        ]
+    }
+}
+"""
+
+
+def test_gemini_round_trip_and_layout(repo) -> None:
+    installed = round_trip(repo, ".gemini/settings.json", GEMINI, "gemini")
+    kept_lines(GEMINI, installed)
+    assert (
+        '            },\n            {\n                "matcher": "write_file|replace",\n'
+        '                "hooks": [\n                    {\n'
+        '                        "name": "asimov-hooks",\n'
+        '                        "type": "command",\n'
+        '                        "command": "asimov-hooks agent-event --agent gemini"\n'
+    ) in installed
+    hooks = json.loads(installed)["hooks"]
+    assert sorted(hooks) == ["AfterAgent", "AfterTool", "BeforeAgent", "BeforeTool", "SessionStart"]
+    assert hooks["SessionStart"][0]["matcher"] == "resume"
+    assert "matcher" not in hooks["AfterAgent"][0]
+
+
+def test_gemini_settings_beside_events_in_hooks_are_kept(repo) -> None:
+    """An older Gemini CLI setting lived inside `hooks` (`"enabled": true`)."""
+    original = '{"hooks": {"enabled": true, "disabled": ["x"]}}'
+    round_trip(repo, ".gemini/settings.json", original, "gemini")
+
+
+CURSOR = '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./hooks/format.sh" }]\n  }\n}'
+
+
+def test_cursor_exact_bytes(repo) -> None:
+    installed = round_trip(repo, ".cursor/hooks.json", CURSOR, "cursor")
+    entry = '      {\n        "command": "asimov-hooks agent-event --agent cursor"\n      }\n'
+    assert installed == (
+        '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./hooks/format.sh" }, '
+        '{"command": "asimov-hooks agent-event --agent cursor"}],\n'
+        f'    "stop": [\n{entry}    ],\n'
+        f'    "beforeSubmitPrompt": [\n{entry}    ],\n'
+        f'    "sessionStart": [\n{entry}    ]\n'
+        "  }\n}"
+    )
+
+
+def test_cursor_new_file_has_version_and_goes_again(repo) -> None:
+    proc = agent(repo, "install", "--agent", "cursor")
+    assert proc.returncode == 0, proc.stderr
+    path = os.path.join(repo, ".cursor", "hooks.json")
+    data = json.loads(get(path))
+    assert data["version"] == 1
+    assert data["hooks"]["stop"] == [{"command": "asimov-hooks agent-event --agent cursor"}]
+    proc = agent(repo, "uninstall", "--agent", "cursor")
+    assert "(file removed)" in proc.stdout
+    assert not os.path.exists(os.path.join(repo, ".cursor"))
+
+
+def test_all_agents_then_uninstall_all(repo) -> None:
+    put(repo, ".codex/hooks.json", CODEX)
+    proc = agent(repo, "install", "--agent", "all")
+    assert proc.returncode == 0, proc.stderr
+    files = [
+        ".claude/settings.json",
+        ".codex/hooks.json",
+        ".gemini/settings.json",
+        ".cursor/hooks.json",
+    ]
+    for rel in files:
+        assert f"{rel}: added" in proc.stdout
+        assert "agent-event --agent" in get(os.path.join(repo, rel))
+    doctor = run_script("asimov-hooks", "doctor", cwd=repo)
+    for title, rel in zip(("Claude Code", "Codex CLI", "Gemini CLI", "Cursor"), files, strict=True):
+        assert f"{rel}: {title} hooks installed for every event" in doctor.stdout
+    proc = agent(repo, "uninstall", "--agent", "all")
+    assert proc.returncode == 0, proc.stderr
+    assert get(os.path.join(repo, ".codex/hooks.json")) == CODEX
+    for name in (".claude", ".gemini", ".cursor"):
+        assert not os.path.exists(os.path.join(repo, name))
+
+
+def test_uninstall_one_agent_leaves_the_others(repo) -> None:
+    assert agent(repo, "install", "--agent", "all").returncode == 0
+    proc = agent(repo, "uninstall", "--agent", "gemini")
+    assert proc.returncode == 0 and ".gemini/settings.json" in proc.stdout
+    assert ".claude" not in proc.stdout
+    assert os.path.exists(os.path.join(repo, ".claude", "settings.json"))
+    assert not os.path.exists(os.path.join(repo, ".gemini"))
+
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "agents")
+FILE_OF = {
+    "claude": ".claude/settings.json",
+    "codex": ".codex/hooks.json",
+    "gemini": ".gemini/settings.json",
+    "cursor": ".cursor/hooks.json",
+}
+
+
+def fixtures(name: str) -> list[dict]:
+    out = []
+    for entry in sorted(os.listdir(os.path.join(DATA, name))):
+        if entry.endswith(".json"):
+            with open(os.path.join(DATA, name, entry), encoding="utf-8") as fh:
+                out.append(json.load(fh))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FILE_OF))
+def test_installed_hooks_fire_for_the_documented_payloads(repo, name: str) -> None:
+    """Every event we install has documented payloads; its matcher takes the edits and
+    restart sources the runtime handles and nothing else; the installed command answers
+    each of them (exit 0, never "not handled")."""
+    import re
+    import shlex
+    import subprocess
+
+    from conftest import script_env
+
+    assert agent(repo, "install", "--agent", name).returncode == 0
+    hooks = json.loads(get(os.path.join(repo, FILE_OF[name])))["hooks"]
+    payloads = fixtures(name)
+    for event, groups in hooks.items():
+        documented = [p for p in payloads if p["hook_event_name"] == event]
+        assert documented, f"no documented payload for {event}"
+        group = groups[0]
+        matcher = group.get("matcher")
+        command = (group["hooks"][0] if "hooks" in group else group)["command"]
+        for payload in documented:
+            subject = payload.get("tool_name") or payload.get("source")
+            if matcher is not None and not re.fullmatch(matcher, subject or ""):
+                assert subject in ("Bash", "startup", "clear"), (event, subject)
+                continue
+            payload = {**payload, "cwd": repo}
+            if "workspace_roots" in payload:
+                payload["workspace_roots"] = [repo]
+            proc = subprocess.run(
+                shlex.split(command),
+                input=json.dumps(payload),
+                capture_output=True,
+                text=True,
+                cwd=repo,
+                env=script_env(),
+                check=False,
+                timeout=60,
+            )
+            assert proc.returncode == 0, (event, proc.stderr)
+            assert "not handled" not in proc.stderr, (event, proc.stderr)
