@@ -33,7 +33,7 @@ from ..fs.access import (
 )
 from . import hookedit
 from .jsonedit import Document, JsonEditError
-from .targets import AGENTS, Agent
+from .targets import Agent
 
 RECORD = "agent-install.json"
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024  # far above any real settings file
@@ -200,6 +200,10 @@ def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome
             make_dirs(directory, top)
     except FileProblem as exc:
         raise SettingsError(f"{_rel(path, top)}: {exc.message}; nothing changed") from None
+    except OSError as exc:
+        raise SettingsError(
+            f"{_rel(directory, top)}: cannot create the directory: {exc.strerror}; nothing changed"
+        ) from None
     real = os.path.realpath(path)
     record_dir = os.path.dirname(record_path(top))
     root, internal = _record_root(os.path.join(record_dir, RECORD), top)
@@ -283,90 +287,3 @@ def uninstall(top: str, agent: Agent, scope: str) -> Outcome | None:
         record["created"].remove(directory)
         write_record(top, record)
     return outcome
-
-
-# ------------------------------------------------------------------ doctor
-def command_resolves(command: str, top: str) -> bool:
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return False
-    exe = words[0] if words else ""
-    if os.sep in exe:
-        return os.access(os.path.join(top, exe), os.X_OK)
-    return shutil.which(exe) is not None
-
-
-def _command_lines(top: str, agent: str) -> list[tuple[str, str, str | None]]:
-    from . import commands
-
-    found = commands.state(top, agent)
-    if found is None:
-        return []
-    rel = _rel(commands.path_for(top, agent) or "", top)
-    if found in ("ours", "edited", "foreign"):
-        whose = {"ours": "", "edited": " (edited since install)", "foreign": " (your own)"}
-        return [("ok", f"{rel}: /checkpoint command present{whose[found]}", None)]
-    return [
-        (
-            "warn",
-            f"{rel}: no /checkpoint command" + (" (cannot be used)" if found == "unusable" else ""),
-            f"run `asimov-hooks agent install --agent {agent}`",
-        )
-    ]
-
-
-def diagnose(top: str) -> list[tuple[str, str, str | None]]:
-    """(level, message, fix) lines for `asimov-hooks doctor`: ok, warn or FAIL."""
-    lines: list[tuple[str, str, str | None]] = []
-    installed_any = False
-    for agent in AGENTS.values():
-        for scope in agent.files:
-            path = settings_path(top, agent, scope)
-            try:
-                found = installed(top, agent, scope)
-            except SettingsError as exc:
-                lines.append(
-                    ("FAIL", str(exc), f"fix the file by hand; {agent.title} cannot use it")
-                )
-                continue
-            if not found:
-                continue
-            installed_any = True
-            rel = _rel(path, top)
-            option = f"--agent {agent.name}" + (f" --scope {scope}" if scope != "project" else "")
-            missing = [event for event, _ in agent.events if event not in found]
-            if missing:
-                lines.append(
-                    (
-                        "warn",
-                        f"{rel}: {agent.title} hooks missing for {', '.join(missing)}",
-                        f"run `asimov-hooks agent install {option}`",
-                    )
-                )
-            else:
-                lines.append(("ok", f"{rel}: {agent.title} hooks installed for every event", None))
-            if scope == "project":
-                lines.extend(_command_lines(top, agent.name))
-            for command in sorted({c for commands in found.values() for c in commands}):
-                if command_resolves(command, top):
-                    lines.append(("ok", f"hook command resolves: {command}", None))
-                else:
-                    lines.append(
-                        (
-                            "FAIL",
-                            f"hook command does not resolve: {command} (every hook fails)",
-                            f"install asimov-hooks where {agent.title} finds it (PATH), or "
-                            f"run `asimov-hooks agent install {option}` again",
-                        )
-                    )
-    if not installed_any:
-        lines.append(
-            (
-                "warn",
-                "agent hooks not installed: checkpoints are only checked at commit time",
-                "run `asimov-hooks agent install --agent claude|codex|gemini|cursor|all` "
-                "(see docs/agent.md)",
-            )
-        )
-    return lines
