@@ -73,7 +73,7 @@ def test_doctor_fails_when_checkpoints_are_ignored(project):
     assert "is git-ignored: .checkpoints/ must be tracked" in proc.stdout
 
 
-def test_doctor_reports_a_broken_checkpoint_and_online_is_out_of_scope(project, tmp_path):
+def test_doctor_reports_a_broken_checkpoint_and_online_needs_a_url(project, tmp_path):
     root, paths = project
     with open(paths["oc-stack-forge"], "w", encoding="utf-8") as fh:
         fh.write('{"a": 1, "a": 2}\n')
@@ -82,7 +82,7 @@ def test_doctor_reports_a_broken_checkpoint_and_online_is_out_of_scope(project, 
     assert "::error file=.checkpoints/oc-stack-forge.checkpoint.json" in proc.stdout
     assert "title=duplicate-key" in proc.stdout
     online = oc(root, "doctor", "--online")
-    assert online.returncode == 2 and "out of scope" in online.stderr
+    assert online.returncode == 2 and "--online needs the deployed health endpoint" in online.stderr
     empty = tmp_path / "empty"
     empty.mkdir()
     none = oc(empty, "doctor")

@@ -295,6 +295,25 @@ def command_resolves(command: str, top: str) -> bool:
     return shutil.which(exe) is not None
 
 
+def _command_lines(top: str, agent: str) -> list[tuple[str, str, str | None]]:
+    from . import commands
+
+    found = commands.state(top, agent)
+    if found is None:
+        return []
+    rel = _rel(commands.path_for(top, agent) or "", top)
+    if found in ("ours", "edited", "foreign"):
+        whose = {"ours": "", "edited": " (edited since install)", "foreign": " (your own)"}
+        return [("ok", f"{rel}: /checkpoint command present{whose[found]}", None)]
+    return [
+        (
+            "warn",
+            f"{rel}: no /checkpoint command" + (" (cannot be used)" if found == "unusable" else ""),
+            f"run `asimov-hooks agent install --agent {agent}`",
+        )
+    ]
+
+
 def diagnose(top: str) -> list[tuple[str, str, str | None]]:
     """(level, message, fix) lines for `asimov-hooks doctor`: ok, warn or FAIL."""
     lines: list[tuple[str, str, str | None]] = []
@@ -325,6 +344,8 @@ def diagnose(top: str) -> list[tuple[str, str, str | None]]:
                 )
             else:
                 lines.append(("ok", f"{rel}: {agent.title} hooks installed for every event", None))
+            if scope == "project":
+                lines.extend(_command_lines(top, agent.name))
             for command in sorted({c for commands in found.values() for c in commands}):
                 if command_resolves(command, top):
                     lines.append(("ok", f"hook command resolves: {command}", None))

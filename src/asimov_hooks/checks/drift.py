@@ -1,4 +1,4 @@
-"""Drift between checkpoints and the repository they describe (the seed's `doctor`).
+"""Drift between checkpoints and the repository they describe (what the OC Checkpoint Protocol's `doctor` checks).
 
 A checkpoint that points at missing files, at work already merged, or that git does
 not track, misleads the next session that resumes from it.
@@ -154,6 +154,92 @@ def generated_files_exist(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[
             )
 
 
+def _generated(ctx: Context) -> list[tuple[int, str]]:
+    """(index, name) of each relative path in context_primer.generated_files."""
+    primer = ctx.data.get("context_primer") if isinstance(ctx.data, dict) else None
+    files = primer.get("generated_files") if isinstance(primer, dict) else None
+    if not isinstance(files, list):
+        return []
+    return [
+        (i, name)
+        for i, name in enumerate(files)
+        if isinstance(name, str) and name and not os.path.isabs(name)
+    ]
+
+
+def _changed_since(root: str, own: str, paths: list[str], since: float) -> dict[str, str]:
+    """path -> how git shows it changed after `since` (a POSIX time): a commit authored
+    later that does not also change the checkpoint `own` (the commit that recorded the
+    session is not drift), or, while the checkpoint itself is as committed, changes not
+    committed yet. Paths are relative to the work tree `root`."""
+    import time
+
+    after = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(since - 86400))  # committer >= author
+    log = _git(
+        root,
+        "-c",
+        "core.quotePath=false",
+        "--literal-pathspecs",
+        "log",
+        "--no-merges",
+        f"--since={after}",
+        "--format=%x1e%h%x1f%at%x1f%as",
+        "--name-only",
+        "--",
+        own,
+        *paths,
+    )
+    found: dict[str, str] = {}
+    if log is None or log.returncode != 0:
+        return found
+    for record in log.stdout.split("\x1e")[1:]:
+        head, _, names = record.partition("\n")
+        short, stamp, day = [*head.split("\x1f"), "", "", ""][:3]
+        touched = [n for n in names.splitlines() if n]
+        if not stamp.isdigit() or int(stamp) <= since or own in touched:
+            continue
+        for name in touched:
+            found.setdefault(name, f"in commit {short} of {day}")
+    status = _git(root, "--literal-pathspecs", "status", "--porcelain", "-z", "--", own, *paths)
+    if status is None or status.returncode != 0:
+        return found
+    entries = [e for e in status.stdout.split("\0") if len(e) > 3 and e[2] == " "]
+    if own not in [e[3:] for e in entries]:
+        for entry in entries:
+            if not entry.startswith("??"):  # never committed: not a change since
+                found.setdefault(entry[3:], "in changes not committed yet")
+    return found
+
+
+def generated_files_changed(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
+    """The protocol's "modified since the last session", read from git history."""
+    stamp = parse_time(ctx.data.get("updated_at")) if isinstance(ctx.data, dict) else None
+    entries = _generated(ctx)
+    if stamp is None or not entries:
+        return
+    root = git_root(os.path.realpath(_dir(ctx)))
+    if root is None:
+        return
+    project = os.path.realpath(_project_root(ctx))
+    rels: dict[str, list[tuple[int, str]]] = {}
+    for i, name in entries:
+        full = os.path.normpath(os.path.join(project, name))
+        rel = os.path.relpath(full, root)
+        # a file that is gone is generated-files-exist's to report
+        if rel != ".." and not rel.startswith(".." + os.sep) and os.path.lexists(full):
+            rels.setdefault(rel.replace(os.sep, "/"), []).append((i, name))
+    own = os.path.relpath(os.path.realpath(ctx.path), root).replace(os.sep, "/")
+    if not rels or own.startswith(".."):
+        return
+    changed = _changed_since(root, own, sorted(rels), stamp.timestamp())
+    for rel, how in changed.items():
+        for i, name in rels.get(rel, []):
+            yield (
+                ("context_primer", "generated_files", i),
+                f"generated file {name!r} changed after the checkpoint's updated_at ({how})",
+            )
+
+
 def stale_checkpoint(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
     if not isinstance(ctx.data, dict) or ctx.data.get("status") != "in_progress":
         return
@@ -237,7 +323,7 @@ def next_action_merged(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tup
 
 
 def project_dir_exists(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
-    """The seed's doctor: a project_dir that does not exist on this machine."""
+    """The OC protocol's doctor: a project_dir that does not exist on this machine."""
     value = ctx.data.get("project_dir") if isinstance(ctx.data, dict) else None
     if not isinstance(value, str) or not value:
         return
@@ -254,4 +340,5 @@ RULES = {
     "stale-checkpoint": stale_checkpoint,
     "next-action-merged": next_action_merged,
     "project-dir-exists": project_dir_exists,
+    "generated-files-changed": generated_files_changed,
 }

@@ -64,6 +64,9 @@ INDEX: dict[str, tuple[str, str]] = {
     "stale-checkpoint": ("drift", "data"),
     "next-action-merged": ("drift", "data git"),
     "project-dir-exists": ("drift", "data"),
+    "generated-files-changed": ("drift", "data git"),
+    # the deployed health endpoint against the local HEAD (`oc doctor --online` only)
+    "deployed-commit": ("online", "emitted"),
     # inline suppressions (`asimov-hooks: disable-line RULE`), applied after the checks
     "unused-suppression": ("suppress", "text emitted"),
     "invalid-suppression": ("suppress", "text emitted"),

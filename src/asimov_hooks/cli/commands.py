@@ -38,6 +38,7 @@ LAZY_COMMANDS = {
     "rules": "asimov_hooks.cli.info:rules_command",
     "schema": "asimov_hooks.cli.info:schema_command",
     "oc": "asimov_hooks.oc.cli:group",
+    "init": "asimov_hooks.adoption.command:command",
 }
 
 

@@ -279,32 +279,62 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
 @click_option(FORMAT)
 @click_option(COLOR)
 @click_option(QUIET)
-@click.option("--online", is_flag=True, hidden=True)
+@click.option(
+    "--online",
+    is_flag=True,
+    help="Also compare the commit the deployed health endpoint reports with the local HEAD.",
+)
+@click.option(
+    "--url",
+    metavar="URL",
+    help="The health endpoint for --online (http or https) [default: the oc.health-url setting].",
+)
 @dir_options
 def doctor_command(
-    strict: bool, fmt, color: str, quiet: bool, online: bool, directory, config_path
-) -> None:  # type: ignore[no-untyped-def]
+    strict: bool,
+    fmt,
+    color: str,
+    quiet: bool,
+    online: bool,
+    url: str | None,
+    directory,
+    config_path,  # type: ignore[no-untyped-def]
+) -> None:
     """Cross-check every checkpoint against git and the file system (drift).
 
     project_dir missing on this machine, stale in_progress checkpoints, generated_files
-    that do not exist, next_actions at PRs or tickets already merged, .checkpoints/
-    ignored by git. Exit codes as asimov-validate: 1 on errors (or warnings with
-    --strict). The protocol's --online check (deployed health vs HEAD) is out of scope.
+    that do not exist or that git shows changed since the checkpoint's updated_at,
+    next_actions at PRs or tickets already merged, .checkpoints/ ignored by git. With
+    --online, the deployed health endpoint's commit against the local HEAD. Exit codes
+    as asimov-validate: 1 on errors (or warnings with --strict).
     """
-    if online:
-        _fail(
-            "--online (deployed /api/health against the local HEAD) is out of scope for "
-            "asimov-hooks: it needs the project's deploy URL and network access; "
-            "run oc doctor for the local checks"
-        )
     from ..output.report import default_format, write
     from .drift_report import check
 
+    if url is not None and not online:
+        _fail("--url is the health endpoint of --online; give both")
     project = _project(directory, config_path)
-    if not project.files():
+    if online:
+        from ..checks.online import BadURL, check_url
+
+        url = url or project.settings.get("health-url")
+        if not url:
+            _fail(
+                "--online needs the deployed health endpoint: --url URL, or oc.health-url "
+                "in .asimov-hooks.yaml"
+            )
+        try:
+            check_url(str(url))
+        except BadURL as exc:
+            _fail(str(exc))
+    if not project.files() and not online:
         click.echo(f"no checkpoints in {project.show(project.dir)}/; nothing to check")
         sys.exit(0)
     results = check(project)
+    if online:
+        from .drift_report import online as online_result
+
+        results.append(online_result(project, str(url)))
     write(results, fmt or default_format(), sys.stdout, quiet, color)
     sys.exit(1 if any(r.fails(strict) for r in results) else 0)
 

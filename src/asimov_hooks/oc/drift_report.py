@@ -6,11 +6,13 @@ The checks are the validator's own drift rules (checks/drift.py), run on each
 generated_files that do not exist, next_actions at PRs or tickets git shows as merged,
 `.checkpoints/` ignored by git. A file that does not parse is reported as such (its
 drift cannot be checked). Output formats and exit codes are asimov-validate's.
+`--online` adds the deployed-commit rule (checks/online.py) on the health endpoint.
 """
 
 from __future__ import annotations
 
 from ..checks.registry import rules_in
+from .store import SUFFIX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,3 +33,26 @@ def check(project: Project) -> list[FileResult]:
     files = [checker.record(project.show(path)) for path in project.files()]
     checker.prefetch(files)
     return [checker.check(record) for record in files]
+
+
+def online(project: Project, url: str) -> FileResult:
+    """`--online`: the deployed-commit rule on the health endpoint at `url`, as one more
+    result of the report (its path is the URL)."""
+    from ..checks.online import RULE, check
+    from ..findings import FileResult, Finding
+    from ..gitutil import GitError
+
+    result = FileResult(url, "oc-checkpoint")
+    opts = project.rules(f"{project.dir}/online{SUFFIX}").get(RULE, {})
+    level = opts.get("level", "warning")
+    if level == "off":
+        return result
+    settings = project.settings
+    keys = [str(k) for k in settings.get("health-commit-keys") or ("commit", "sha")]
+    try:
+        message = check(project.root, url, float(settings.get("health-timeout", 5)), keys)
+    except GitError as exc:
+        message = f"cannot compare with the local HEAD: {exc}"
+    if message is not None:
+        result.findings.append(Finding(url, 1, 1, level, RULE, message, opts.get("suggestion")))
+    return result

@@ -1,0 +1,178 @@
+"""`asimov-hooks init`: set a repository up for the agent files it already has."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import click
+
+from ..agent.targets import NAMES
+from ..cli.clickopts import CONTEXT
+from . import families as fam
+from .plan import INSTALL_TYPES, MERGE_DRIVER_HOOK, hooks_for, ignores_for
+from .precommit import PRE_COMMIT_CONFIG, SpliceError, extend
+from .source import LOCAL, checkout, hook_entries
+
+GITIGNORE = ".gitignore"
+IGNORE_HEADER = "# agent session files (asimov-hooks init)"
+
+
+def _read(top: str, rel: str) -> str | None:
+    from ..fs.access import read_bytes
+
+    path = os.path.join(top, rel)
+    if not os.path.lexists(path):
+        return None
+    return read_bytes(path, root=top, bound="resource").decode("utf-8")
+
+
+def _tracked(top: str, pattern: str) -> bool:
+    from ..gitutil import git
+
+    done = git("ls-files", "--", f"*{pattern}" if "/" not in pattern else pattern, cwd=top)
+    return bool(done.stdout.strip())
+
+
+def _ignored(top: str, pattern: str) -> bool:
+    from ..gitutil import git
+
+    probe = pattern + "x.json" if pattern.endswith("/") else pattern
+    done = git("check-ignore", "-q", "--no-index", "--", probe, cwd=top, check=False)
+    return done.returncode == 0
+
+
+def _gitignore(top: str, text: str | None, wanted: list[tuple[str, str]]) -> str:
+    """The .gitignore text with the lines git does not already follow. A checkpoint the
+    repository commits stays committed, and so does its archive."""
+    if _tracked(top, ".claude_checkpoint.yaml") or _tracked(top, ".asimov/checkpoint.yaml"):
+        wanted = [(p, why) for p, why in wanted if "checkpoint" not in p]
+    lines = [p for p, _ in wanted if not _ignored(top, p) and not _tracked(top, p)]
+    if not lines:
+        return text or ""
+    base = text or ""
+    if base and not base.endswith("\n"):
+        base += "\n"
+    if base.strip():
+        base += "\n"
+    return base + IGNORE_HEADER + "\n" + "".join(f"{p}\n" for p in lines)
+
+
+def _diff(rel: str, old: str | None, new: str) -> str:
+    import difflib
+
+    return "".join(
+        difflib.unified_diff(
+            (old or "").splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile=f"a/{rel}" if old is not None else "/dev/null",
+            tofile=f"b/{rel}",
+        )
+    )
+
+
+def _run(args: list[str], top: str) -> int:
+    click.echo(f"$ asimov-hooks {' '.join(args)}")
+    return subprocess.run([sys.executable, "-m", "asimov_hooks", *args], cwd=top).returncode
+
+
+@click.command("init", context_settings=CONTEXT)
+@click.option(
+    "--repo",
+    help="Where pre-commit gets the hooks: a path or git URL (with --rev), "
+    "or `local` (installed commands). Default: this installation's checkout at "
+    "its commit, else local.",
+)
+@click.option("--rev", help="The commit (or tag) of --repo; the full commit id is safest.")
+@click.option(
+    "--merge-driver",
+    is_flag=True,
+    help="Also register the checkpoint merge driver (`asimov-hooks install`).",
+)
+@click.option(
+    "--agent",
+    "agents",
+    multiple=True,
+    type=click.Choice([*NAMES, "all"]),
+    help="Also install the agent hooks (`asimov-hooks agent install --agent NAME`); repeatable.",
+)
+@click.option("--dry-run", is_flag=True, help="Print the changes as a diff; write nothing.")
+def command(
+    repo: str | None, rev: str | None, merge_driver: bool, agents: tuple[str, ...], dry_run: bool
+) -> None:
+    """Set this repository up: the pre-commit hooks its agent files need, and .gitignore
+    lines for the files agents keep locally.
+
+    Finds which families the repository uses (Asimov protocol files, OC checkpoints,
+    code-intel sessions, other agents' instruction files), then adds the missing hooks to
+    .pre-commit-config.yaml, keeping every line of an existing one. Running it again
+    changes nothing.
+    """
+    from ..gitutil import toplevel
+
+    top = toplevel(os.getcwd())
+    if top is None:
+        raise click.UsageError("not inside a git work tree (run `git init` first)")
+    if repo is None:
+        repo, rev = checkout() or (LOCAL, None)
+    elif repo != LOCAL and rev is None:
+        raise click.UsageError("--repo needs --rev (the commit pre-commit should build)")
+    if repo == LOCAL:
+        rev = None
+    found = fam.detect(top)
+    oc = fam.OC in found
+    hooks = hooks_for(set(found), merge_driver=merge_driver)
+    types = INSTALL_TYPES if MERGE_DRIVER_HOOK in hooks else ()
+    try:
+        old_config = _read(top, PRE_COMMIT_CONFIG)
+        new_config, notes = extend(old_config or "", repo, rev, hook_entries(repo, hooks), types)
+        claude = os.path.isdir(os.path.join(top, ".claude")) or bool(
+            {"claude", "all"} & set(agents)
+        )
+        old_ignore = _read(top, GITIGNORE)
+        new_ignore = _gitignore(
+            top,
+            old_ignore,
+            ignores_for(set(found), claude, os.path.isdir(os.path.join(top, ".asimov"))),
+        )
+    except (SpliceError, UnicodeDecodeError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    for family, evidence in found.items():
+        click.echo(f"found {fam.DESCRIPTION[family]}: {', '.join(evidence)}")
+    if not found:
+        click.echo(
+            "found no agent files yet: adding asimov-validate, which checks them once they exist"
+        )
+    changes = [(PRE_COMMIT_CONFIG, old_config, new_config), (GITIGNORE, old_ignore, new_ignore)]
+    changes = [(rel, old, new) for rel, old, new in changes if new != (old or "")]
+    if dry_run:
+        for rel, old, new in changes:
+            click.echo(_diff(rel, old, new), nl=False)
+        if merge_driver:
+            click.echo("would run: asimov-hooks install")
+        for agent in agents:
+            click.echo(f"would run: asimov-hooks agent install --agent {agent}")
+        return
+    from ..fs.access import atomic_write
+
+    for rel, _, new in changes:
+        atomic_write(os.path.join(top, rel), new.encode("utf-8"), root=top)
+        click.echo(f"{rel}: updated")
+    if not changes:
+        click.echo(f"{PRE_COMMIT_CONFIG} and {GITIGNORE}: nothing to add")
+    for note in notes:
+        click.echo(note, err=True)
+    status = 0
+    if merge_driver:
+        status = _run(["install"], top) or status
+    for agent in agents:
+        status = _run(["agent", "install", "--agent", agent], top) or status
+    if oc and not merge_driver:
+        click.echo(
+            "OC checkpoints are committed: `asimov-hooks init --merge-driver` (or "
+            "`asimov-hooks install`) merges their telemetry without conflicts"
+        )
+    if changes:
+        click.echo("next: `pre-commit install` (and commit the changed files)")
+    sys.exit(status)

@@ -1,0 +1,154 @@
+"""The protocol's `doctor --online`: is the deployed commit the local HEAD?
+
+Rule `deployed-commit` (emitted by `asimov-hooks oc doctor --online`, never by a file
+check: it asks the network, so it runs only when asked). The health endpoint is fetched
+with the standard library, a short timeout and a bounded read; http and https only (a
+`file:` URL, or a redirect to one, would read this machine's files). Whatever goes wrong
+(no answer, an HTTP error, a body that names no commit) is one finding, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+RULE = "deployed-commit"
+MAX_ANSWER = 64 * 1024
+SCHEMES = ("http", "https")
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+
+class BadURL(ValueError):
+    """A URL the doctor will not fetch (a usage error)."""
+
+
+def check_url(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        raise BadURL(f"{url!r} is not a URL ({exc})") from None
+    if parts.scheme.lower() not in SCHEMES or not parts.netloc:
+        raise BadURL(f"{url!r}: the health URL must be http:// or https://")
+    return url
+
+
+def fetch(url: str, timeout: float) -> tuple[bytes | None, str | None]:
+    """(body, None) for a 2xx answer, else (None, what went wrong)."""
+    import urllib.error
+    import urllib.request
+
+    class Redirects(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+            check_url(newurl)
+            return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+    opener = urllib.request.build_opener(Redirects)
+    request = urllib.request.Request(
+        url, headers={"Accept": "application/json", "User-Agent": "asimov-hooks oc doctor"}
+    )
+    try:
+        with opener.open(request, timeout=timeout) as answer:
+            body = answer.read(MAX_ANSWER + 1)
+    except BadURL as exc:
+        return None, f"redirected elsewhere: {exc}"
+    except urllib.error.HTTPError as exc:
+        return None, f"answered HTTP {exc.code} {exc.reason}".rstrip()
+    except urllib.error.URLError as exc:
+        return None, f"unreachable ({_reason(exc.reason)})"
+    except TimeoutError:
+        return None, f"no answer within {timeout:g} s"
+    except (OSError, ValueError) as exc:  # a reset connection, a malformed status line ...
+        return None, f"unreachable ({_reason(exc)})"
+    except Exception as exc:  # http.client's own errors (BadStatusLine, IncompleteRead)
+        return None, f"answered with something that is not HTTP ({type(exc).__name__})"
+    if len(body) > MAX_ANSWER:
+        return None, f"answered with more than {MAX_ANSWER:,} bytes; not read"
+    return body, None
+
+
+def _reason(reason: Any) -> str:
+    if isinstance(reason, TimeoutError) or "timed out" in str(reason):
+        return "timed out"
+    text = getattr(reason, "strerror", None) or str(reason)
+    return str(text)
+
+
+def _is_sha(value: Any) -> bool:
+    return (
+        isinstance(value, str)
+        and 7 <= len(value) <= 64
+        and all(c in "0123456789abcdefABCDEF" for c in value)
+    )
+
+
+def deployed_commit(body: bytes, keys: Sequence[str]) -> str | None:
+    """The commit a health answer names: the first of `keys` holding a hex commit id,
+    at the top level or one object down (`{"build": {"commit": ...}}`); a plain-text
+    body that is only a commit id counts too."""
+    import json
+
+    text = body.decode("utf-8", "replace").strip()
+    if _is_sha(text):
+        return text.lower()
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return None
+    layers = [doc] if isinstance(doc, dict) else []
+    if layers:
+        layers += [v for v in doc.values() if isinstance(v, dict)]
+    for layer in layers:
+        for key in keys:
+            if _is_sha(layer.get(key)):
+                return layer[key].lower()
+    return None
+
+
+def compare(root: str, deployed: str) -> str | None:
+    """None when `deployed` is the local HEAD, else how they differ."""
+    from ..gitutil import git
+
+    head = git("rev-parse", "HEAD", cwd=root, check=False)
+    if head.returncode != 0:
+        return f"deploys {deployed[:12]}, but there is no local HEAD to compare it with"
+    local = head.stdout.strip().lower()
+    if local.startswith(deployed) or deployed.startswith(local):
+        return None
+    said = f"deploys {deployed[:12]}, not the local HEAD {local[:12]}"
+    known = git("rev-parse", "--verify", "--quiet", f"{deployed}^{{commit}}", cwd=root, check=False)
+    if known.returncode != 0:
+        return (
+            f"{said} (a commit this clone does not have: fetch, or the deploy is of another branch)"
+        )
+    full = known.stdout.strip()
+    ahead = git("rev-list", "--count", f"{full}..HEAD", cwd=root, check=False).stdout.strip()
+    behind = git("rev-list", "--count", f"HEAD..{full}", cwd=root, check=False).stdout.strip()
+    facts = []
+    if ahead not in ("", "0"):
+        facts.append(f"HEAD has {ahead} commit{'s' if ahead != '1' else ''} not deployed")
+    if behind not in ("", "0"):
+        facts.append(f"the deploy has {behind} commit{'s' if behind != '1' else ''} HEAD has not")
+    return said + (f" ({'; '.join(facts)})" if facts else "")
+
+
+def check(root: str, url: str, timeout: float, keys: Sequence[str]) -> str | None:
+    """The finding's message, or None when the deployed commit is the local HEAD."""
+    body, problem = fetch(url, timeout)
+    if problem is not None:
+        return f"health endpoint {problem}"
+    assert body is not None
+    deployed = deployed_commit(body, keys)
+    if deployed is None:
+        return (
+            "health endpoint answered, but names no commit (looked for a commit id in "
+            + ", ".join(keys)
+            + ")"
+        )
+    return compare(root, deployed)
+
+
+RULES: dict[str, Any] = {}  # deployed-commit is emitted by `oc doctor --online`
