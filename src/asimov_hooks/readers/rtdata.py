@@ -34,6 +34,8 @@ def plain_scalar(value: Any) -> Any:
     for base in (bool, int, float, str):
         if isinstance(value, base):
             return base(value)
+    if isinstance(value, tuple):  # a sequence as a key (`? [a, b]`): the safe loader's tuple
+        return tuple(plain_scalar(item) for item in value)
     return value  # dates, timestamps
 
 
