@@ -320,6 +320,15 @@ def test_new_error_is_denied_and_only_it_is_named_as_new(repo) -> None:
     assert "tool_calls" in new and "finished" not in new and "finished" in old
 
 
+def test_repairing_invalid_yaml_is_allowed_though_it_shows_other_errors(repo) -> None:
+    """The schema error was hidden behind the syntax error: the repair is not refused."""
+    broken = GOOD_CHECKPOINT.replace("status: in_progress", "status: finished\nbad: [")
+    write(repo, ".claude_checkpoint.yaml", broken)
+    repair = {"tool_input.old_string": "bad: [", "tool_input.new_string": "bad: []"}
+    text = context(event(repo, "pre_tool_use_edit", **repair), "PreToolUse")
+    assert "finished" in text and "still has errors" in text
+
+
 def test_multiedit_fixing_the_error_is_allowed(repo) -> None:
     broken = GOOD_CHECKPOINT.replace("status: in_progress", "status: finished")
     write(repo, ".claude_checkpoint.yaml", broken)

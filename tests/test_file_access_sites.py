@@ -54,6 +54,7 @@ ALLOWED = {
     ("adoption/source.py", "open"): "the shipped .pre-commit-hooks.yaml, the package's own data",
     ("checks/online.py", ".open"): "an HTTP request (urllib's opener), not a file",
     ("cli/info.py", "open"): "`asimov-hooks schema` prints a shipped schema from rules/",
+    ("agent/ephemeral.py", "open"): "the terminal the commit runs in (/dev/tty), not a file",
     ("cli/guard.py", "os.open"): "/dev/null in place of a closed stdout or stderr",
     ("agent/event.py", "os.open"): "/dev/null in place of a closed stdout or stderr",
     ("validation/parallel.py", "os.fdopen"): "the pipes between the parent and its forked workers",
