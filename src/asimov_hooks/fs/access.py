@@ -272,10 +272,11 @@ def atomic_write(
     return target
 
 
-def make_dirs(path: str, root: str | None = None) -> str:
+def make_dirs(path: str, root: str | None = None, *, git_internal: bool = False) -> str:
     """`os.makedirs` for a directory inside the work tree; an existing component that
-    is a link out of it (or into .git/) is refused before anything is created."""
-    real = confine(path, root, what="directory")
+    is a link out of it (or into .git/) is refused before anything is created.
+    `git_internal`: a directory of ours inside the git directory, as for `confine`."""
+    real = confine(path, root, what="directory", git_internal=git_internal)
     os.makedirs(real, exist_ok=True)
     return real
 
