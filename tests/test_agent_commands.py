@@ -110,3 +110,14 @@ def test_local_scope_writes_no_command(repo) -> None:
     proc = agent(repo, "install", "--scope", "local")
     assert proc.returncode == 0 and "project file" in proc.stdout
     assert not os.path.exists(os.path.join(repo, ".claude", "commands"))
+
+
+def test_doctor_reports_the_command(repo) -> None:
+    from conftest import run_script
+
+    assert agent(repo, "install", "--agent", "cursor").returncode == 0
+    proc = run_script("asimov-hooks", "doctor", cwd=repo)
+    assert ".cursor/commands/checkpoint.md: /checkpoint command present" in proc.stdout
+    os.remove(os.path.join(repo, FILES["cursor"]))
+    proc = run_script("asimov-hooks", "doctor", cwd=repo)
+    assert "warn .cursor/commands/checkpoint.md: no /checkpoint command" in proc.stdout

@@ -155,3 +155,63 @@ def test_uninstall_one_agent_leaves_the_others(repo) -> None:
     assert ".claude" not in proc.stdout
     assert os.path.exists(os.path.join(repo, ".claude", "settings.json"))
     assert not os.path.exists(os.path.join(repo, ".gemini"))
+
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "agents")
+FILE_OF = {
+    "claude": ".claude/settings.json",
+    "codex": ".codex/hooks.json",
+    "gemini": ".gemini/settings.json",
+    "cursor": ".cursor/hooks.json",
+}
+
+
+def fixtures(name: str) -> list[dict]:
+    out = []
+    for entry in sorted(os.listdir(os.path.join(DATA, name))):
+        if entry.endswith(".json"):
+            with open(os.path.join(DATA, name, entry), encoding="utf-8") as fh:
+                out.append(json.load(fh))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(FILE_OF))
+def test_installed_hooks_fire_for_the_documented_payloads(repo, name: str) -> None:
+    """Every event we install has documented payloads; its matcher takes the edits and
+    restart sources the runtime handles and nothing else; the installed command answers
+    each of them (exit 0, never "not handled")."""
+    import re
+    import shlex
+    import subprocess
+
+    from conftest import script_env
+
+    assert agent(repo, "install", "--agent", name).returncode == 0
+    hooks = json.loads(get(os.path.join(repo, FILE_OF[name])))["hooks"]
+    payloads = fixtures(name)
+    for event, groups in hooks.items():
+        documented = [p for p in payloads if p["hook_event_name"] == event]
+        assert documented, f"no documented payload for {event}"
+        group = groups[0]
+        matcher = group.get("matcher")
+        command = (group["hooks"][0] if "hooks" in group else group)["command"]
+        for payload in documented:
+            subject = payload.get("tool_name") or payload.get("source")
+            if matcher is not None and not re.fullmatch(matcher, subject or ""):
+                assert subject in ("Bash", "startup", "clear"), (event, subject)
+                continue
+            payload = {**payload, "cwd": repo}
+            if "workspace_roots" in payload:
+                payload["workspace_roots"] = [repo]
+            proc = subprocess.run(
+                shlex.split(command),
+                input=json.dumps(payload),
+                capture_output=True,
+                text=True,
+                cwd=repo,
+                env=script_env(),
+                check=False,
+                timeout=60,
+            )
+            assert proc.returncode == 0, (event, proc.stderr)
+            assert "not handled" not in proc.stderr, (event, proc.stderr)

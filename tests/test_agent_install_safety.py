@@ -182,6 +182,8 @@ def test_both_scopes_warn(repo) -> None:
     assert proc.returncode == 0
     assert "installed in both .claude/settings.json and .claude/settings.local.json" in proc.stderr
     assert "runs twice" in proc.stderr
+    doctor = run_script("asimov-hooks", "doctor", cwd=repo)
+    assert "warn Claude Code hooks are in both .claude/settings.json and" in doctor.stdout
     proc = agent(repo, "uninstall", "--scope", "local")
     assert proc.returncode == 0 and "both" not in proc.stderr
 
@@ -190,3 +192,13 @@ def test_local_scope_is_only_for_claude(repo) -> None:
     proc = agent(repo, "install", "--agent", "codex", "--scope", "local")
     assert proc.returncode == 2 and "only for Claude Code" in proc.stderr
     assert not os.path.exists(os.path.join(repo, ".codex"))
+
+
+def test_directory_name_taken_by_a_file(repo) -> None:
+    with open(os.path.join(repo, ".claude"), "w", encoding="utf-8") as fh:
+        fh.write("notes\n")
+    proc = agent(repo, "install")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().endswith(
+        ".claude: cannot create the directory: File exists; nothing changed"
+    )

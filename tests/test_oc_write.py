@@ -104,6 +104,7 @@ def test_refused_update_leaves_the_file_untouched(project):
         (["--progress_table.sprint-9.status=complete"], "has no item with id 'sprint-9'"),
         (["--progress_table.7.status=complete"], "has 4 items, no index 7"),
         (["--blockers:json={oops"], "the value is not JSON"),
+        (["--skill_state.current_sprint:json=NaN"], "NaN is not a JSON value"),
         (["--status", "complete"], "expected --PATH=VALUE"),
         ([], "nothing to update"),
     ],

@@ -3,7 +3,9 @@
 The recommended set reports each problem once: `asimov-validate` already checks
 conflict markers, syntax and duplicate keys, and whether session files are committed,
 so `asimov-checkpoint-conflicts` and `asimov-forbid-sessions` (for teams that want only
-that check) are not added next to it.
+that check) are not added next to it. The merge-driver hook, which registers the driver
+in each clone on checkouts and merges, comes with `--merge-driver` only: pre-commit
+prints its status line on every checkout.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ HOOK_ORDER = (
 )
 HOOKS = {
     ASIMOV: ("asimov-trim", "asimov-validate", "asimov-ephemeral"),
-    OC: ("asimov-oc-rotate", "asimov-validate", "asimov-merge-driver"),
+    OC: ("asimov-oc-rotate", "asimov-validate"),
     CODE_INTEL: ("asimov-validate", "asimov-ephemeral"),
     AGENTS: ("asimov-validate",),
 }

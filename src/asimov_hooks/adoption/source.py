@@ -60,8 +60,9 @@ def hook_entries(repo: str, ids: list[str]) -> list[dict[str, Any]]:
     out = []
     for hook in ids:
         spec = declared[hook]
-        entry: dict[str, Any] = {key: spec[key] for key in _LOCAL_KEYS if key in spec}
+        entry: dict[str, Any] = {key: spec[key] for key in ("id", "name", "entry")}
         entry["language"] = "system"
+        entry.update({key: spec[key] for key in _LOCAL_KEYS if key in spec})
         entry["stages"] = list(spec.get("stages", ()))
         out.append(entry)
     return out

@@ -159,3 +159,21 @@ def uninstall(top: str, agent: str) -> tuple[str, str]:
         message = exc.message if isinstance(exc, FileProblem) else str(exc)
         return "refused", f"warning: {rel}: {message}; left as it is"
     return "removed", f"{rel}: removed the /checkpoint command"
+
+
+def state(top: str, agent: str) -> str | None:
+    """For doctor: None (the agent has no project commands), "absent", "ours",
+    "edited", "foreign" or "unusable"."""
+    path = path_for(top, agent)
+    if path is None:
+        return None
+    try:
+        confine(path, top, what="command file")
+        have = _read(path, top)
+    except (FileProblem, CommandProblem):
+        return "unusable"
+    if have is None:
+        return "absent"
+    if MARKER.encode() not in have:
+        return "foreign"
+    return "ours" if _ours_unchanged(have, agent) else "edited"

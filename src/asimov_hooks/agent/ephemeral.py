@@ -7,7 +7,9 @@ the work tree's files of the `ephemeral` kinds that are not in the index (ignore
 untracked), trims the trimmable ones (with their archive) and checks them all.
 
 Those files are not part of the commit, so by default nothing here fails it: the
-hook reports what it did and exits 0. `--strict` makes errors fail (exit 1).
+hook reports what it did and exits 0. `--strict` makes errors fail (exit 1). Under
+pre-commit a clean run says nothing (the hook is not `verbose`); a run with something to
+say (a trim, a warning, an error) also writes its report to the terminal.
 """
 
 from __future__ import annotations
@@ -81,16 +83,38 @@ def run(
     except ConfigError as exc:
         sys.stderr.write(f"{PROG}: error: {exc}\n")
         return EXIT_USAGE
+    import io
+
     from ..output.report import write
 
-    sys.stdout.write(
+    failed = any(r.fix_error or any(f.level == "error" for f in r.findings) for r in results)
+    code = EXIT_FAIL if strict and failed else EXIT_OK
+    news = any(
+        r.fixed or r.fix_error or any(f.level in ("warning", "error") for f in r.findings)
+        for r in results
+    )
+    out = io.StringIO()
+    out.write(
         f"{PROG}: {len(files)} file(s) git does not track (not part of this commit"
         + ("" if strict else "; reported, never failing without --strict")
         + ")\n"
     )
-    write(results, "text", sys.stdout, quiet)
-    failed = any(r.fix_error or any(f.level == "error" for f in r.findings) for r in results)
-    return EXIT_FAIL if strict and failed else EXIT_OK
+    write(results, "text", out, quiet)
+    sys.stdout.write(out.getvalue())
+    if news and code == EXIT_OK and os.environ.get("PRE_COMMIT"):
+        _tell_terminal(out.getvalue())
+    return code
+
+
+def _tell_terminal(text: str) -> None:
+    """pre-commit shows a passing hook's output only with `verbose: true`, which prints
+    lines on every clean commit too; a report worth reading goes to the terminal the
+    commit runs in instead (none in CI or an editor: then pre-commit keeps it)."""
+    try:
+        with open("/dev/tty", "w", encoding="utf-8") as tty:
+            tty.write(text)
+    except OSError:
+        pass
 
 
 def _trim_settings(config: object) -> object:

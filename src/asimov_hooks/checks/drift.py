@@ -1,4 +1,4 @@
-"""Drift between checkpoints and the repository they describe (the seed's `doctor`).
+"""Drift between checkpoints and the repository they describe (what the OC Checkpoint Protocol's `doctor` checks).
 
 A checkpoint that points at missing files, at work already merged, or that git does
 not track, misleads the next session that resumes from it.
@@ -323,7 +323,7 @@ def next_action_merged(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tup
 
 
 def project_dir_exists(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
-    """The seed's doctor: a project_dir that does not exist on this machine."""
+    """The OC protocol's doctor: a project_dir that does not exist on this machine."""
     value = ctx.data.get("project_dir") if isinstance(ctx.data, dict) else None
     if not isinstance(value, str) or not value:
         return

@@ -71,8 +71,7 @@ def line_merge(base: str, ours: str, theirs: str, size: int, labels: tuple[str, 
     from .text_merge import whole_file_conflict
 
     def read(path: str) -> str:
-        with open(path, "rb") as fh:
-            return fh.read().decode("utf-8", "replace")
+        return (_read(path) or b"").decode("utf-8", "replace")
 
     atomic_write(ours, whole_file_conflict(read(ours), read(theirs), size, labels).encode())
     return 1
@@ -80,10 +79,13 @@ def line_merge(base: str, ours: str, theirs: str, size: int, labels: tuple[str, 
 
 # ---------------------------------------------------------------- the command
 def _read(path: str) -> bytes | None:
+    """A version git gave (%O %A %B: git's temporary files, at the top of the work tree
+    or where `git merge-file` was pointed): a regular file, read without blocking."""
+    from ..fs.access import FileProblem, read_bytes
+
     try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError:
+        return read_bytes(path, confined=False)
+    except FileProblem:
         return None
 
 

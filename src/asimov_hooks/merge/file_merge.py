@@ -97,6 +97,10 @@ def _error_keys(settings: Settings, data: Any) -> set[tuple]:
     from ..minischema import PatternTimeout, compile_schema
     from ..minischema.fallback import InvalidSchema
 
+    if settings.fmt == "yaml":  # round-trip values (`&f true`, `!!str k`) as validate reads them
+        from ..readers.loaders import to_plain
+
+        data = to_plain(data)
     try:
         errors = compile_schema(settings.schema, settings.schema_seconds).errors(data)
     except InvalidSchema as exc:

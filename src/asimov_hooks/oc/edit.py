@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 import json
 
+from ..readers.fastjson import loads as strict_loads
 from .jsonfmt import insert_key
 
 TYPE_CHECKING = False
@@ -51,7 +52,7 @@ class Op:
         self.path = left.split(".")
         if self.as_json:
             try:
-                self.value: Any = json.loads(self.text)
+                self.value: Any = strict_loads(self.text)  # no NaN: the file stays JSON
             except ValueError as exc:
                 raise OpError(f"{raw!r}: the value is not JSON ({exc})") from None
         else:

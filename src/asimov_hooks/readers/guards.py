@@ -77,7 +77,7 @@ def _pack() -> Any:
             if os.path.isfile(path):
                 try:
                     with open(path, encoding="utf-8") as fh:
-                        data = loads(fh.read())
+                        data = loads(fh.read(), max_depth=None)
                 except (OSError, ValueError):
                     data = {}
                 break

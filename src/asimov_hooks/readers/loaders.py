@@ -12,6 +12,7 @@ from __future__ import annotations
 from .document import Document, Path_, YAMLProblem, guard
 from .fast_yaml import _fast_document, _fast_loader_class  # noqa: F401 - engine.warm_up
 from .markers import find_conflict_marker
+from .problem import UnkeptComments
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost start-up time
@@ -54,13 +55,25 @@ def _load(text: str) -> Any:
     return single(load_all(text, ROUND_TRIP))
 
 
+def plain_rt(root: Any) -> Any:
+    """The round-trip data with the safe loader's plain scalars (rtdata)."""
+    from .rtdata import plain_rt as plain
+
+    return plain(root)
+
+
 def load_yaml_plain(text: str, limits: dict[str, int] | None = None) -> Any:
     """Plain Python data, for config files (no positions needed)."""
     from .guards import limits as default_limits
 
     lim = limits if limits is not None else default_limits()
     guard(text, "yaml", lim)
-    root = _load(text)
+    try:
+        root = plain_rt(_load(text))
+    except UnkeptComments:  # valid YAML whose comments the round trip cannot place
+        from .yamlio import SAFE_PURE, load_all, single
+
+        root = single(load_all(text, SAFE_PURE))
     _check_aliases(root, lim)
     return to_plain(root, max_nodes=lim["max-alias-nodes"])
 
@@ -94,7 +107,10 @@ def load_yaml(
 
 
 def _rt_document(text: str, max_nodes: int, limits: dict[str, int] | None = None) -> Document:
-    root = _untag(_load(text))
+    try:
+        root = plain_rt(_load(text))
+    except UnkeptComments:
+        return _safe_document(text, max_nodes, limits)
     if limits is not None:
         _check_aliases(root, {**limits, "max-alias-nodes": max_nodes})
     count_nodes(root, max_nodes)
@@ -124,33 +140,20 @@ def _rt_document(text: str, max_nodes: int, limits: dict[str, int] | None = None
     return Document(root, locate)
 
 
-def _untag(root: Any) -> Any:
-    """The round-trip loader keeps `!!str x` as a TaggedScalar; every reader reads it as
-    the string it is (guards.check_tags has refused any other tag already)."""
-    from ruamel.yaml.comments import TaggedScalar
+def _safe_document(text: str, max_nodes: int, limits: dict[str, int] | None) -> Document:
+    """The plain reading, with positions from its node marks, for valid YAML whose
+    comments the round-trip reader cannot place: the checks need only data."""
+    from .fast_yaml import _node_position
+    from .yamlio import SAFE_PURE, make_yaml, reading, single
 
-    if isinstance(root, TaggedScalar):
-        return str(root.value)
-    seen: set[int] = set()
-    todo = [root]
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        pairs = (
-            node.items()
-            if isinstance(node, dict)
-            else enumerate(node)
-            if isinstance(node, list)
-            else ()
-        )
-        for key, value in list(pairs):
-            if isinstance(value, TaggedScalar):
-                node[key] = str(value.value)
-            elif isinstance(value, (dict, list)):
-                todo.append(value)
-    return root
+    yaml = make_yaml(SAFE_PURE)
+    with reading(text, SAFE_PURE):
+        node = single(list(yaml.compose_all(text)))
+        data = yaml.constructor.construct_document(node) if node is not None else None
+    if limits is not None:
+        _check_aliases(data, {**limits, "max-alias-nodes": max_nodes})
+    count_nodes(data, max_nodes)
+    return Document(data, lambda path, on_key=False: _node_position(node, path, on_key))
 
 
 def _is_container(node: Any) -> bool:
@@ -192,11 +195,14 @@ def to_plain(node: Any, max_nodes: int = 100_000) -> Any:
 
     count_nodes(node, max_nodes)
 
+    from .rtdata import plain_scalar
+
     def conv(value: Any) -> Any:
         if isinstance(value, dict):
-            return {str(k): conv(v) for k, v in value.items()}
+            return {str(plain_scalar(k)): conv(v) for k, v in value.items()}
         if isinstance(value, list):
             return [conv(v) for v in value]
+        value = plain_scalar(value)  # `&f true` is a bool, `!!str x` a string
         if isinstance(value, (datetime.datetime, datetime.date)):
             return value.isoformat()
         if isinstance(value, bool) or value is None:

@@ -18,3 +18,18 @@ class YAMLProblem(Exception):
     def located(self) -> str:
         """`line N: message`, as trim, the archive and the merge driver say it."""
         return f"line {self.line}: {self.message}" if self.placed else self.message
+
+
+class UnkeptComments(YAMLProblem):
+    """Valid YAML whose comments ruamel's round-trip reader cannot place (it raises
+    "overlap in comment" on some comment blocks): readers of data fall back to the
+    plain reading; a writer that needs the round trip (the merge driver) refuses."""
+
+    def __init__(self, line: int = 0, col: int = 0) -> None:
+        super().__init__(
+            "syntax",
+            "comments are placed where the round-trip YAML reader cannot keep them; "
+            "the file cannot be rewritten safely",
+            line,
+            col,
+        )

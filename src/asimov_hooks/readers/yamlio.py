@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import warnings
 
-from .problem import YAMLProblem
+from .problem import UnkeptComments, YAMLProblem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
@@ -55,7 +55,8 @@ class reading:  # a statement, not a value: `with reading(text, kind):`
     """Parse inside this block: ruamel's warnings are silenced and anything a parse of
     `text` raises (its own errors, and the ValueError, KeyError, TypeError,
     OverflowError, RecursionError and AssertionError its constructors and scanner let
-    through) leaves as a YAMLProblem, worded by `problem_from`."""
+    through) leaves as a YAMLProblem, worded by `problem_from`; where the round-trip
+    reader cannot place the comments of valid YAML, as `UnkeptComments`."""
 
     def __init__(self, text: str, kind: str = ROUND_TRIP) -> None:
         self.text, self.kind = text, kind
@@ -73,6 +74,9 @@ class reading:  # a statement, not a value: `with reading(text, kind):`
             return False
         from ruamel.yaml.error import YAMLError
 
+        if self.kind == ROUND_TRIP and isinstance(exc, (NotImplementedError, AssertionError)):
+            # ruamel's round trip gives up on some comment blocks ("overlap in comment")
+            raise UnkeptComments() from None
         if isinstance(exc, (YAMLError, *_CONSTRUCTION_ERRORS, RecursionError, AssertionError)):
             raise problem_from(exc, self.text, self.kind) from None
         return False

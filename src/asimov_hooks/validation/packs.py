@@ -43,7 +43,7 @@ def load_rule_file(name: str) -> Any:
     path = os.path.join(rules_dir(), name)
     try:
         with open(path, encoding="utf-8") as fh:
-            data = loads(fh.read())
+            data = loads(fh.read(), max_depth=None)  # shipped data: only strictness
     except (OSError, ValueError) as exc:
         raise ConfigError(f"{path}: cannot load rule data: {exc}") from None
     _RULE_FILES[name] = data

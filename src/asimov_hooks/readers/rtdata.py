@@ -1,0 +1,108 @@
+"""The round-trip reading's data made plain: the values ruamel's safe loader gives.
+
+ruamel's round-trip reader wraps a scalar that carries an anchor or a tag in a type of
+its own, to write it back: `flag: &f true` is a `ScalarBoolean` (an int, so a schema's
+`type: boolean` would call it an integer), `!!str milestone:` is a `TaggedScalar` key
+(so the key `milestone` is not found). Every check reads plain values, so the
+containers are kept (their positions are what findings point at) and each scalar, key
+or value, becomes the plain Python value the safe loader builds.
+"""
+
+from __future__ import annotations
+
+from .problem import YAMLProblem
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    from typing import Any
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def plain_scalar(value: Any) -> Any:
+    """The safe loader's value for one round-trip scalar."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    from ruamel.yaml.comments import TaggedScalar
+    from ruamel.yaml.scalarbool import ScalarBoolean
+
+    if isinstance(value, TaggedScalar):  # only `!!str` stays tagged (guards refuse others)
+        return str(value.value)
+    if isinstance(value, ScalarBoolean):
+        return bool(value)
+    for base in (bool, int, float, str):
+        if isinstance(value, base):
+            return base(value)
+    if isinstance(value, tuple):  # a sequence as a key (`? [a, b]`): the safe loader's tuple
+        return tuple(plain_scalar(item) for item in value)
+    return value  # dates, timestamps
+
+
+def plain_rt(root: Any) -> Any:
+    """`root` with every scalar plain (in place: positions stay on the containers)."""
+    if not isinstance(root, (dict, list)):
+        return plain_scalar(root)
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:  # an alias shares the node: made plain once
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            if any(type(key) not in _PLAIN for key in node):
+                _rekey(node)
+            for key, value in node.items():
+                if isinstance(value, (dict, list)):
+                    todo.append(value)
+                elif type(value) not in _PLAIN:
+                    _set(node, key, plain_scalar(value))
+        else:
+            for i, value in enumerate(node):
+                if isinstance(value, (dict, list)):
+                    todo.append(value)
+                elif type(value) not in _PLAIN:
+                    list.__setitem__(node, i, plain_scalar(value))
+    return root
+
+
+def _set(mapping: Any, key: Any, value: Any) -> None:
+    """Replace a value without the round-trip map re-wrapping it in its old style."""
+    from ruamel.yaml.comments import CommentedMap
+
+    if isinstance(mapping, CommentedMap):
+        super(CommentedMap, mapping).__setitem__(key, value)
+    else:
+        mapping[key] = value
+
+
+def _rekey(mapping: Any) -> None:
+    """Plain keys, in order; two keys that become one are the safe loader's duplicate."""
+    from ruamel.yaml.comments import CommentedMap
+
+    items = list(mapping.items())
+    lc = getattr(mapping, "lc", None)
+    places = dict(lc.data) if lc is not None else {}
+    plain: dict[Any, Any] = {}
+    moved: dict[Any, Any] = {}
+    for key, value in items:
+        new = plain_scalar(key) if not isinstance(key, (dict, list)) else key
+        if new in plain:
+            where = places.get(key)
+            line, col = (where[0] + 1, where[1] + 1) if where else (0, 0)
+            raise YAMLProblem("duplicate-key", f"duplicate key {new!r}", line, col)
+        plain[new] = value
+        if key in places:
+            moved[new] = places[key]
+    if isinstance(mapping, CommentedMap):
+        base = super(CommentedMap, mapping)
+        base.clear()
+        for key, value in plain.items():
+            base.__setitem__(key, value)
+        if lc is not None:
+            lc.data.clear()
+            lc.data.update(moved)
+    else:
+        mapping.clear()
+        mapping.update(plain)
