@@ -383,3 +383,16 @@ def test_agent_option(repo) -> None:
         assert run_event(argv, payload, repo).returncode == 0
     proc = run_event("nobody", payload, repo)
     assert proc.returncode == 1 and "unknown agent 'nobody'" in proc.stderr
+
+
+def test_help_lists_every_agent(repo) -> None:
+    import subprocess
+
+    from agent_support import SCRIPTS
+
+    exe = os.path.join(SCRIPTS, "asimov-hooks")
+    helped = subprocess.run([exe, "agent-event", "--help"], capture_output=True, text=True)
+    assert helped.returncode == 0
+    for name in ("claude", "codex", "gemini", "cursor"):
+        assert f"  {name} " in helped.stdout
+    assert "Claude Code: PreToolUse" in helped.stdout

@@ -144,7 +144,7 @@ def test_all_agents_then_uninstall_all(repo) -> None:
     proc = agent(repo, "uninstall", "--agent", "all")
     assert proc.returncode == 0, proc.stderr
     assert get(os.path.join(repo, ".codex/hooks.json")) == CODEX
-    for name in (".claude", ".gemini", ".cursor"):
+    for name in (".claude", ".gemini", ".cursor", ".agents"):
         assert not os.path.exists(os.path.join(repo, name))
 
 

@@ -128,6 +128,9 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
         _say(f"{where}: {outcome.reason}; fell back to git's line merge")
         line_merge(base, ours, theirs, size, labels)
         return 1
+    if outcome.cut and not _keep_cut(outcome, settings, relpath, where):
+        line_merge(base, ours, theirs, size, labels)  # nothing cut, nothing lost
+        return 1
     from ..readers.fileio import atomic_write
 
     if outcome.data is not None and outcome.data != ours_raw:
@@ -142,6 +145,40 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
         for line in outcome.conflicts:
             sys.stderr.write(f"  {line}\n")
     return outcome.status
+
+
+def _keep_cut(outcome: Outcome, settings: Settings, relpath: str, where: str) -> bool:
+    """Record what the union cut from lists over their trim caps for the archive (see
+    `pending`), before the merged file is written; say what happened. False when it
+    cannot be recorded (the caller then falls back to git's line merge)."""
+    import datetime
+    import json
+
+    counts = ", ".join(f"{len(items)} of {name}" for name, items in outcome.cut.items())
+    if not settings.archive:
+        _say(f"{where}: the union passed the list caps; cut {counts} (archive disabled)")
+        return True
+    from ..fs.access import FileProblem
+    from .pending import record
+
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    entry = {
+        "trimmed_at": now,
+        "source": relpath,
+        "reason": "merge: the union of both sides passed the list caps",
+        "removed": json.loads(json.dumps(outcome.cut, default=str)),
+    }
+    try:
+        pending = record(os.getcwd(), relpath, entry)
+    except (OSError, ValueError, FileProblem) as exc:
+        _say(f"{where}: the union passed the list caps, and what it cuts cannot be kept ({exc})")
+        return False
+    _say(
+        f"{where}: the union passed the list caps: kept the newest, cut {counts}; they wait "
+        f"in {os.path.relpath(pending)} for the trim archive (`asimov-hooks trim {where}` "
+        "or the asimov-trim hook appends them)"
+    )
+    return True
 
 
 def _say(message: str) -> None:

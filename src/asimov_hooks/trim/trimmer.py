@@ -107,7 +107,10 @@ def fix_file(
     # the lock spans reading the checkpoint to writing it: concurrent trims of one file
     # archive each removed item once, and trims sharing an archive keep every entry
     with DirectoryLocks([path] if target is None or dry_run else [path, target]):
-        return _fix_locked(path, config, outcome, settings, spec, rules, target, dry_run)
+        done = _fix_locked(path, config, outcome, settings, spec, rules, target, dry_run)
+        if target is not None and not done.error:
+            _flush_merge_cuts(done, config, target, dry_run)
+        return done
 
 
 def _archive_target(path: str, settings: Settings) -> str:
@@ -213,6 +216,35 @@ def _fix_locked(
         else:  # the repository made the hard limit a warning (as ADR-007's own CLI)
             outcome.warning = result.over_hard
     return outcome
+
+
+def _flush_merge_cuts(outcome: Outcome, config: Config, target: str, dry_run: bool) -> None:
+    """Append what the merge driver cut from this checkpoint's capped lists (kept in the
+    git directory meanwhile: merge/pending) to its archive, one entry per merge."""
+    from ..merge.pending import done, take
+    from . import archive as trim_archive
+
+    pending, entries = take(outcome.path)
+    if pending is None or not entries:
+        return
+    items = sum(len(v) for e in entries for v in e["entry"].get("removed", {}).values())
+    shown = os.path.relpath(target) if not os.path.isabs(outcome.path) else target
+    if dry_run:
+        outcome.messages.append(f"would archive {items} items the merge driver cut to {shown}")
+        return
+    try:
+        for entry in entries:
+            data, _ = trim_archive.build(target, entry["entry"], "\n", config.limits)
+            trim_archive.write(target, data)
+            done(pending, [entry])
+    except (trim_archive.ArchiveError, OSError, ValueError) as exc:
+        outcome.error = f"the items the merge driver cut stay in {pending}: {exc}"
+        return
+    outcome.changed = True
+    outcome.archive = target
+    outcome.messages.append(
+        f"archived {items} item{'s' if items != 1 else ''} the merge driver cut to {shown}"
+    )
 
 
 def _archive(
