@@ -97,7 +97,7 @@ def load(path: str, top: str, agent: Agent) -> Document | None:
 
 def _document(raw: bytes, path: str, top: str, agent: Agent) -> Document:
     try:
-        doc = Document(raw.decode("utf-8"))
+        doc = Document(raw.decode("utf-8"), comments=agent.comments)
         hookedit.check_shape(doc, agent)
     except UnicodeDecodeError as exc:
         raise SettingsError(
