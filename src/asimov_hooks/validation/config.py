@@ -16,7 +16,7 @@ from ..checks.measure import TokenEstimator
 from ..checks.registry import ESSENTIAL_RULES, normalize_rule
 from ..fs.access import FileProblem, read_bytes
 from ..gitutil import find_toplevel
-from .globs import match_any
+from .globs import globset, match_any
 from .packs import (
     PACKS,  # noqa: F401 - re-exported: config.PACKS is where callers look
     ConfigError,
@@ -303,8 +303,11 @@ class Config:
         `/build`) excludes everything below it."""
         if not self.exclude:
             return False
+        patterns = self.derived.get("exclude")
+        if patterns is None:  # compiled once, however long the list
+            patterns = self.derived["exclude"] = globset(self.exclude)
         parts = rel.split("/")
-        return any(match_any("/".join(parts[:n]), self.exclude) for n in range(1, len(parts) + 1))
+        return any(patterns.match_parts(parts[:n]) for n in range(1, len(parts) + 1))
 
     def kind_for(self, rel: str) -> str | None:
         """The first kind whose `files` patterns match `rel` (a run asks once per file)."""
