@@ -36,11 +36,12 @@ def _command_lines(top: str, agent: str) -> list[tuple[str, str, str | None]]:
     rel = _rel(commands.path_for(top, agent) or "", top)
     if found in ("ours", "edited", "foreign"):
         whose = {"ours": "", "edited": " (edited since install)", "foreign": " (your own)"}
-        return [("ok", f"{rel}: /checkpoint command present{whose[found]}", None)]
+        return [("ok", f"{rel}: {commands.label(agent)} present{whose[found]}", None)]
     return [
         (
             "warn",
-            f"{rel}: no /checkpoint command" + (" (cannot be used)" if found == "unusable" else ""),
+            f"{rel}: no {commands.label(agent)}"
+            + (" (cannot be used)" if found == "unusable" else ""),
             f"run `asimov-hooks agent install --agent {agent}`",
         )
     ]

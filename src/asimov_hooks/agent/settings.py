@@ -29,6 +29,7 @@ from ..fs.access import (
     make_dirs,
     read_bytes,
     remove,
+    remove_dir,
 )
 from . import hookedit
 from .jsonedit import Document, JsonEditError
@@ -96,7 +97,7 @@ def load(path: str, top: str, agent: Agent) -> Document | None:
 
 def _document(raw: bytes, path: str, top: str, agent: Agent) -> Document:
     try:
-        doc = Document(raw.decode("utf-8"))
+        doc = Document(raw.decode("utf-8"), comments=agent.comments)
         hookedit.check_shape(doc, agent)
     except UnicodeDecodeError as exc:
         raise SettingsError(
@@ -154,7 +155,7 @@ def write_record(top: str, record: dict) -> None:
     }
     if not record["created"] and not record["empty"]:
         if os.path.lexists(path):
-            os.unlink(confine(path, root, git_internal=internal))
+            remove(path, root, git_internal=internal)
         return
     data = (json.dumps(record, indent=2, sort_keys=True) + "\n").encode("utf-8")
     atomic_write(path, data, root=root, git_internal=internal)
@@ -178,7 +179,7 @@ def remove_created_dir(top: str, directory: str) -> bool:
         if real not in record["created"]:
             return False
         try:
-            os.rmdir(confine(real, top, what="directory"))
+            remove_dir(real, top)
         except (OSError, FileProblem):
             return False  # something else lives there now
         record["created"].remove(real)
@@ -205,7 +206,8 @@ def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome
         ) from None
     real = os.path.realpath(path)
     record_dir = os.path.dirname(record_path(top))
-    os.makedirs(record_dir, exist_ok=True)  # one lock file for every run, from the first
+    root, internal = _record_root(os.path.join(record_dir, RECORD), top)
+    make_dirs(record_dir, root, git_internal=internal)  # one lock for every run, from the first
     with locked(path, os.path.join(record_dir, RECORD)):
         for _ in range(RETRIES):
             raw = _read(path, top)
@@ -279,7 +281,7 @@ def uninstall(top: str, agent: Agent, scope: str) -> Outcome | None:
     record = read_record(top)
     if outcome.file_removed and directory in record["created"]:
         try:
-            os.rmdir(directory)  # only when empty: something else may live there now
+            remove_dir(directory, top)  # only when empty: something else may live there now
         except OSError:
             return outcome
         record["created"].remove(directory)
