@@ -67,7 +67,7 @@ def test_the_config_chooses(repo) -> None:
     write(repo, ".asimov-hooks.yaml", "profile: asimov\n")
     done = validate(repo, "CLAUDE.md")
     assert done.returncode == 1
-    assert "profile asimov for CLAUDE.md (set in" in done.stdout
+    assert "profile asimov for" not in done.stdout  # chosen, so not explained
     write(repo, "warmup.yaml", "identity: {project: p}\n")
     write(repo, ".asimov-hooks.yaml", "profile: generic\n")
     assert validate(repo, "CLAUDE.md").returncode == 0
@@ -82,7 +82,7 @@ def test_the_environment_chooses_over_the_config(repo, monkeypatch) -> None:
     monkeypatch.setenv("ASIMOV_HOOKS_PROFILE", "asimov")
     done = validate(repo, "CLAUDE.md")
     assert done.returncode == 1
-    assert "set by ASIMOV_HOOKS_PROFILE" in done.stdout
+    assert "profile" not in done.stdout
     monkeypatch.setenv("ASIMOV_HOOKS_PROFILE", "asimv")
     bad = validate(repo, "CLAUDE.md")
     assert bad.returncode == 2
