@@ -70,6 +70,9 @@ def install_command(agent_name: str, scope: str) -> None:
 
     Every hook runs `asimov-hooks agent-event --agent NAME`. Only our entries are
     added or brought up to date; everything else in the file stays byte for byte.
+    Also adds the /checkpoint command (Codex: the $checkpoint skill), never over a
+    file of your own. Exit 0 done, 1 a /checkpoint file left alone, 2 a settings
+    file that cannot be used (see docs/agent.md).
     """
     from .install import UsageError, install
 
@@ -97,7 +100,8 @@ def install_command(agent_name: str, scope: str) -> None:
     help="Claude Code: only this settings file [default: both].",
 )
 def uninstall_command(agent_name: str, scope: str | None) -> None:
-    """Remove exactly the hooks `agent install` added (and a file it created, if empty)."""
+    """Remove exactly what `agent install` added: our hook entries, the /checkpoint
+    command while unchanged, and a file or directory it created once empty."""
     from .install import uninstall
 
     _report(uninstall(_top(), agent_name, scope), "uninstall")

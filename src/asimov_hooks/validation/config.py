@@ -115,6 +115,13 @@ def _read_config_file(path: str) -> dict[str, Any]:
 
 def _validate_config(path: str, data: dict[str, Any]) -> None:
     from ..minischema import compile_schema
+    from .finite import non_finite
+
+    bad = non_finite(data)
+    if bad is not None:
+        where, value = bad
+        word = "not a number" if value != value else "an infinite number"
+        raise ConfigError(f"{path}: {where}: {value} is {word}; use a finite value")
 
     errors = compile_schema(load_schema("config.schema.json")).errors(data)
     for section in ("trim", "merge"):
