@@ -228,10 +228,9 @@ def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome
                 remove(path, top)
             else:
                 atomic_write(path, new, root=top)
-            if made_dir:
-                record["created"].append(os.path.realpath(directory))
-            if raw is None:
-                record["created"].append(real)
+            made = [os.path.realpath(directory)] if made_dir else []
+            made += [real] if raw is None else []
+            record["created"].extend(p for p in made if p not in record["created"])
             write_record(top, record)
             return outcome
     raise SettingsError(
