@@ -115,6 +115,13 @@ def _read_config_file(path: str) -> dict[str, Any]:
 
 def _validate_config(path: str, data: dict[str, Any]) -> None:
     from ..minischema import compile_schema
+    from .finite import non_finite
+
+    bad = non_finite(data)
+    if bad is not None:
+        where, value = bad
+        word = "not a number" if value != value else "an infinite number"
+        raise ConfigError(f"{path}: {where}: {value} is {word}; use a finite value")
 
     errors = compile_schema(load_schema("config.schema.json")).errors(data)
     for section in ("trim", "merge"):
@@ -322,7 +329,11 @@ class Config:
         Files of one kind that match the same overrides share the answer; callers
         treat it as read-only.
         """
-        key = (kind, tuple(i for i, o in enumerate(self.overrides) if match_any(rel, o["files"])))
+        key = (
+            kind,
+            tuple(i for i, o in enumerate(self.overrides) if match_any(rel, o["files"])),
+            self._profile(kind, rel),
+        )
         cached = self._rules_cache.get(key)
         if cached is None:
             cached = self._rules_cache[key] = self._rules_for(kind, rel)
@@ -345,6 +356,9 @@ class Config:
         }
         ignored = set(self.ignore)
         layers = [self.kinds.get(kind, {}).get("rules", {})] if kind else []
+        profile = self._profile(kind, rel)
+        if profile:  # the kind's rules under this profile (CLAUDE.md: validation/profiles)
+            layers.append(self.kinds[kind]["profiles"].get(profile, {}).get("rules", {}))
         for override in self.overrides:
             if match_any(rel, override["files"]):
                 layers.append(override.get("rules", {}))
@@ -353,6 +367,11 @@ class Config:
             for rid, value in layer.items():
                 merged[rid] = deep_merge(merged.get(rid, {}), normalize_rule(value))
         return merged, ignored
+
+    def _profile(self, kind: str | None, rel: str) -> str | None:
+        from .profiles import profile_for
+
+        return profile_for(self, kind, rel)
 
     def level_of(self, rule: str, kind: str | None, rel: str) -> str:
         """The level the configuration gives `rule` for this file ("off" when it does not
@@ -366,6 +385,9 @@ def load_config(
     explicit: str | os.PathLike[str] | None = None, start: str | os.PathLike[str] | None = None
 ) -> Config:
     """Find and load the configuration; `explicit` (or $ASIMOV_HOOKS_CONFIG) wins."""
+    from .profiles import check_environment
+
+    check_environment()  # a bad $ASIMOV_HOOKS_PROFILE is said before any check runs
     start = os.fspath(start) if start is not None else os.getcwd()
     chosen = os.fspath(explicit) if explicit else os.environ.get(ENV_CONFIG) or None
     source = chosen or find_config(start)
