@@ -85,3 +85,16 @@ def turn_row(project: str, session: str) -> dict | None:
     if row is None:
         return None
     return {"last_message_sent_at": row[0], "last_checkpoint_at": row[1], "checkpoints": row[2]}
+
+
+def age_turn(project: str, session: str, seconds: float) -> None:
+    """Move the session's recorded times `seconds` into the past: "the agent worked
+    that long since", without sleeping through it, so that a quick answer stays quick
+    however loaded the machine is (the threshold can be the real 30 s)."""
+    db = os.path.join(project, ".git", "asimov-hooks", "agent.sqlite3")
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "UPDATE turns SET last_message_sent_at = last_message_sent_at - ?, "
+            "last_checkpoint_at = last_checkpoint_at - ? WHERE project = ? AND session_id = ?",
+            (seconds, seconds, os.path.realpath(project), session),
+        )

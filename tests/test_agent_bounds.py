@@ -150,7 +150,7 @@ def test_config_over_its_size_limit_is_one_line(repo) -> None:
 @pytest.mark.parametrize(
     ("stdin", "message"),
     [
-        ("[" * 100_000 + "]" * 100_000, "nests too deeply"),
+        ("[" * 100_000 + "]" * 100_000, "deep"),
         ('{"hook_event_name": "Stop", "session_id": NaN}', "not valid JSON"),
         ('{"hook_event_name": "Stop", "x": -Infinity}', "not valid JSON"),
         ("{}", "no hook_event_name"),

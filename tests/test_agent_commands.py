@@ -14,6 +14,7 @@ FILES = {
     "claude": ".claude/commands/checkpoint.md",
     "gemini": ".gemini/commands/checkpoint.toml",
     "cursor": ".cursor/commands/checkpoint.md",
+    "codex": ".agents/skills/checkpoint/SKILL.md",
 }
 
 
@@ -49,14 +50,26 @@ def test_gemini_command_file_is_toml_with_args(repo) -> None:
     assert "`asimov-hooks oc {{args}}`" in data["prompt"]
 
 
-def test_cursor_command_file_and_no_codex_command(repo) -> None:
+def test_cursor_command_file(repo) -> None:
     assert agent(repo, "install", "--agent", "cursor").returncode == 0
     text = get(os.path.join(repo, FILES["cursor"]))
     assert text.startswith("<!-- Written by `asimov-hooks agent install`")
-    assert "the words the user typed after /checkpoint" in text
+    assert "the words the user typed after /checkpoint as its arguments" in text
+
+
+def test_codex_gets_a_repository_skill(repo) -> None:
+    from ruamel.yaml import YAML
+
     proc = agent(repo, "install", "--agent", "codex")
-    assert proc.returncode == 0 and "/checkpoint" not in proc.stdout
-    assert sorted(os.listdir(os.path.join(repo, ".codex"))) == ["hooks.json"]
+    assert proc.returncode == 0, proc.stderr
+    assert ".agents/skills/checkpoint/SKILL.md: added the $checkpoint skill" in proc.stdout
+    text = get(os.path.join(repo, FILES["codex"]))
+    front = YAML(typ="safe").load(text.split("---\n")[1])
+    assert front["name"] == "checkpoint" and "$checkpoint" in front["description"]
+    assert "after $checkpoint as its arguments" in text
+    proc = agent(repo, "uninstall", "--agent", "codex")
+    assert "removed the $checkpoint skill" in proc.stdout
+    assert sorted(os.listdir(repo)) == [".git"]  # .agents/skills/checkpoint and up: gone
 
 
 @pytest.mark.parametrize("name", sorted(FILES))
@@ -65,7 +78,7 @@ def test_users_own_command_is_never_clobbered(repo, name: str) -> None:
     path = put(repo, FILES[name], mine)
     proc = agent(repo, "install", "--agent", name)
     assert proc.returncode == 1, proc.stdout
-    assert f"{FILES[name]} exists and is not the asimov-hooks /checkpoint command" in proc.stderr
+    assert f"{FILES[name]} exists and is not the asimov-hooks " in proc.stderr
     assert "agent-event" in proc.stdout  # the hooks are in all the same
     assert get(path) == mine
     proc = agent(repo, "uninstall", "--agent", name)

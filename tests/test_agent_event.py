@@ -3,9 +3,10 @@ event, the hook JSON on stdin, the answer JSON on stdout.
 
 Payloads carry the fields Claude Code documents for each event (session_id,
 transcript_path, cwd, hook_event_name, tool_name, tool_input, prompt, source,
-stop_hook_active). The turn-timer sequences of seed 003 run with the threshold
-configured low (a second or two) so they stay quick; the tests sleep past it where the
-seed says "30 s+ of work" and never assert how long anything took.
+stop_hook_active). The turn-timer sequences of the checkpoint-injection design run with
+the real 30-second threshold; where it says "30 s+ of work" the tests move the recorded
+times 40 s into the past (`age_turn`) instead of sleeping, and never assert how long
+anything took.
 """
 
 from __future__ import annotations
@@ -15,13 +16,13 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import time
 
 import pytest
+from agent_support import age_turn
 from conftest import GOOD_CHECKPOINT, SCRIPTS, git, git_init, script_env, write
 from ruamel.yaml import YAML
 
-THRESHOLD = 2.0
+THRESHOLD = 30
 MESSAGE = "Checkpoint now: update .claude_checkpoint.yaml (current state only)."
 BLOATED = (
     "milestone: Ship the agent hooks\nstatus: in_progress\ncompleted:\n"
@@ -370,7 +371,7 @@ def test_seed_003_sequences(repo) -> None:
     """Flows 1-3 of the seed, with a real prompt clearing the state in between."""
     # 1. a real prompt, then work past the threshold: the checkpoint is asked for once
     prompt(repo, "implement the feature")
-    time.sleep(THRESHOLD + 0.3)
+    age_turn(repo, "sess-1", THRESHOLD + 10)
     assert_blocks(stop(repo))
     first = session_row(repo, "sess-1")
     assert first["last_checkpoint_at"] is not None and first["checkpoints"] == 1
@@ -381,7 +382,7 @@ def test_seed_003_sequences(repo) -> None:
     assert session_row(repo, "sess-1") == first
     assert stop(repo) is None
     # 3. substantial work after the checkpoint: asked again (turn_start = checkpoint)
-    time.sleep(THRESHOLD + 0.3)
+    age_turn(repo, "sess-1", THRESHOLD + 10)
     assert_blocks(stop(repo))
     second = session_row(repo, "sess-1")
     assert second["last_checkpoint_at"] > first["last_checkpoint_at"]
@@ -396,7 +397,7 @@ def test_seed_003_sequences(repo) -> None:
 
 def test_sessions_are_independent(repo) -> None:
     prompt(repo, "long task", session="A")
-    time.sleep(THRESHOLD + 0.3)
+    age_turn(repo, "A", THRESHOLD + 10)
     prompt(repo, "short task", session="B")
     assert stop(repo, session="B") is None
     assert_blocks(stop(repo, session="A"))
@@ -409,7 +410,7 @@ def test_state_survives_between_processes_and_checkout(repo) -> None:
     assert os.path.isfile(db)
     status = git(repo, "status", "--porcelain", "--ignored").stdout
     assert "sqlite" not in status and "asimov-hooks/" not in status  # inside .git, never tracked
-    time.sleep(THRESHOLD + 0.3)
+    age_turn(repo, "sess-1", THRESHOLD + 10)
     assert_blocks(stop(repo))
 
 
@@ -427,7 +428,7 @@ def test_state_outside_git_goes_to_user_state_dir(tmp_path, isolated_home) -> No
 
 def test_concurrent_stops_ask_once(repo) -> None:
     prompt(repo, "work")
-    time.sleep(THRESHOLD + 0.3)
+    age_turn(repo, "sess-1", THRESHOLD + 10)
     exe = shutil.which("asimov-hooks", path=SCRIPTS)
     data = json.dumps(base(repo, "Stop", stop_hook_active=False)).encode()
     procs = [

@@ -97,6 +97,33 @@ def test_gemini_settings_beside_events_in_hooks_are_kept(repo) -> None:
     round_trip(repo, ".gemini/settings.json", original, "gemini")
 
 
+GEMINI_COMMENTS = """{
+  // Gemini CLI reads this file as JSON with comments
+  "theme": "GitHub", /* the light one */
+  "hooks": {
+    "BeforeTool": [
+      // lint before every write
+      {"matcher": "write_file|replace", "hooks": [{"type": "command", "command": "lint // not a comment"}]}
+    ]
+  }
+}
+"""
+
+
+def test_gemini_comments_are_kept(repo) -> None:
+    installed = round_trip(repo, ".gemini/settings.json", GEMINI_COMMENTS, "gemini")
+    kept_lines(GEMINI_COMMENTS, installed)
+    assert '    ],\n    "AfterTool": [\n' in installed
+    assert '"command": "lint // not a comment"}]},\n      {\n        "matcher"' in installed
+
+
+def test_comments_refused_where_the_agent_refuses_them(repo) -> None:
+    path = put(repo, ".claude/settings.json", '{\n  // no\n  "model": "opus"\n}\n')
+    proc = agent(repo, "install")
+    assert proc.returncode == 2 and "invalid JSON" in proc.stderr
+    assert get(path) == '{\n  // no\n  "model": "opus"\n}\n'
+
+
 CURSOR = '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./hooks/format.sh" }]\n  }\n}'
 
 
@@ -144,7 +171,7 @@ def test_all_agents_then_uninstall_all(repo) -> None:
     proc = agent(repo, "uninstall", "--agent", "all")
     assert proc.returncode == 0, proc.stderr
     assert get(os.path.join(repo, ".codex/hooks.json")) == CODEX
-    for name in (".claude", ".gemini", ".cursor"):
+    for name in (".claude", ".gemini", ".cursor", ".agents"):
         assert not os.path.exists(os.path.join(repo, name))
 
 

@@ -182,6 +182,8 @@ def test_both_scopes_warn(repo) -> None:
     assert proc.returncode == 0
     assert "installed in both .claude/settings.json and .claude/settings.local.json" in proc.stderr
     assert "runs twice" in proc.stderr
+    doctor = run_script("asimov-hooks", "doctor", cwd=repo)
+    assert "warn Claude Code hooks are in both .claude/settings.json and" in doctor.stdout
     proc = agent(repo, "uninstall", "--scope", "local")
     assert proc.returncode == 0 and "both" not in proc.stderr
 
@@ -190,3 +192,48 @@ def test_local_scope_is_only_for_claude(repo) -> None:
     proc = agent(repo, "install", "--agent", "codex", "--scope", "local")
     assert proc.returncode == 2 and "only for Claude Code" in proc.stderr
     assert not os.path.exists(os.path.join(repo, ".codex"))
+
+
+def test_directory_name_taken_by_a_file(repo) -> None:
+    with open(os.path.join(repo, ".claude"), "w", encoding="utf-8") as fh:
+        fh.write("notes\n")
+    proc = agent(repo, "install")
+    assert proc.returncode == 2
+    assert proc.stderr.strip().endswith(
+        ".claude: cannot create the directory: File exists; nothing changed"
+    )
+
+
+LINK_PLACES = [
+    ".claude", ".claude/commands", ".claude/commands/checkpoint.md", ".codex", ".codex/hooks.json",
+    ".gemini", ".gemini/settings.json", ".gemini/commands", ".cursor", ".cursor/hooks.json",
+    ".cursor/commands/checkpoint.md", ".agents", ".agents/skills/checkpoint",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("place", LINK_PLACES)
+@pytest.mark.parametrize("target", ["OUT", "GIT"])
+def test_no_link_leads_install_or_uninstall_out(repo, tmp_path, place: str, target: str) -> None:
+    """Every file and directory `agent install --agent all` writes, linked out of the
+    repository or into .git/: nothing outside or in .git/ (but our own state) changes."""
+    outside = tmp_path / "outside"
+    (outside / "dir").mkdir(parents=True)
+    (outside / "file.json").write_text('{"keep": true}\n')
+    is_dir = not os.path.splitext(place)[1]
+    if target == "OUT":
+        dest = str(outside / ("dir" if is_dir else "file.json"))
+    else:
+        dest = os.path.join(repo, ".git", "hooks" if is_dir else "config")
+    os.makedirs(os.path.dirname(os.path.join(repo, place)), exist_ok=True)
+    os.symlink(dest, os.path.join(repo, place))
+    git_dir = os.path.join(repo, ".git")
+    before = snapshot(outside), {k: v for k, v in snapshot(git_dir).items()}
+    for command in ("install", "uninstall"):
+        proc = agent(repo, command, "--agent", "all")
+        assert proc.returncode in (0, 1, 2), proc
+        assert "internal error" not in proc.stderr
+        text = proc.stdout + proc.stderr
+        assert "outside the repository" in text or "git directory" in text, text
+    after_git = {k: v for k, v in snapshot(git_dir).items() if not k.startswith("asimov-hooks")}
+    assert snapshot(outside) == before[0]
+    assert after_git == before[1]

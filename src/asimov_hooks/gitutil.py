@@ -87,11 +87,13 @@ def find_git_dir(top: str) -> str | None:
     dotgit = os.path.join(top, ".git")
     if os.path.isdir(dotgit):
         return dotgit
-    try:
-        with open(dotgit, encoding="utf-8") as fh:
-            first = fh.readline().strip()
-    except OSError:
+    from .fs.access import FileProblem, read_bytes
+
+    try:  # the `.git` file is git's, not the checkout's: read, but bounded
+        raw = read_bytes(dotgit, 64 * 1024, confined=False)
+    except FileProblem:
         return None
+    first = raw.decode("utf-8", "replace").split("\n", 1)[0].strip()
     if first.startswith("gitdir:"):
         return os.path.normpath(os.path.join(top, first[len("gitdir:") :].strip()))
     return None
@@ -171,13 +173,16 @@ def command_paths(command: str) -> tuple[str, str] | None:
 
 
 # ---------------------------------------------------------------- attributes file
-def read_lines(path: str) -> tuple[list[str], str]:
-    """The file's lines (without endings) and its line ending; missing file is empty."""
-    try:
-        with open(path, "rb") as fh:
-            text = fh.read().decode("utf-8", "surrogateescape")
-    except FileNotFoundError:
+def read_lines(path: str, git_internal: bool = False) -> tuple[list[str], str]:
+    """The file's lines (without endings) and its line ending; missing file is empty.
+    Read through fs.access: a link out of the work tree (or into .git/, unless
+    `git_internal`) is refused (UnsafePath), a FIFO or device is not read."""
+    from .fs.access import confine, read_bytes
+
+    confine(path, what="attributes file", git_internal=git_internal)
+    if not os.path.lexists(path):
         return [], "\n"
+    text = read_bytes(path, confined=False).decode("utf-8", "surrogateescape")
     newline = "\r\n" if "\r\n" in text else "\n"
     lines = text.replace("\r\n", "\n").split("\n")
     if lines and lines[-1] == "":  # the final newline does not start another line
@@ -221,10 +226,9 @@ def write_block(
 
     Returns (lines added, lines removed) compared with the block before.
     """
-    from .fs.access import atomic_write, confine
+    from .fs.access import atomic_write, make_dirs, remove
 
-    confine(path, what="attributes file", git_internal=git_internal)
-    lines, newline = read_lines(path)
+    lines, newline = read_lines(path, git_internal)
     outside, inside, start = split_block(lines)
     if inside == wanted and (start is not None) == bool(wanted):
         return [], []
@@ -248,9 +252,9 @@ def write_block(
     if not new and not os.path.exists(path):
         return [], []
     if not new:  # it held only our block: install created it, so it goes
-        os.remove(path)
+        remove(path, git_internal=git_internal)
     else:
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        make_dirs(os.path.dirname(os.path.abspath(path)), git_internal=git_internal)
         atomic_write(
             path,
             (newline.join(new) + newline).encode("utf-8", "surrogateescape"),

@@ -3,8 +3,9 @@
 The OC Checkpoint Protocol names `/checkpoint` (status, next, doctor, show, reset, list)
 as the one command every checkpoint-aware skill understands; `asimov-hooks oc` does the
 work. Claude Code (`.claude/commands/*.md`), Gemini CLI (`.gemini/commands/*.toml`) and
-Cursor (`.cursor/commands/*.md`) read project commands from the repository; Codex CLI
-keeps its custom prompts in the user's home only, so it gets none.
+Cursor (`.cursor/commands/*.md`) read project commands from the repository. Codex CLI
+keeps custom prompts in the user's home only; its project-level form is a skill in
+`.agents/skills/`, invoked as `$checkpoint`, so that is what Codex gets.
 
 The file carries a marker line. Install writes it when there is none, brings an unchanged
 older one of ours up to date, and never replaces a file without the marker (the user's
@@ -24,6 +25,7 @@ FILES = {
     "claude": ".claude/commands/checkpoint.md",
     "gemini": ".gemini/commands/checkpoint.toml",
     "cursor": ".cursor/commands/checkpoint.md",
+    "codex": ".agents/skills/checkpoint/SKILL.md",
 }
 DESCRIPTION = "OC checkpoints of this project: status, next, doctor, show, reset, list"
 WHAT = (
@@ -38,6 +40,11 @@ SHOW = (
 )
 
 
+def label(agent: str) -> str:
+    """What the user types, as messages name it."""
+    return "$checkpoint skill" if agent == "codex" else "/checkpoint command"
+
+
 def render(agent: str) -> str:
     """The command file for `agent` (one of FILES)."""
     if agent == "gemini":
@@ -50,7 +57,16 @@ def render(agent: str) -> str:
             f"{WHAT}\n\n{SHOW}\n"
             '"""\n'
         )
-    if agent == "claude":
+    if agent == "codex":
+        head = (
+            "---\n"
+            "name: checkpoint\n"
+            f'description: "{DESCRIPTION} (asimov-hooks oc). Use when the user types '
+            '$checkpoint or asks where the work left off."\n'
+            "---\n"
+        )
+        run = "Run `asimov-hooks oc`, with the words the user typed after $checkpoint as its arguments,"
+    elif agent == "claude":
         head = (
             "---\n"
             f'description: "{DESCRIPTION}"\n'
@@ -61,7 +77,7 @@ def render(agent: str) -> str:
         run = "Run `asimov-hooks oc $ARGUMENTS`"
     else:
         head = ""
-        run = "Run `asimov-hooks oc` with the words the user typed after /checkpoint"
+        run = "Run `asimov-hooks oc`, with the words the user typed after /checkpoint as its arguments,"
     return (
         f"{head}<!-- {NOTE} -->\n\n"
         f"{run} in the shell, from the repository root. With no arguments, run "
@@ -113,10 +129,10 @@ def install(top: str, agent: str, created: list[str]) -> tuple[str, str]:
         with locked(path):
             have = _read(path, top)
             if have == wanted:
-                return "unchanged", f"{rel}: /checkpoint command already installed"
+                return "unchanged", f"{rel}: {label(agent)} already installed"
             if have is not None and MARKER.encode() not in have:
                 return "kept", (
-                    f"warning: {rel} exists and is not the asimov-hooks /checkpoint command; "
+                    f"warning: {rel} exists and is not the asimov-hooks {label(agent)}; "
                     "left as it is (rename or remove it to get ours)"
                 )
             if have is not None and not _ours_unchanged(have, agent):
@@ -127,10 +143,10 @@ def install(top: str, agent: str, created: list[str]) -> tuple[str, str]:
             atomic_write(path, wanted, root=top)
     except (FileProblem, CommandProblem) as exc:
         message = exc.message if isinstance(exc, FileProblem) else str(exc)
-        return "refused", f"warning: {rel}: {message}; /checkpoint command not written"
+        return "refused", f"warning: {rel}: {message}; {label(agent)} not written"
     if have is None:
-        return "added", f"{rel}: added the /checkpoint command (runs `asimov-hooks oc`)"
-    return "updated", f"{rel}: brought the /checkpoint command up to date"
+        return "added", f"{rel}: added the {label(agent)} (runs `asimov-hooks oc`)"
+    return "updated", f"{rel}: brought the {label(agent)} up to date"
 
 
 def _ours_unchanged(have: bytes, agent: str) -> bool:
@@ -158,7 +174,7 @@ def uninstall(top: str, agent: str) -> tuple[str, str]:
     except (FileProblem, CommandProblem) as exc:
         message = exc.message if isinstance(exc, FileProblem) else str(exc)
         return "refused", f"warning: {rel}: {message}; left as it is"
-    return "removed", f"{rel}: removed the /checkpoint command"
+    return "removed", f"{rel}: removed the {label(agent)}"
 
 
 def state(top: str, agent: str) -> str | None:

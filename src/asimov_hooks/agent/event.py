@@ -93,7 +93,12 @@ def parse_args(args: list[str]) -> str | None:
 def _main(args: list[str]) -> int:
     name = parse_args(args)
     if name is None:
-        sys.stdout.write(USAGE)
+        sys.stdout.write(USAGE + "\nEvents handled, per agent:\n")
+        for agent in AGENTS:
+            try:
+                sys.stdout.write(f"  {agent:<7} {load(agent).USAGE}\n")
+            except EventError:
+                continue
         return EXIT_OK
     adapter = load(name)
     event = adapter.normalize(read_payload())

@@ -133,7 +133,9 @@ def _uninstall_command(top: str, agent: str, report: Report) -> None:
     if status == "removed":
         path = commands.path_for(top, agent)
         assert path is not None
-        hooks_file.remove_created_dir(top, os.path.dirname(path))
+        directory = os.path.dirname(path)
+        while directory != top and hooks_file.remove_created_dir(top, directory):
+            directory = os.path.dirname(directory)  # `.agents/skills/checkpoint` and up
 
 
 __all__ = ["AGENTS", "Report", "UsageError", "install", "uninstall"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from ..fs.access import FileProblem, atomic_write, confine, locked, read_bytes
+from ..fs.access import FileProblem, atomic_write, confine, locked, make_dirs, read_bytes
 from ..gitutil import GitError, git
 
 COMMENT = "# asimov-hooks agent install --scope local (this clone's hook command)"
@@ -73,7 +73,7 @@ def forget(top: str, path: str) -> bool:
 def _exclude_path(top: str) -> str:
     out = git("rev-parse", "--git-path", "info/exclude", cwd=top).stdout.strip()
     path = os.path.join(top, out)
-    os.makedirs(os.path.dirname(confine(path, top, git_internal=True)), exist_ok=True)
+    make_dirs(os.path.dirname(path), top, git_internal=True)
     return path
 
 

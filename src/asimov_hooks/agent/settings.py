@@ -29,10 +29,11 @@ from ..fs.access import (
     make_dirs,
     read_bytes,
     remove,
+    remove_dir,
 )
 from . import hookedit
 from .jsonedit import Document, JsonEditError
-from .targets import AGENTS, Agent
+from .targets import Agent
 
 RECORD = "agent-install.json"
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024  # far above any real settings file
@@ -96,7 +97,7 @@ def load(path: str, top: str, agent: Agent) -> Document | None:
 
 def _document(raw: bytes, path: str, top: str, agent: Agent) -> Document:
     try:
-        doc = Document(raw.decode("utf-8"))
+        doc = Document(raw.decode("utf-8"), comments=agent.comments)
         hookedit.check_shape(doc, agent)
     except UnicodeDecodeError as exc:
         raise SettingsError(
@@ -154,7 +155,7 @@ def write_record(top: str, record: dict) -> None:
     }
     if not record["created"] and not record["empty"]:
         if os.path.lexists(path):
-            os.unlink(confine(path, root, git_internal=internal))
+            remove(path, root, git_internal=internal)
         return
     data = (json.dumps(record, indent=2, sort_keys=True) + "\n").encode("utf-8")
     atomic_write(path, data, root=root, git_internal=internal)
@@ -178,7 +179,7 @@ def remove_created_dir(top: str, directory: str) -> bool:
         if real not in record["created"]:
             return False
         try:
-            os.rmdir(confine(real, top, what="directory"))
+            remove_dir(real, top)
         except (OSError, FileProblem):
             return False  # something else lives there now
         record["created"].remove(real)
@@ -199,9 +200,14 @@ def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome
             make_dirs(directory, top)
     except FileProblem as exc:
         raise SettingsError(f"{_rel(path, top)}: {exc.message}; nothing changed") from None
+    except OSError as exc:
+        raise SettingsError(
+            f"{_rel(directory, top)}: cannot create the directory: {exc.strerror}; nothing changed"
+        ) from None
     real = os.path.realpath(path)
     record_dir = os.path.dirname(record_path(top))
-    os.makedirs(record_dir, exist_ok=True)  # one lock file for every run, from the first
+    root, internal = _record_root(os.path.join(record_dir, RECORD), top)
+    make_dirs(record_dir, root, git_internal=internal)  # one lock for every run, from the first
     with locked(path, os.path.join(record_dir, RECORD)):
         for _ in range(RETRIES):
             raw = _read(path, top)
@@ -275,96 +281,9 @@ def uninstall(top: str, agent: Agent, scope: str) -> Outcome | None:
     record = read_record(top)
     if outcome.file_removed and directory in record["created"]:
         try:
-            os.rmdir(directory)  # only when empty: something else may live there now
+            remove_dir(directory, top)  # only when empty: something else may live there now
         except OSError:
             return outcome
         record["created"].remove(directory)
         write_record(top, record)
     return outcome
-
-
-# ------------------------------------------------------------------ doctor
-def command_resolves(command: str, top: str) -> bool:
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return False
-    exe = words[0] if words else ""
-    if os.sep in exe:
-        return os.access(os.path.join(top, exe), os.X_OK)
-    return shutil.which(exe) is not None
-
-
-def _command_lines(top: str, agent: str) -> list[tuple[str, str, str | None]]:
-    from . import commands
-
-    found = commands.state(top, agent)
-    if found is None:
-        return []
-    rel = _rel(commands.path_for(top, agent) or "", top)
-    if found in ("ours", "edited", "foreign"):
-        whose = {"ours": "", "edited": " (edited since install)", "foreign": " (your own)"}
-        return [("ok", f"{rel}: /checkpoint command present{whose[found]}", None)]
-    return [
-        (
-            "warn",
-            f"{rel}: no /checkpoint command" + (" (cannot be used)" if found == "unusable" else ""),
-            f"run `asimov-hooks agent install --agent {agent}`",
-        )
-    ]
-
-
-def diagnose(top: str) -> list[tuple[str, str, str | None]]:
-    """(level, message, fix) lines for `asimov-hooks doctor`: ok, warn or FAIL."""
-    lines: list[tuple[str, str, str | None]] = []
-    installed_any = False
-    for agent in AGENTS.values():
-        for scope in agent.files:
-            path = settings_path(top, agent, scope)
-            try:
-                found = installed(top, agent, scope)
-            except SettingsError as exc:
-                lines.append(
-                    ("FAIL", str(exc), f"fix the file by hand; {agent.title} cannot use it")
-                )
-                continue
-            if not found:
-                continue
-            installed_any = True
-            rel = _rel(path, top)
-            option = f"--agent {agent.name}" + (f" --scope {scope}" if scope != "project" else "")
-            missing = [event for event, _ in agent.events if event not in found]
-            if missing:
-                lines.append(
-                    (
-                        "warn",
-                        f"{rel}: {agent.title} hooks missing for {', '.join(missing)}",
-                        f"run `asimov-hooks agent install {option}`",
-                    )
-                )
-            else:
-                lines.append(("ok", f"{rel}: {agent.title} hooks installed for every event", None))
-            if scope == "project":
-                lines.extend(_command_lines(top, agent.name))
-            for command in sorted({c for commands in found.values() for c in commands}):
-                if command_resolves(command, top):
-                    lines.append(("ok", f"hook command resolves: {command}", None))
-                else:
-                    lines.append(
-                        (
-                            "FAIL",
-                            f"hook command does not resolve: {command} (every hook fails)",
-                            f"install asimov-hooks where {agent.title} finds it (PATH), or "
-                            f"run `asimov-hooks agent install {option}` again",
-                        )
-                    )
-    if not installed_any:
-        lines.append(
-            (
-                "warn",
-                "agent hooks not installed: checkpoints are only checked at commit time",
-                "run `asimov-hooks agent install --agent claude|codex|gemini|cursor|all` "
-                "(see docs/agent.md)",
-            )
-        )
-    return lines

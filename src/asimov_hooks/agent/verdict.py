@@ -5,7 +5,9 @@ numbers left out (line numbers and counts move with any edit; the message still 
 the field or the problem). An error of the result with no counterpart in the current
 file is new. A size rule's error (lines, bytes, characters, tokens, items over a
 limit) that has its counterpart is new only when its measure (the first number of its
-message: "45 lines, over ...") grows.
+message: "45 lines, over ...") grows. When the current file cannot be read as data
+(invalid YAML or JSON, bad encoding, conflict markers) and the result can, the write
+repairs it: the result's data errors were there all along, hidden, and are not new.
 """
 
 from __future__ import annotations
@@ -29,6 +31,20 @@ SIZE_RULES = frozenset(
 )
 
 
+# problems that stop a file from being read as data: its other errors stay unseen
+READING_RULES = frozenset(
+    {
+        "io-error",
+        "encoding",
+        "conflict-markers",
+        "empty-file",
+        "syntax",
+        "duplicate-key",
+        "yaml-aliases",
+    }
+)
+
+
 def _key(finding: Finding) -> tuple[str, str]:
     import re
 
@@ -47,11 +63,15 @@ def worse(before: list[Finding], after: list[Finding]) -> list[Finding]:
     pool: dict[tuple[str, str], list[float]] = {}
     for finding in before:
         pool.setdefault(_key(finding), []).append(_measure(finding))
+    repaired = any(f.rule in READING_RULES for f in before) and not any(
+        f.rule in READING_RULES for f in after
+    )
     new = []
     for finding in after:
         measures = pool.get(_key(finding))
         if not measures:
-            new.append(finding)
+            if not repaired or finding.rule in SIZE_RULES:
+                new.append(finding)
             continue
         if finding.rule in SIZE_RULES:
             largest = max(measures)

@@ -122,8 +122,8 @@ def _judge(
     old = [f for f in errors_after if f not in new]
     if old:
         remarks.append(
-            f"asimov-hooks: {rel} still has errors it had before this {event.tool} "
-            "(not refused, since the write does not make them worse; fix them when you can):\n"
+            f"asimov-hooks: {rel} still has errors after this {event.tool} (not refused: "
+            "the write does not add them or make them larger; fix them when you can):\n"
             + "\n".join(f"- {line(rel, f)}" for f in old)
         )
 

@@ -62,12 +62,13 @@ class Report:
 
 def smoke_test(command: str, top: str) -> tuple[bool, str]:
     """Run the configured driver command as git would, on a merge with a known answer."""
+    from ..fs.access import FileProblem, atomic_write, read_bytes
+
     with tempfile.TemporaryDirectory(prefix="asimov-doctor-") as tmp:
         paths = {}
         for name, text in SMOKE.items():
             paths[name] = os.path.join(tmp, name)
-            with open(paths[name], "w", encoding="utf-8") as fh:
-                fh.write(text)
+            atomic_write(paths[name], text.encode("utf-8"))
         expanded = (
             command.replace("%O", shlex.quote(paths["base"]))
             .replace("%A", shlex.quote(paths["ours"]))
@@ -90,8 +91,10 @@ def smoke_test(command: str, top: str) -> tuple[bool, str]:
         except (OSError, subprocess.TimeoutExpired) as exc:
             return False, f"could not run it: {exc}"
         took = (time.perf_counter() - started) * 1000
-        with open(paths["ours"], encoding="utf-8", errors="replace") as fh:
-            result = fh.read()
+        try:
+            result = read_bytes(paths["ours"], confined=False).decode("utf-8", "replace")
+        except FileProblem as problem:
+            result = f"({problem.message})"
     if done.returncode == 0 and result == SMOKE_EXPECT:
         return True, f"the command runs and merged a test checkpoint correctly ({took:.0f} ms)"
     if done.returncode == 1 and "merge-driver: CONFLICT in" in done.stderr:
@@ -222,21 +225,21 @@ def _pattern_for(rel: str, patterns: list[str]) -> str:
 
 
 def _check_hooks(report: Report, top: str) -> None:
+    from ..fs.access import FileProblem, read_bytes
+
     config_file = os.path.join(top, ".pre-commit-config.yaml")
     try:
-        with open(config_file, encoding="utf-8", errors="replace") as fh:
-            wants_hook = "asimov-merge-driver" in fh.read()
-    except OSError:
+        wants_hook = b"asimov-merge-driver" in read_bytes(config_file)
+    except FileProblem:
         return
     if not wants_hook:
         return
     report.head("pre-commit hook asimov-merge-driver:")
     for stage in ("post-checkout", "post-merge"):
         path = git_path(f"hooks/{stage}", cwd=top)
-        try:
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                installed = "pre-commit" in fh.read()
-        except OSError:
+        try:  # git's own hook file, where git says it is (core.hooksPath)
+            installed = b"pre-commit" in read_bytes(path, confined=False)
+        except FileProblem:
             installed = False
         if installed:
             report.add("ok", f"{stage} hook installed")
@@ -257,7 +260,7 @@ def diagnose(top: str) -> Report:
     _check_driver(report, settings["name"], top)
     _check_attributes(report, settings["name"], top, config, settings)
     _check_hooks(report, top)
-    from ..agent.settings import diagnose as agent_lines
+    from ..agent.health import diagnose as agent_lines
 
     report.head("Agent hooks (asimov-hooks agent install):")
     for level, message, fix in agent_lines(top):

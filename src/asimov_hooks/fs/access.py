@@ -11,9 +11,12 @@ of a repository file goes through here, so those refusals are made once:
   on a regular file from the open descriptor, and bounds the size before and while reading;
 - *how to write*: `atomic_write` confines the target, refuses to replace anything but a
   regular file, writes a temporary file beside the real target, keeps the permission
-  bits, then renames;
+  bits, then renames (and removes what a killed earlier write left: `fs.stale`);
 - *read-modify-write*: `locked` takes an exclusive advisory lock for the span from the
   read to the write, so concurrent writers never lose a reported change.
+
+`tests/test_file_access_sites.py` fails if any other module opens, writes, renames or
+removes a file itself (a short, reasoned list of the package's own files aside).
 
 Importing this module costs `os` and `stat` only: it is on every hook's path.
 """
@@ -144,13 +147,16 @@ def read_bytes(
     root: str | None = None,
     confined: bool = True,
     bound: str = "limit",
+    git_internal: bool = False,
 ) -> bytes:
     """The bytes of a regular file, at most `max_bytes` (FileProblem `max-bytes-hard`
     past it). Never blocks on a FIFO and never reads a device: the descriptor is opened
     non-blocking and checked to be a regular file before a byte is read. `bound` names
-    what the cap is (a protocol's limit, or only a resource bound)."""
+    what the cap is (a protocol's limit, or only a resource bound). `confined=False`
+    only for a file that is not the checkout's (one git handed us, our own temp file);
+    `git_internal` as for `confine`."""
     if confined:
-        confine(path, root)
+        confine(path, root, git_internal=git_internal)
     cap = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
@@ -251,7 +257,11 @@ def atomic_write(
         raise UnsafePath(f"{show(path)} is not a regular file; not replaced")
     if st is not None and mode is None:
         mode = stat.S_IMODE(st.st_mode)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(target)}.", suffix=".tmp")
+    from .stale import TEMP_SUFFIX, clean_stale_temps
+
+    name = os.path.basename(target)
+    clean_stale_temps(directory, name)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.{os.getpid()}.", suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -272,17 +282,29 @@ def atomic_write(
     return target
 
 
-def make_dirs(path: str, root: str | None = None) -> str:
-    """`os.makedirs` for a directory inside the work tree; an existing component that
-    is a link out of it (or into .git/) is refused before anything is created."""
-    real = confine(path, root, what="directory")
+def make_dirs(path: str, root: str | None = None, *, git_internal: bool = False) -> str:
+    """`os.makedirs` for a directory inside the work tree (or, `git_internal`, inside its
+    git directory); an existing component that is a link out of it is refused before
+    anything is created."""
+    real = confine(path, root, what="directory", git_internal=git_internal)
     os.makedirs(real, exist_ok=True)
     return real
 
 
-def remove(path: str, root: str | None = None) -> None:
-    """Remove a file of the work tree (never through a link out of it)."""
-    os.remove(confine(path, root, what="file"))
+def remove(path: str, root: str | None = None, *, git_internal: bool = False) -> None:
+    """Remove a file of the work tree (never through a link out of it: a link inside
+    is itself removed, not what it points at)."""
+    base = root if root is not None else work_tree_of(path)
+    where = os.path.dirname(os.path.abspath(path))
+    confine(where, base, what="directory", git_internal=git_internal)
+    if not os.path.islink(path):
+        confine(path, base, what="file", git_internal=git_internal)
+    os.remove(path)
+
+
+def remove_dir(path: str, root: str | None = None) -> None:
+    """Remove an empty directory of the work tree (OSError when it is not empty)."""
+    os.rmdir(confine(path, root, what="directory"))
 
 
 class locked:
@@ -291,16 +313,22 @@ class locked:
     The lock is taken on the directory that holds each target, in one sorted order so
     two runs never deadlock: a directory rather than a lock file leaves nothing behind
     in the work tree, and the atomic rename does not change which object is locked.
-    Re-read the file under the lock, then write. Where the file system has no locks the
-    run goes on unlocked.
+    A directory not created yet is stood for by its nearest existing parent; should it
+    appear while we wait, the locks are taken again, so two writers of one new file
+    always meet on the same directory. Re-read the file under the lock, then write.
+    Where the file system has no locks the run goes on unlocked.
     """
 
     def __init__(self, *paths: str | Iterable[str]) -> None:
-        flat: list[str] = []
+        self.paths: list[str] = []
         for item in paths:
-            flat.extend([item] if isinstance(item, str) else item)
+            self.paths.extend([item] if isinstance(item, str) else item)
+        self.dirs = self._dirs()
+        self.fds: list[int] = []
+
+    def _dirs(self) -> list[str]:
         dirs = set()
-        for path in flat:
+        for path in self.paths:
             directory = os.path.dirname(os.path.realpath(path))
             while directory and not os.path.isdir(directory):  # not created yet
                 parent = os.path.dirname(directory)
@@ -308,8 +336,7 @@ class locked:
                     break
                 directory = parent
             dirs.add(directory)
-        self.dirs = sorted(dirs)
-        self.fds: list[int] = []
+        return sorted(dirs)
 
     def __enter__(self) -> locked:
         import contextlib
@@ -318,15 +345,20 @@ class locked:
             import fcntl
         except ImportError:  # Windows: no flock
             return self
-        for directory in self.dirs:
-            try:
-                fd = os.open(directory, os.O_RDONLY)
-            except OSError:
-                continue
-            self.fds.append(fd)
-            with contextlib.suppress(OSError):
-                fcntl.flock(fd, fcntl.LOCK_EX)
-        return self
+        while True:
+            for directory in self.dirs:
+                try:
+                    fd = os.open(directory, os.O_RDONLY)
+                except OSError:
+                    continue
+                self.fds.append(fd)
+                with contextlib.suppress(OSError):  # no locks on this file system
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+            now = self._dirs()
+            if now == self.dirs:
+                return self
+            self.__exit__()  # a directory appeared while we waited: lock it instead
+            self.dirs = now
 
     def __exit__(self, *exc: object) -> None:
         for fd in reversed(self.fds):

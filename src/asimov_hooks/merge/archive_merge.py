@@ -5,47 +5,97 @@ the archive. The right merge keeps every entry: ours as it is, then each entry o
 theirs added, copied as its own text. git's `union` line merge would also keep both
 sides' lines, but it interleaves lines of entries that look alike (the same source and
 reason), which can re-group items under the wrong entry.
+
+Archives only grow, so the merge is linear in their size: each side is parsed once
+(libyaml when installed, as the trimmer reads it), entries are compared by a hashable
+key rather than against every other entry, and the result is parsed once more and must
+read as ours followed by the entries taken from theirs, or git's line merge runs instead.
 """
 
 from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
+    from collections.abc import Hashable
     from typing import Any
 
 
 def _load(text: str) -> Any:
-    from ..readers.yamlio import SAFE_PURE, make_yaml, reading, single
+    """The archive's data; guarded like every reader (depth, tags, alias expansion)."""
+    from ..readers.document import guard
+    from ..readers.guards import InputProblem, check_aliases, limits
+    from ..readers.yamlio import SAFE, load_all, single
 
-    with reading(text, SAFE_PURE):
-        return single(list(make_yaml(SAFE_PURE).load_all(text)))
+    lim = limits()
+    guard(text, "yaml", lim)
+    data = single(load_all(text, SAFE))
+    try:
+        # a plain archive has about as many nodes as bytes: only aliases may expand it
+        check_aliases(data, lim["max-aliases"], max(lim["max-alias-nodes"], len(text)))
+    except InputProblem as exc:
+        raise ValueError(exc.message) from None
+    return data
 
 
-def _entries(text: str) -> tuple[list[Any], list[str]] | None:
-    """(entries, the text of each) of an archive, or None when it is not a plain list."""
+def _chunks(text: str) -> list[str]:
+    """The text of each top-level `- ` item (comments before the first one dropped)."""
+    chunks: list[list[str]] = []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("- ") or line.rstrip("\r\n") == "-":
+            chunks.append([line])
+        elif chunks:
+            chunks[-1].append(line)
+    return ["".join(lines) for lines in chunks]
+
+
+def _entries(text: str) -> list[Any] | None:
+    """The entries of an archive, or None when it is not a plain list of `- ` items."""
     try:
         data = _load(text)
     except Exception:  # any parse failure: the caller falls back to a line merge
         return None
     if data is None:
-        return [], []
+        return []
     if not isinstance(data, list):
         return None
-    chunks: list[str] = []
-    for line in text.splitlines(keepends=True):
-        if line.startswith("- ") or line.rstrip("\r\n") == "-":
-            chunks.append(line)
-        elif chunks:
-            chunks[-1] += line
-    if len(chunks) != len(data):
-        return None
-    for chunk, entry in zip(chunks, data, strict=True):
+    starts = sum(
+        1 for line in text.splitlines() if line.startswith("- ") or line.rstrip("\r\n") == "-"
+    )
+    return data if starts == len(data) else None
+
+
+def _key(value: Any) -> Hashable:
+    """A hashable stand-in that is equal exactly when the values are (`==`)."""
+    if isinstance(value, dict):
+        return (dict, frozenset((_key(k), _key(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return (list, tuple(_key(v) for v in value))
+    if isinstance(value, (set, frozenset)):
+        return (set, frozenset(_key(v) for v in value))
+    hash(value)  # TypeError for anything else unhashable: the caller compares by ==
+    return value
+
+
+class _Seen:
+    """Entries of base and ours, looked up by key (by `==` only for odd values)."""
+
+    def __init__(self, *sides: list[Any]) -> None:
+        self.keys: set[Hashable] = set()
+        self.odd: list[Any] = []
+        for side in sides:
+            for entry in side:
+                try:
+                    self.keys.add(_key(entry))
+                except TypeError:
+                    self.odd.append(entry)
+
+    def __contains__(self, entry: Any) -> bool:
         try:
-            if _load(chunk) != [entry]:
-                return None
-        except Exception:
-            return None
-    return data, chunks
+            if _key(entry) in self.keys:
+                return True
+        except TypeError:
+            pass
+        return any(entry == other for other in self.odd)
 
 
 def merge_archive(base: bytes | None, ours: bytes, theirs: bytes) -> bytes | None:
@@ -58,11 +108,11 @@ def merge_archive(base: bytes | None, ours: bytes, theirs: bytes) -> bytes | Non
     sides = [_entries(t) for t in (b_text, o_text, t_text)]
     if any(side is None for side in sides):
         return None
-    (b_data, _), (o_data, _), (t_data, t_chunks) = sides  # type: ignore[misc]
+    b_data, o_data, t_data = sides  # type: ignore[misc]
+    t_chunks = _chunks(t_text) if t_data else []
+    seen = _Seen(b_data, o_data)
     added = [
-        (entry, chunk)
-        for entry, chunk in zip(t_data, t_chunks, strict=True)
-        if entry not in b_data and entry not in o_data
+        (entry, chunk) for entry, chunk in zip(t_data, t_chunks, strict=True) if entry not in seen
     ]
     newline = "\r\n" if "\r\n" in o_text else "\n"
     joiner = "" if not o_text or o_text.endswith("\n") else newline

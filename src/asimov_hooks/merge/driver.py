@@ -71,8 +71,7 @@ def line_merge(base: str, ours: str, theirs: str, size: int, labels: tuple[str, 
     from .text_merge import whole_file_conflict
 
     def read(path: str) -> str:
-        with open(path, "rb") as fh:
-            return fh.read().decode("utf-8", "replace")
+        return (_read(path) or b"").decode("utf-8", "replace")
 
     atomic_write(ours, whole_file_conflict(read(ours), read(theirs), size, labels).encode())
     return 1
@@ -80,10 +79,13 @@ def line_merge(base: str, ours: str, theirs: str, size: int, labels: tuple[str, 
 
 # ---------------------------------------------------------------- the command
 def _read(path: str) -> bytes | None:
+    """A version git gave (%O %A %B: git's temporary files, at the top of the work tree
+    or where `git merge-file` was pointed): a regular file, read without blocking."""
+    from ..fs.access import FileProblem, read_bytes
+
     try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError:
+        return read_bytes(path, confined=False)
+    except FileProblem:
         return None
 
 
@@ -126,6 +128,9 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
         _say(f"{where}: {outcome.reason}; fell back to git's line merge")
         line_merge(base, ours, theirs, size, labels)
         return 1
+    if outcome.cut and not _keep_cut(outcome, settings, relpath, where):
+        line_merge(base, ours, theirs, size, labels)  # nothing cut, nothing lost
+        return 1
     from ..readers.fileio import atomic_write
 
     if outcome.data is not None and outcome.data != ours_raw:
@@ -140,6 +145,40 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
         for line in outcome.conflicts:
             sys.stderr.write(f"  {line}\n")
     return outcome.status
+
+
+def _keep_cut(outcome: Outcome, settings: Settings, relpath: str, where: str) -> bool:
+    """Record what the union cut from lists over their trim caps for the archive (see
+    `pending`), before the merged file is written; say what happened. False when it
+    cannot be recorded (the caller then falls back to git's line merge)."""
+    import datetime
+    import json
+
+    counts = ", ".join(f"{len(items)} of {name}" for name, items in outcome.cut.items())
+    if not settings.archive:
+        _say(f"{where}: the union passed the list caps; cut {counts} (archive disabled)")
+        return True
+    from ..fs.access import FileProblem
+    from .pending import record
+
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    entry = {
+        "trimmed_at": now,
+        "source": relpath,
+        "reason": "merge: the union of both sides passed the list caps",
+        "removed": json.loads(json.dumps(outcome.cut, default=str)),
+    }
+    try:
+        pending = record(os.getcwd(), relpath, entry)
+    except (OSError, ValueError, FileProblem) as exc:
+        _say(f"{where}: the union passed the list caps, and what it cuts cannot be kept ({exc})")
+        return False
+    _say(
+        f"{where}: the union passed the list caps: kept the newest, cut {counts}; they wait "
+        f"in {os.path.relpath(pending)} for the trim archive (`asimov-hooks trim {where}` "
+        "or the asimov-trim hook appends them)"
+    )
+    return True
 
 
 def _say(message: str) -> None:

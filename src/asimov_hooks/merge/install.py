@@ -196,7 +196,8 @@ def install(global_: bool, attributes: str, replace: bool = False) -> Installed:
     path = attributes_path(attributes, global_, top)
     if path is None:
         return done
-    lines, _ = read_lines(path)
+    internal = attributes == "local" and not global_
+    lines, _ = read_lines(path, internal)
     outside, inside, _ = split_block(lines)
     shown = _display(path, top)
     routes = [(p, name) for p in settings["patterns"]]
@@ -221,7 +222,7 @@ def install(global_: bool, attributes: str, replace: bool = False) -> Installed:
                 "stays, overridden by the later line; `asimov-hooks uninstall` restores it)"
             )
         block.append(line)
-    added, removed = write_block(path, block, git_internal=attributes == "local" and not global_)
+    added, removed = write_block(path, block, git_internal=internal)
     done.changes += [f"added to {shown}: {line}" for line in added]
     done.changes += [f"removed from {shown}: {line}" for line in removed]
     done.attributes_changed = bool(added or removed) and attributes == "auto" and not global_
@@ -269,18 +270,18 @@ def uninstall(global_: bool) -> list[str]:
 def _registering_hook(top: str) -> bool:
     """Whether this clone has a hook that would register the driver again (the
     asimov-merge-driver pre-commit hook runs on post-checkout / post-merge)."""
+    from ..fs.access import FileProblem, read_bytes
+
     try:
-        with open(os.path.join(top, ".pre-commit-config.yaml"), encoding="utf-8") as fh:
-            if "asimov-merge-driver" in fh.read():
-                return True
-    except OSError:
+        if b"asimov-merge-driver" in read_bytes(os.path.join(top, ".pre-commit-config.yaml")):
+            return True
+    except FileProblem:
         pass
     for stage in ("post-checkout", "post-merge"):
-        try:
-            with open(git_path(f"hooks/{stage}", cwd=top), encoding="utf-8") as fh:
-                if "asimov-hooks" in fh.read():
-                    return True
-        except (OSError, UnicodeDecodeError):
+        try:  # a hook is git's own file, at the path git gives (core.hooksPath may be anywhere)
+            if b"asimov-hooks" in read_bytes(git_path(f"hooks/{stage}", cwd=top), confined=False):
+                return True
+        except FileProblem:
             continue
     return False
 
@@ -332,13 +333,14 @@ def install_command(
     files to it and the trim archives to git's union merge in .gitattributes. Disable
     it for one command with ASIMOV_HOOKS_MERGE_DRIVER=0.
     """
+    from ..fs.access import FileProblem
     from ..validation.config import ConfigError
 
     try:
         if unless_uninstalled and opted_out(toplevel()):
             return
         done = install(global_, attributes, replace)
-    except (SetupError, GitError, ConfigError, OSError) as exc:
+    except (SetupError, GitError, ConfigError, OSError, FileProblem) as exc:
         _fail("install", str(exc))
         return
     if done.notes:  # another driver kept its files: say so even with --quiet
@@ -358,11 +360,12 @@ def install_command(
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing unless something fails.")
 def uninstall_command(global_: bool, quiet: bool) -> None:
     """Remove exactly what `asimov-hooks install` added (git config and attribute lines)."""
+    from ..fs.access import FileProblem
     from ..validation.config import ConfigError
 
     try:
         changes = uninstall(global_)
-    except (SetupError, GitError, ConfigError, OSError) as exc:
+    except (SetupError, GitError, ConfigError, OSError, FileProblem) as exc:
         _fail("uninstall", str(exc))
         return
     if not quiet:

@@ -13,6 +13,7 @@ import click
 
 from ..cli.clickopts import CONTEXT, click_option
 from ..cli.options import COLOR, FORMAT, QUIET, STRICT
+from ..fs.access import FileProblem, locked
 from .cliutil import (
     _fail,
     _finding_lines,
@@ -130,14 +131,25 @@ def update_command(skill: str, ops: tuple[str, ...], new_key: bool, directory, c
     if not ops:
         _fail("nothing to update: give --PATH=VALUE, --PATH+=VALUE or --PATH:json=VALUE")
     project = _project(directory, config_path)
+    path = _path_for(project, skill)
+    with locked(path):  # read, change and write under one lock: no update is lost
+        try:
+            cp = Checkpoint(path)
+            data = cp.require(project)
+        except OcError as exc:
+            _fail(str(exc))
+        changes = _apply_ops(project, data, ops, new_key)
+        _restamp(data, ops)
+        status = write_checkpoint(project, cp, data, "updated " + "; ".join(changes))
+    sys.exit(status)
+
+
+def _path_for(project: Project, skill: str) -> str:
     try:
-        cp = Checkpoint(project.path_for(skill))
-        data = cp.require(project)
+        return project.path_for(skill)
     except OcError as exc:
         _fail(str(exc))
-    changes = _apply_ops(project, data, ops, new_key)
-    _restamp(data, ops)
-    sys.exit(write_checkpoint(project, cp, data, "updated " + "; ".join(changes)))
+        raise  # not reached
 
 
 @group.command("done", context_settings=WRITE_CONTEXT)
@@ -155,21 +167,24 @@ def done_command(skill: str, ops: tuple[str, ...], new_key: bool, directory, con
     from .store import Checkpoint, stamp
 
     project = _project(directory, config_path)
-    try:
-        cp = Checkpoint(project.path_for(skill))
-        data = cp.require(project)
-    except OcError as exc:
-        _fail(str(exc))
-    # an explicit --updated_at=X is the time of everything this write stamps
-    when = _explicit_stamp(ops) or stamp(data.get("updated_at"))
-    try:
-        text = pop_done(data, when)
-    except OpError as exc:
-        _fail(f"{project.show(cp.path)}: {exc}")
-    changes = _apply_ops(project, data, ops, new_key) if ops else []
-    _restamp(data, ops)
-    what = f"done: {text}" + (f"; updated {'; '.join(changes)}" if changes else "")
-    sys.exit(write_checkpoint(project, cp, data, what))
+    path = _path_for(project, skill)
+    with locked(path):  # read, change and write under one lock: no update is lost
+        try:
+            cp = Checkpoint(path)
+            data = cp.require(project)
+        except OcError as exc:
+            _fail(str(exc))
+        # an explicit --updated_at=X is the time of everything this write stamps
+        when = _explicit_stamp(ops) or stamp(data.get("updated_at"))
+        try:
+            text = pop_done(data, when)
+        except OpError as exc:
+            _fail(f"{project.show(cp.path)}: {exc}")
+        changes = _apply_ops(project, data, ops, new_key) if ops else []
+        _restamp(data, ops)
+        what = f"done: {text}" + (f"; updated {'; '.join(changes)}" if changes else "")
+        status = write_checkpoint(project, cp, data, what)
+    sys.exit(status)
 
 
 @group.command("init", context_settings=CONTEXT)
@@ -188,6 +203,8 @@ def init_command(no_merge_driver: bool, directory, config_path) -> None:  # type
     name = os.path.relpath(project.dir, project.root)
     try:
         done, problems = init(project.root, name, not no_merge_driver)
+    except FileProblem as exc:
+        _fail(f"init: {exc.message}")
     except (OSError, GitError) as exc:
         _fail(f"init: {exc}")
     for line in done or [f"{name}/ already set up; nothing to do"]:

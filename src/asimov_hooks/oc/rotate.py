@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 
+from ..fs.access import FileProblem, atomic_write, confine, locked, make_dirs, read_bytes, show
 from .jsonfmt import JSONProblem, Layout, dump_bytes, load_bytes
 from .store import Checkpoint, OcError, Project, Refused, save, stamp, validate
 
@@ -54,7 +55,25 @@ def archive_path(project: Project, cp: Checkpoint, when: str) -> str:
 
 def rotate(project: Project, cp: Checkpoint, keep: int) -> tuple[str, list[str], int] | None:
     """Rotate one checkpoint; returns (archive path, fields, items moved) or None when
-    there is nothing to move. Raises Refused / OcError without writing anything."""
+    there is nothing to move. Raises Refused / OcError without writing anything.
+
+    Both files are read again under a lock of both (`fs.access.locked`), so a concurrent
+    `oc update` or rotation of the same checkpoint or archive loses nothing."""
+    when = stamp()
+    target = archive_path(project, cp, when)
+    try:
+        confine(target, project.top, what="oc.history archive")
+        with locked(cp.path, target):
+            return _rotate_locked(project, Checkpoint(cp.path), keep, when, target)
+    except FileProblem as problem:
+        raise OcError(f"{show(project.show(target))}: {problem.message}") from None
+    except OSError as exc:
+        raise OcError(f"{show(project.show(target))}: {exc.strerror or exc}") from None
+
+
+def _rotate_locked(
+    project: Project, cp: Checkpoint, keep: int, when: str, target: str
+) -> tuple[str, list[str], int] | None:
     data = cp.require(project)
     moved: dict[str, list] = {}
     for path, items in telemetry(data, project):
@@ -65,8 +84,6 @@ def rotate(project: Project, cp: Checkpoint, keep: int) -> tuple[str, list[str],
         del items[:cut]
     if not moved:
         return None
-    when = stamp()
-    target = archive_path(project, cp, when)
     archive, layout = _read_archive(project, target, cp)
     rotations = archive.setdefault("rotations", [])
     if not isinstance(rotations, list):
@@ -80,10 +97,8 @@ def rotate(project: Project, cp: Checkpoint, keep: int) -> tuple[str, list[str],
     cp_result = validate(project, cp.path, dump_bytes(data, cp.layout))
     if cp_result.status == "error":
         raise Refused(cp_result, "rotated checkpoint")
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    from ..readers.fileio import atomic_write
-
-    atomic_write(target, content)
+    make_dirs(os.path.dirname(target), project.top)
+    atomic_write(target, content, root=project.top)
     save(project, cp, data, "rotated")
     return target, list(moved), sum(len(v) for v in moved.values())
 
@@ -92,10 +107,7 @@ def _read_archive(project: Project, target: str, cp: Checkpoint) -> tuple[dict[s
     if not os.path.lexists(target):
         return {"skill": cp.skill, "rotated_from": os.path.basename(cp.path)}, Layout()
     try:
-        with open(target, "rb") as fh:
-            data, layout = load_bytes(fh.read())
-    except OSError as exc:
-        raise OcError(f"{project.show(target)}: cannot read: {exc.strerror}") from None
+        data, layout = load_bytes(read_bytes(target, root=project.top))
     except JSONProblem as exc:
         raise OcError(f"{project.show(target)}: {exc}; not appending to it") from None
     if not isinstance(data, dict):

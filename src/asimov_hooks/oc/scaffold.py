@@ -37,15 +37,19 @@ def init(root: str, dirname: str, merge_driver: bool) -> tuple[list[str], list[s
     """Scaffold; returns (what was done, problems the user must fix)."""
     done: list[str] = []
     problems: list[str] = []
+    from ..fs.access import atomic_write, make_dirs
+    from ..gitutil import find_toplevel
+
+    # every write confined to the work tree (or `root` outside git), out of .git/: the
+    # directory name comes from a committed config, and any part of it may be a link
+    top = find_toplevel(root) or os.path.realpath(root)
     cdir = os.path.join(root, dirname)
     if not os.path.isdir(cdir):
-        os.makedirs(cdir)
+        make_dirs(cdir, top)
         done.append(f"created {dirname}/")
     readme = os.path.join(cdir, "README.md")
     if not os.path.lexists(readme):
-        from ..readers.fileio import atomic_write
-
-        atomic_write(readme, README.encode("utf-8"))
+        atomic_write(readme, README.encode("utf-8"), root=top)
         done.append(f"created {dirname}/README.md")
     from ..gitutil import toplevel
 

@@ -11,8 +11,15 @@ from __future__ import annotations
 import datetime
 import os
 
+from ..fs.access import (
+    FileProblem,
+    UnsafePath,
+    atomic_write,
+    confine,
+    read_bytes,
+    show,
+)
 from ..gitutil import find_toplevel
-from ..readers.fileio import atomic_write
 from ..validation.config import Config, load_config
 from .jsonfmt import JSONProblem, Layout, dump_bytes, load_bytes
 
@@ -59,6 +66,14 @@ class Project:
         elif directory is None:
             root = nearest(os.getcwd(), root, name)
         self.root = root
+        # the tree this project's files must stay in: its git work tree, else its directory
+        self.top = find_toplevel(root) or os.path.realpath(root)
+        if not isinstance(name, str) or not name:
+            raise OcError(f"oc.directory: {show(repr(name))} is not a directory name")
+        try:  # a committed config's value: never a path out of the tree or into .git/
+            confine(os.path.join(root, name), self.top, what="oc.directory")
+        except UnsafePath as refused:
+            raise OcError(refused.message) from None
         self.dir = os.path.join(root, name)
 
     def show(self, path: str) -> str:
@@ -130,11 +145,10 @@ class Checkpoint:
         self.layout = Layout()
         self.problem: str | None = None
         try:
-            with open(path, "rb") as fh:
-                self.raw = fh.read()
+            self.raw = read_bytes(path)
             data, self.layout = load_bytes(self.raw)
-        except OSError as exc:
-            self.problem = f"cannot read: {exc.strerror}"
+        except FileProblem as exc:
+            self.problem = exc.message
             return
         except JSONProblem as exc:
             self.problem = str(exc)
@@ -169,13 +183,18 @@ def save(project: Project, cp: Checkpoint, data: dict[str, Any], what: str) -> F
         raise Refused(result, what)
     if content != cp.raw:
         try:
-            with open(cp.path, "rb") as fh:
-                current = fh.read()
+            current = read_bytes(cp.path, root=project.top)
+            if current != cp.raw:  # a writer that does not take our lock (an editor)
+                raise OcError(
+                    f"{show(project.show(cp.path))}: changed while being updated; run it again"
+                )
+            atomic_write(cp.path, content, root=project.top)
+        except FileProblem as exc:
+            raise OcError(f"{show(project.show(cp.path))}: {exc.message}; not written") from None
         except OSError as exc:
-            raise OcError(f"{project.show(cp.path)}: cannot read: {exc.strerror}") from None
-        if current != cp.raw:
-            raise OcError(f"{project.show(cp.path)}: changed while being updated; run it again")
-        atomic_write(cp.path, content)
+            raise OcError(
+                f"{show(project.show(cp.path))}: cannot write: {exc.strerror or exc}"
+            ) from None
     return result
 
 

@@ -36,31 +36,36 @@ def schema_for(name: str, config: Any) -> dict[str, Any]:
     """The schema a kind names: shipped (a bare name) or the repository's (a path)."""
     if not is_user_schema(name):
         return load_schema(name)
+    from ..fs.access import UnsafePath, confine, show
+
     base = config.base_dir if config is not None else os.getcwd()
-    path = os.path.realpath(os.path.join(base, name))
+    joined = os.path.join(base, name)
+    path = os.path.realpath(joined)
     if path in _USER:
         return _USER[path]
     root = os.path.realpath(find_toplevel(base) or base)
-    if not (path == root or path.startswith(root.rstrip(os.sep) + os.sep)):
+    try:  # outside the work tree, or into .git/, is refused
+        confine(joined, root, what="schema")
+    except UnsafePath as refused:
         raise ConfigError(
-            f"schema {name!r}: resolves to {path}, outside {root}; a kind's schema is a "
-            "shipped schema name or a file inside the repository"
-        )
+            f"schema {show(name)!r}: {refused.message}; a kind's schema is a shipped "
+            "schema name or a file inside the repository"
+        ) from None
     limits = config.limits if config is not None else None
-    schema = _read(path, limits)
+    schema = _read(path, limits, root)
     check_user_schema(schema, path, limits)
     _USER[path] = schema
     return schema
 
 
-def _read(path: str, limits: dict[str, int] | None) -> dict[str, Any]:
+def _read(path: str, limits: dict[str, int] | None, root: str) -> dict[str, Any]:
     from .fileio import FileProblem, read_text
     from .guards import limits as default_limits
     from .loaders import YAMLProblem, load_json
 
     lim = limits if limits is not None else default_limits()
     try:
-        text = read_text(path, lim["max-config-bytes"])
+        text = read_text(path, lim["max-config-bytes"], root=root)
         data = load_json(text.text, lim).data
     except FileProblem as problem:
         raise ConfigError(f"{path}: schema {problem.message}") from None

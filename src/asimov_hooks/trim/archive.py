@@ -9,8 +9,9 @@ write, and bytes already in it (comments a user added) are never touched.
 An archive only grows: past `limits.archive-check-bytes` only its last entry is parsed
 (with the new one after it), so a 20 MB archive costs a trim a copy, not a parse. Trims
 running side by side take a lock first (trim.fix_file), so none overwrites another's
-entry. A committed config decides where the archive goes: `inside_root` keeps it (and
-whatever a symlink in its place points at) inside the checkpoint's repository.
+entry. A committed config decides where the archive goes: it is read and written through
+`fs.access`, which keeps it (and whatever a symlink in its place points at) inside the
+checkpoint's repository and out of `.git/`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import io
 import os
 
+from ..fs.access import make_dirs, show
 from ..readers.fileio import BOM, FileProblem, atomic_write, read_text
 from ..validation.config import ConfigError
 
@@ -62,12 +64,6 @@ def root_of(path: str) -> str:
 
     directory = os.path.dirname(os.path.abspath(path))
     return find_toplevel(directory) or os.path.realpath(directory)
-
-
-def inside_root(target: str, root: str) -> bool:
-    """Whether `target`, with every symlink resolved, lies inside `root`."""
-    real, base = os.path.realpath(target), os.path.realpath(root)
-    return real == base or real.startswith(base.rstrip(os.sep) + os.sep)
 
 
 def _load(text: str, limits: dict[str, int] | None = None, first_line: int = 1) -> Any:
@@ -122,8 +118,10 @@ def build(
     entry: dict[str, Any],
     newline: str,
     limits: dict[str, int] | None = None,
+    root: str | None = None,
 ) -> tuple[bytes, str]:
-    """(new archive bytes, the entry's text); raises ArchiveError when unsafe."""
+    """(new archive bytes, the entry's text); raises ArchiveError when unsafe. `root`:
+    the tree the archive must stay in (default: the work tree of its path)."""
     from ..readers.guards import limits as default_limits
     from .layout import same
 
@@ -131,7 +129,7 @@ def build(
     checked_from = 0  # where the part of the archive that is parsed starts
     if os.path.lexists(archive):
         try:
-            current = read_text(archive)
+            current = read_text(archive, root=root)
         except FileProblem as problem:
             raise ArchiveError(f"archive {archive}: {problem.message}") from None
         old_text, bom, newline = current.text, current.bom, current.newline
@@ -193,17 +191,15 @@ def build(
 
 
 def write(archive: str, data: bytes, root: str | None = None) -> None:
-    """Write the archive atomically; with `root`, refuse (again, just before writing)
-    a target that a symlink takes outside it."""
-    directory = os.path.dirname(archive)
-    outside = ArchiveError(f"archive {archive} resolves outside {root}; not written")
+    """Write the archive atomically, never outside `root` (default: the work tree the
+    archive's path is in) or into .git/: a link in its place, or in the directories
+    on its way, is refused, not followed."""
     try:
-        if root is not None and not inside_root(archive, root):
-            raise outside
+        directory = os.path.dirname(archive)
         if directory:
-            os.makedirs(directory, exist_ok=True)
-        if root is not None and not inside_root(archive, root):
-            raise outside
-        atomic_write(archive, data)
+            make_dirs(directory, root)
+        atomic_write(archive, data, root=root)
+    except FileProblem as refused:
+        raise ArchiveError(f"archive {show(archive)}: {refused.message}; not written") from None
     except OSError as exc:
-        raise ArchiveError(f"cannot write archive {archive}: {exc.strerror or exc}") from None
+        raise ArchiveError(f"cannot write archive {show(archive)}: {exc.strerror or exc}") from None

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import sys
 
+from ..fs.access import UnsafePath, confine, show
 from ..validation.config import Config, ConfigError, load_config
 from .algorithm import TrimResult, trim_text
 from .settings import Settings
@@ -98,13 +99,18 @@ def fix_file(
     rules = config.rules_for(kind, rel)
     target = _archive_target(path, settings) if settings.archive else None
     root = trim_archive.root_of(path)
-    if not trim_archive.inside_root(path, root):
-        outcome.error = f"not trimmed: a symbolic link to a file outside {root}"
+    try:
+        confine(path, root, what="checkpoint")
+    except UnsafePath as refused:
+        outcome.error = f"not trimmed: {refused.message}"
         return outcome
     # the lock spans reading the checkpoint to writing it: concurrent trims of one file
     # archive each removed item once, and trims sharing an archive keep every entry
     with DirectoryLocks([path] if target is None or dry_run else [path, target]):
-        return _fix_locked(path, config, outcome, settings, spec, rules, target, dry_run)
+        done = _fix_locked(path, config, outcome, settings, spec, rules, target, dry_run)
+        if target is not None and not done.error:
+            _flush_merge_cuts(done, config, target, dry_run)
+        return done
 
 
 def _archive_target(path: str, settings: Settings) -> str:
@@ -116,13 +122,14 @@ def _archive_target(path: str, settings: Settings) -> str:
         return settings.archive_file
     target = trim_archive.archive_path_for(path, settings.archive_path)
     root = trim_archive.root_of(path)
-    if not trim_archive.inside_root(target, root):
-        where = os.path.realpath(target)
+    try:
+        confine(target, root, what="archive")
+    except UnsafePath as refused:
         raise ConfigError(
-            f"trim.archive.path: {settings.archive_path!r} puts the archive of {path} at "
-            f"{where}, outside {root}; the archive must live inside the checkpoint's "
-            "repository (or its directory, outside git)"
-        )
+            f"trim.archive.path: {show(settings.archive_path)!r} for {show(path)}: "
+            f"{refused.message} (an archive lives inside the checkpoint's repository, or its "
+            "directory outside git, and never in .git/)"
+        ) from None
     return target
 
 
@@ -177,7 +184,12 @@ def _fix_locked(
             outcome.changed = False
             return outcome
         if target is not None:
-            error = _archive(outcome, result, config, source.newline, target, dry_run)
+            # the command line's archive is the user's to place; the config's is confined
+            # to the checkpoint's repository
+            from .archive import root_of
+
+            where = None if settings.archive_file else root_of(path)
+            error = _archive(outcome, result, config, source.newline, target, dry_run, where)
             if error:
                 outcome.error, outcome.changed = error, False
                 return outcome
@@ -206,6 +218,35 @@ def _fix_locked(
     return outcome
 
 
+def _flush_merge_cuts(outcome: Outcome, config: Config, target: str, dry_run: bool) -> None:
+    """Append what the merge driver cut from this checkpoint's capped lists (kept in the
+    git directory meanwhile: merge/pending) to its archive, one entry per merge."""
+    from ..merge.pending import done, take
+    from . import archive as trim_archive
+
+    pending, entries = take(outcome.path)
+    if pending is None or not entries:
+        return
+    items = sum(len(v) for e in entries for v in e["entry"].get("removed", {}).values())
+    shown = os.path.relpath(target) if not os.path.isabs(outcome.path) else target
+    if dry_run:
+        outcome.messages.append(f"would archive {items} items the merge driver cut to {shown}")
+        return
+    try:
+        for entry in entries:
+            data, _ = trim_archive.build(target, entry["entry"], "\n", config.limits)
+            trim_archive.write(target, data)
+            done(pending, [entry])
+    except (trim_archive.ArchiveError, OSError, ValueError) as exc:
+        outcome.error = f"the items the merge driver cut stay in {pending}: {exc}"
+        return
+    outcome.changed = True
+    outcome.archive = target
+    outcome.messages.append(
+        f"archived {items} item{'s' if items != 1 else ''} the merge driver cut to {shown}"
+    )
+
+
 def _archive(
     outcome: Outcome,
     result: TrimResult,
@@ -213,6 +254,7 @@ def _archive(
     newline: str,
     target: str,
     dry_run: bool,
+    root: str | None = None,
 ) -> str | None:
     """Append the removed data to the archive; an error message when that is unsafe."""
     import datetime
@@ -238,9 +280,9 @@ def _archive(
     if result.comments:
         entry["comments"] = result.comments
     try:
-        data, _ = trim_archive.build(target, entry, newline, config.limits)
+        data, _ = trim_archive.build(target, entry, newline, config.limits, root)
         if not dry_run:
-            trim_archive.write(target, data)
+            trim_archive.write(target, data, root)
     except trim_archive.ArchiveError as exc:
         return f"not trimmed: {exc}"
     outcome.archive = target

@@ -14,6 +14,7 @@ import os
 
 from ..checks.measure import TokenEstimator
 from ..checks.registry import ESSENTIAL_RULES, normalize_rule
+from ..fs.access import FileProblem, read_bytes
 from ..gitutil import find_toplevel
 from .globs import match_any
 from .packs import (
@@ -44,8 +45,8 @@ def find_config(start: str) -> str | None:
                 return candidate
         pyproject = os.path.join(directory, "pyproject.toml")
         if os.path.isfile(pyproject):
-            from .fs.access import FileProblem, read_head
-            from .readers.guards import limits
+            from ..fs.access import read_head
+            from ..readers.guards import limits
 
             try:  # a bounded look: the file is the checkout's, it may be anything
                 head, _more = read_head(pyproject, limits()["max-config-bytes"])
@@ -61,31 +62,24 @@ def find_config(start: str) -> str | None:
 
 def _read_config_file(path: str) -> dict[str, Any]:
     """A config file's data; the file is untrusted (a pull request can change it): only a
-    regular file within limits.max-config-bytes is read (`extends: /dev/zero` is not)."""
-    import stat
-
+    regular file within limits.max-config-bytes is read (`extends: /dev/zero` is not), its
+    size checked before a byte is read and again while reading (fs.access). A config may
+    live outside the work tree (`--config`, `extends: ~/shared.yaml`): it is read, never
+    written, and an extended file's content is never shown unless it is a config."""
     from ..readers.guards import limits
 
     most = limits()["max-config-bytes"]
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            raise ConfigError(f"{path}: not a regular file; a config file must be one")
-        if st.st_size > most:
-            raise ConfigError(
-                f"{path}: {st.st_size:,} bytes, over the {most:,}-byte limit for a config file"
-            )
-        with open(path, "rb") as fh:
-            raw = fh.read(most + 1)
-        if len(raw) > most:
-            raise ConfigError(f"{path}: over the {most:,}-byte limit for a config file")
+        raw = read_bytes(path, most, confined=False, bound="limit for a config file")
         text = raw.decode("utf-8-sig")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: config file not found") from None
+    except FileProblem as problem:
+        if problem.message == "no such file":
+            raise ConfigError(f"{path}: config file not found") from None
+        if problem.message == "not a regular file":
+            raise ConfigError(f"{path}: not a regular file; a config file must be one") from None
+        raise ConfigError(f"{path}: {problem.message}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: cannot read config: not UTF-8 text") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read config: {exc.strerror or exc}") from None
     if path.endswith(".toml"):
         try:
             import tomllib

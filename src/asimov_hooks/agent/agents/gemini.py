@@ -80,7 +80,7 @@ def normalize(payload: dict[str, Any]) -> Event:
         path = absolute(tool_input.get("file_path"), event.project, f"{tool} tool_input.file_path")
         event.tool, event.targets = tool, [path]
         if event.kind == PRE_WRITE:
-            event.edits = [Edit(path, _change(tool, tool_input))]
+            event.edits = [Edit(path, _ToolChange(tool, tool_input))]
     elif event.kind == STOP:
         event.loop_guard = payload.get("stop_hook_active") is True
     elif event.kind == SESSION_START:
@@ -91,17 +91,26 @@ def normalize(payload: dict[str, Any]) -> Event:
     return event
 
 
-def _change(tool: str, tool_input: dict[str, Any]) -> Any:
-    from ..simulate import Replace, Write
+class _ToolChange:
+    """What write_file or replace leaves (`agent.model.Change`); the simulation is
+    imported only for a protocol file, not on every edit."""
 
-    if tool == "write_file":
-        return Write(tool_input.get("content"))
-    edit = {
-        "old_string": tool_input.get("old_string"),
-        "new_string": tool_input.get("new_string"),
-        "replace_all": tool_input.get("allow_multiple") is True,
-    }
-    return Replace([edit])
+    __slots__ = ("tool", "tool_input")
+
+    def __init__(self, tool: str, tool_input: dict[str, Any]) -> None:
+        self.tool, self.tool_input = tool, tool_input
+
+    def apply(self, current: str | None, limit: int) -> str | None:
+        from ..simulate import Replace, Write
+
+        if self.tool == "write_file":
+            return Write(self.tool_input.get("content")).apply(current, limit)
+        edit = {
+            "old_string": self.tool_input.get("old_string"),
+            "new_string": self.tool_input.get("new_string"),
+            "replace_all": self.tool_input.get("allow_multiple") is True,
+        }
+        return Replace([edit]).apply(current, limit)
 
 
 def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:

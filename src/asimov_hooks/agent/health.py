@@ -1,0 +1,115 @@
+"""`asimov-hooks doctor`, agent part: for each agent's settings file, are our hooks there
+for every event, does each hook command resolve, is the /checkpoint command there, and
+are Claude Code's hooks in both scopes (every event would run twice)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+
+from .settings import SettingsError, installed, settings_path
+from .targets import AGENTS
+
+
+def _rel(path: str, top: str) -> str:
+    return os.path.relpath(path, top).replace(os.sep, "/")
+
+
+def command_resolves(command: str, top: str) -> bool:
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    exe = words[0] if words else ""
+    if os.sep in exe:
+        return os.access(os.path.join(top, exe), os.X_OK)
+    return shutil.which(exe) is not None
+
+
+def _command_lines(top: str, agent: str) -> list[tuple[str, str, str | None]]:
+    from . import commands
+
+    found = commands.state(top, agent)
+    if found is None:
+        return []
+    rel = _rel(commands.path_for(top, agent) or "", top)
+    if found in ("ours", "edited", "foreign"):
+        whose = {"ours": "", "edited": " (edited since install)", "foreign": " (your own)"}
+        return [("ok", f"{rel}: {commands.label(agent)} present{whose[found]}", None)]
+    return [
+        (
+            "warn",
+            f"{rel}: no {commands.label(agent)}"
+            + (" (cannot be used)" if found == "unusable" else ""),
+            f"run `asimov-hooks agent install --agent {agent}`",
+        )
+    ]
+
+
+def diagnose(top: str) -> list[tuple[str, str, str | None]]:
+    """(level, message, fix) lines for `asimov-hooks doctor`: ok, warn or FAIL."""
+    lines: list[tuple[str, str, str | None]] = []
+    installed_any = False
+    for agent in AGENTS.values():
+        scopes = []
+        for scope in agent.files:
+            path = settings_path(top, agent, scope)
+            try:
+                found = installed(top, agent, scope)
+            except SettingsError as exc:
+                lines.append(
+                    ("FAIL", str(exc), f"fix the file by hand; {agent.title} cannot use it")
+                )
+                continue
+            if not found:
+                continue
+            installed_any = True
+            scopes.append(scope)
+            if len(scopes) == 2:
+                lines.append(
+                    (
+                        "warn",
+                        f"{agent.title} hooks are in both {agent.files['project']} and "
+                        f"{agent.files['local']}: every event runs twice",
+                        f"run `asimov-hooks agent uninstall --agent {agent.name} "
+                        "--scope project|local`",
+                    )
+                )
+            rel = _rel(path, top)
+            option = f"--agent {agent.name}" + (f" --scope {scope}" if scope != "project" else "")
+            missing = [event for event, _ in agent.events if event not in found]
+            if missing:
+                lines.append(
+                    (
+                        "warn",
+                        f"{rel}: {agent.title} hooks missing for {', '.join(missing)}",
+                        f"run `asimov-hooks agent install {option}`",
+                    )
+                )
+            else:
+                lines.append(("ok", f"{rel}: {agent.title} hooks installed for every event", None))
+            if scope == "project":
+                lines.extend(_command_lines(top, agent.name))
+            for command in sorted({c for commands in found.values() for c in commands}):
+                if command_resolves(command, top):
+                    lines.append(("ok", f"hook command resolves: {command}", None))
+                else:
+                    lines.append(
+                        (
+                            "FAIL",
+                            f"hook command does not resolve: {command} (every hook fails)",
+                            f"install asimov-hooks where {agent.title} finds it (PATH), or "
+                            f"run `asimov-hooks agent install {option}` again",
+                        )
+                    )
+    if not installed_any:
+        lines.append(
+            (
+                "warn",
+                "agent hooks not installed: checkpoints are only checked at commit time",
+                "run `asimov-hooks agent install --agent claude|codex|gemini|cursor|all` "
+                "(see docs/agent.md)",
+            )
+        )
+    return lines

@@ -1,0 +1,313 @@
+"""Generated hostile repositories: no command that writes reaches outside the work tree
+or into `.git/`.
+
+Each example copies a real git repository (a trimmable checkpoint, an OC checkpoint with
+actions and telemetry, the merge driver installed, a branch to merge), then gives it
+random hostile parts: symbolic links to files and directories beside the repository, to
+devices and `/proc`, into `.git/`; FIFOs; a committed config whose paths (`trim.archive.path`,
+`oc.directory`, `oc.history`, a kind's `schema`) use `..`, absolute paths, `~` and `.git`.
+It then runs commands that write, each as a separate process: trim, validate --fix,
+oc init/update/done/rotate, install/uninstall of the merge driver, agent install and a
+real `git merge` that runs the merge driver. Afterwards the directory beside the
+repository and the home directory are byte for byte, mode for mode as before, `.git/`
+too (except what git itself keeps there: its config, index, objects, refs, logs, merge
+state), and no command printed a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+import pytest
+from conftest import SCRIPTS, commit_all, git, git_init, oc_checkpoint, script_env, write
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+SKILL = "oc-app-architect"
+CP = ".claude_checkpoint.yaml"
+ARCHIVE = ".claude_checkpoint.archive.yaml"
+OC = f".checkpoints/{SKILL}.checkpoint.json"
+LONG = "milestone: m\nstatus: in_progress\ncompleted:\n" + "".join(
+    f"  - task {i}\n" for i in range(9)
+)
+# what git itself changes in .git/ (a merge, the driver's registration in git config)
+GIT_OWN = {
+    "config", "index", "logs", "objects", "refs", "ORIG_HEAD", "MERGE_HEAD", "MERGE_MODE",
+    "MERGE_MSG", "AUTO_MERGE", "COMMIT_EDITMSG", "packed-refs", "rr-cache", "MERGE_RR",
+    "FETCH_HEAD",
+    "asimov-hooks",  # the agent hooks' own state, documented to live here
+}  # fmt: skip
+
+# where a hostile link or FIFO may sit, and where a link may lead ("OUT" is the
+# directory beside the repository, "HOME" the user's home)
+PLACES = [
+    CP, ARCHIVE, ".gitattributes", ".checkpoints", ".checkpoints/history", OC,
+    ".checkpoints/README.md", ".claude", ".claude/settings.json", ".asimov-hooks.yaml",
+    "schemas/cp.json", ".pre-commit-config.yaml", "pyproject.toml",
+]  # fmt: skip
+TARGETS = [
+    "OUT/secret.txt", "OUT/notes.yaml", "OUT/cp.json", "OUT/dir", "OUT/missing",
+    "HOME/.bashrc", "/dev/zero", "/dev/null", "/proc/self/environ",
+    ".git/config", ".git/hooks/post-checkout", ".git/hooks", ".git", ".git/HEAD",
+]  # fmt: skip
+ARCHIVE_PATHS = [
+    "../outside/a.yaml", "OUTABS/a.yaml", ".git/hooks/post-checkout", ".git/a.yaml",
+    "~/a.yaml", "{dir}/../../outside/a.yaml", ".git/../../outside/a.yaml", "kept.yaml",
+]  # fmt: skip
+OC_DIRS = ["../outside", "OUTABS", ".git", ".git/hooks", "x/../../outside", ".checkpoints"]
+OC_HISTORY = [
+    "../../outside/{skill}.json", "OUTABS/{skill}.json", "../.git/{skill}.json",
+    "history/{skill}.{date}.json", "../../.git/hooks/{skill}",
+]  # fmt: skip
+SCHEMAS = ["./.git/config", "../outside/cp.json", "OUTABS/secret.txt", "./schemas/cp.json"]
+
+COMMANDS = {
+    "trim": ["asimov-hooks", "trim", "."],
+    "fix": ["asimov-validate", "--fix", "."],
+    "oc-init": ["asimov-hooks", "oc", "init"],
+    "oc-update": ["asimov-hooks", "oc", "update", SKILL, "--step=sprint-9"],
+    "oc-done": ["asimov-hooks", "oc", "done", SKILL],
+    "oc-rotate": ["asimov-hooks", "oc", "rotate", SKILL],
+    "install": ["asimov-hooks", "install"],
+    "uninstall": ["asimov-hooks", "uninstall"],
+    "agent-install": ["asimov-hooks", "agent", "install"],
+    "merge": ["git", "merge", "--no-edit", "other"],
+}
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory) -> str:
+    """A repository with something for every command to do, and a branch to merge."""
+    base = str(tmp_path_factory.mktemp("hostile-template"))
+    repo = git_init(os.path.join(base, "repo"))
+    write(repo, CP, LONG)
+    doc = oc_checkpoint(next_actions=["first", "second"], skill_state={"merged_prs": [1, 2, 3]})
+    write(repo, OC, doc)
+    write(repo, "schemas/cp.json", '{"type": "object"}\n')
+    run = subprocess.run(
+        [os.path.join(SCRIPTS, "asimov-hooks"), "install"],
+        cwd=repo, capture_output=True, text=True, env=script_env(), check=True,
+    )  # fmt: skip
+    assert run.returncode == 0, run
+    commit_all(repo, "base")
+    git(repo, "checkout", "-q", "-b", "other")
+    write(repo, OC, {**doc, "step": "sprint-3"})
+    commit_all(repo, "other: a step further")
+    git(repo, "checkout", "-q", "main")
+    write(repo, OC, {**doc, "progress_summary": "Sprint 1 passed; sprint 2 half done."})
+    commit_all(repo, "main: summary")
+    outside = os.path.join(base, "outside")
+    write(outside, "secret.txt", "TOKEN=do-not-leak\n")
+    write(outside, "notes.yaml", "- keep: me\n")
+    write(outside, "cp.json", json.dumps(doc))
+    write(outside, "dir/a.txt", "a\n")
+    write(base, "home/.bashrc", "export PS1='$ '\n")
+    return base
+
+
+def snapshot(path: str, skip_top: set[str] | frozenset[str] = frozenset()) -> dict:
+    """Every entry below `path`: (kind, bytes or link target, mode)."""
+    found: dict[str, tuple] = {}
+    for directory, dirs, files in os.walk(path):
+        rel_dir = os.path.relpath(directory, path)
+        if rel_dir == ".":
+            dirs[:] = [d for d in dirs if d not in skip_top]
+            files = [f for f in files if f not in skip_top]
+        for name in sorted(dirs + files):
+            full = os.path.join(directory, name)
+            st_ = os.lstat(full)
+            rel = os.path.normpath(os.path.join(rel_dir, name))
+            if os.path.islink(full):
+                found[rel] = ("link", os.readlink(full), st_.st_mode)
+            elif os.path.isfile(full):
+                with open(full, "rb") as fh:
+                    found[rel] = ("file", fh.read(), st_.st_mode)
+            else:
+                found[rel] = ("other", None, st_.st_mode)
+    return found
+
+
+def _resolve(target: str, base: str, absolute: bool) -> str:
+    for word, where in (("OUT", "outside"), ("HOME", "home")):
+        if target.startswith(word + "/"):
+            full = os.path.join(base, where, target[len(word) + 1 :])
+            return full if absolute else os.path.join("..", where, target[len(word) + 1 :])
+    return target  # /dev/..., /proc/..., or .git/... relative to the repository top
+
+
+def _clear(path: str) -> None:
+    if os.path.islink(path) or os.path.isfile(path):
+        os.unlink(path)
+    elif os.path.isdir(path):
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        os.unlink(path)  # a FIFO
+
+
+def _free(repo: str, place: str) -> bool:
+    """Whether `place` can be made without going through a link (setup must not write
+    outside either)."""
+    parts = place.split("/")
+    return not any(os.path.islink(os.path.join(repo, *parts[:i])) for i in range(1, len(parts)))
+
+
+def _link(repo: str, place: str, target: str) -> None:
+    full = os.path.join(repo, place)
+    _clear(full)
+    os.makedirs(os.path.dirname(full), exist_ok=True)
+    if not target.startswith("/") and not target.startswith(".."):
+        depth = place.count("/")  # a path from the top, made relative to the link
+        target = os.path.join(*([".."] * depth), target) if depth else target
+    elif target.startswith("..") and place.count("/"):
+        target = os.path.join(*([".."] * place.count("/")), target)
+    os.symlink(target, full)
+
+
+def _config(base: str, archive: str | None, ocdir: str | None, history: str | None,
+            schema: str | None) -> str:  # fmt: skip
+    def fill(value: str) -> str:
+        return value.replace("OUTABS", os.path.join(base, "outside"))
+
+    lines = []
+    if archive is not None:
+        lines += ["trim:", "  archive:", f"    path: '{fill(archive)}'"]
+    if ocdir is not None or history is not None:
+        lines.append("oc:")
+        if ocdir is not None:
+            lines.append(f"  directory: '{fill(ocdir)}'")
+        if history is not None:
+            lines.append(f"  history: '{fill(history)}'")
+    if schema is not None:
+        lines += ["kinds:", "  asimov-checkpoint:", f"    schema: '{fill(schema)}'"]
+    return "\n".join(lines) + "\n"
+
+
+hostile = st.fixed_dictionaries(
+    {
+        "links": st.lists(
+            st.tuples(st.sampled_from(PLACES), st.sampled_from(TARGETS), st.booleans()),
+            max_size=4,
+        ),
+        "fifos": st.lists(st.sampled_from(PLACES), max_size=2),
+        "archive": st.none() | st.sampled_from(ARCHIVE_PATHS),
+        "ocdir": st.none() | st.sampled_from(OC_DIRS),
+        "history": st.none() | st.sampled_from(OC_HISTORY),
+        "schema": st.none() | st.sampled_from(SCHEMAS),
+        "commands": st.lists(st.sampled_from(sorted(COMMANDS)), min_size=1, max_size=3),
+    }
+)
+
+
+def build(template: str, case: dict) -> tuple[str, str]:
+    base = tempfile.mkdtemp(prefix="asimov-hostile-")
+    for name in ("repo", "outside", "home"):
+        shutil.copytree(os.path.join(template, name), os.path.join(base, name), symlinks=True)
+    repo = os.path.join(base, "repo")
+    config = _config(base, case["archive"], case["ocdir"], case["history"], case["schema"])
+    if config.strip():
+        write(repo, ".asimov-hooks.yaml", config)
+    for place, target, absolute in case["links"]:
+        if _free(repo, place):
+            _link(repo, place, _resolve(target, base, absolute))
+    for place in case["fifos"]:
+        if _free(repo, place):
+            _clear(os.path.join(repo, place))
+            os.makedirs(os.path.dirname(os.path.join(repo, place)), exist_ok=True)
+            os.mkfifo(os.path.join(repo, place))
+    return base, repo
+
+
+def run_all(base: str, repo: str, names: list[str]) -> list[subprocess.CompletedProcess]:
+    env = script_env(HOME=os.path.join(base, "home"), XDG_STATE_HOME=os.path.join(base, "state"))
+    done = []
+    for name in names:
+        argv = list(COMMANDS[name])
+        if argv[0] != "git":
+            argv[0] = os.path.join(SCRIPTS, argv[0])
+        done.append(
+            subprocess.run(
+                argv,
+                cwd=repo,
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=120,
+                stdin=subprocess.DEVNULL,
+            )
+        )
+    return done
+
+
+def check(base: str, repo: str, case: dict) -> None:
+    before = (
+        snapshot(os.path.join(base, "outside")),
+        snapshot(os.path.join(base, "home")),
+        sorted(os.listdir(base)),
+        snapshot(os.path.join(repo, ".git"), GIT_OWN),
+    )
+    runs = run_all(base, repo, case["commands"])
+    for run in runs:
+        said = run.stdout + run.stderr
+        assert "Traceback" not in said, (case, run)
+        if run.args[0] != "git":
+            assert run.returncode in (0, 1, 2), (case, run)
+            assert "internal error" not in said, (case, run)
+    after = (
+        snapshot(os.path.join(base, "outside")),
+        snapshot(os.path.join(base, "home")),
+        sorted(n for n in os.listdir(base) if n != "state"),
+        snapshot(os.path.join(repo, ".git"), GIT_OWN),
+    )
+    assert after[0] == before[0], (case, "the directory beside the repository changed", runs)
+    assert after[1] == before[1], (case, "the home directory changed", runs)
+    assert after[2] == before[2], (case, "something appeared beside the repository", runs)
+    assert after[3] == before[3], (case, ".git/ changed", runs)
+
+
+@settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(case=hostile)
+def test_hostile_repository_changes_nothing_outside(template: str, case: dict) -> None:
+    base, repo = build(template, case)
+    try:
+        check(base, repo, case)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def test_every_command_on_the_most_hostile_repository(template: str) -> None:
+    """Every command once, with every config path pointing out and links everywhere."""
+    for archive, ocdir, history, schema in zip(
+        [".git/hooks/post-checkout", "../outside/a.yaml"],
+        ["../outside", ".git/hooks"],
+        ["../../outside/{skill}.json", "../.git/{skill}.json"],
+        ["./.git/config", "OUTABS/secret.txt"],
+        strict=True,
+    ):
+        case = {
+            "links": [
+                (ARCHIVE, ".git/hooks/post-checkout", False),
+                (".gitattributes", "HOME/.bashrc", True),
+                (".checkpoints/history", "OUT/dir", False),
+                (".claude", "OUT/dir", True),
+                (CP, "/proc/self/environ", True),
+            ],
+            "fifos": [".pre-commit-config.yaml"],
+            "archive": archive,
+            "ocdir": ocdir,
+            "history": history,
+            "schema": schema,
+            "commands": sorted(COMMANDS),
+        }
+        base, repo = build(template, case)
+        try:
+            check(base, repo, case)
+        finally:
+            shutil.rmtree(base, ignore_errors=True)

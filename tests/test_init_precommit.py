@@ -1,0 +1,143 @@
+"""What `asimov-hooks init` writes, run by the real pre-commit (`pre-commit run
+--all-files`), in a repository of each family; and the README's `repo: local` recipe.
+
+The hooks come from a clean clone of HEAD at its commit, as the README's set-up has
+them; one pre-commit store serves every test, so the hook environment is built once
+(pip, network to PyPI).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT, commit_all, git, script_env, write
+from test_init import FAMILIES, USER_CONFIG, config_of, family_repo, hook_ids, init, read
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("pre-commit", path=os.path.dirname(sys.executable)) is None,
+        reason="pre-commit is not installed",
+    ),
+]
+PRE_COMMIT = os.path.join(os.path.dirname(sys.executable), "pre-commit")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> str:
+    return str(tmp_path_factory.mktemp("pre-commit-store"))
+
+
+def pre_commit(repo: str, store: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [PRE_COMMIT, *args, "--color", "never"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=script_env(PRE_COMMIT_HOME=store, PIP_DISABLE_PIP_VERSION_CHECK="1"),
+        timeout=900,
+        check=False,
+    )
+
+
+def status_lines_only(output: str) -> bool:
+    """Nothing but pre-commit's own "name....Passed" / "Skipped" lines (and its notes on
+    building an environment, once)."""
+    return all(
+        re.search(r"(\.Passed|\)Skipped)$", line)
+        for line in output.splitlines()
+        if line and not line.startswith("[INFO]")
+    )
+
+
+def head_of(clone: str) -> str:
+    return git(clone, "rev-parse", "HEAD").stdout.strip()
+
+
+USER_LOCAL_CONFIG = USER_CONFIG.replace(
+    """-   repo: https://github.com/pre-commit/pre-commit-hooks
+    rev: v4.5.0  # pinned on purpose
+    hooks:
+    -   id: trailing-whitespace
+    -   id: end-of-file-fixer
+""",
+    """-   repo: local  # the team's own check
+    hooks:
+    -   id: team-check
+        name: team check
+        entry: "true"
+        language: system
+        pass_filenames: false
+""",
+)
+
+
+@pytest.mark.parametrize("family", [*sorted(FAMILIES), "user-config"])
+def test_init_then_pre_commit_passes_quietly(tmp_path, head_clone, store, family) -> None:
+    repo = family_repo(tmp_path, "asimov" if family == "user-config" else family)
+    if family == "user-config":
+        write(repo, ".pre-commit-config.yaml", USER_LOCAL_CONFIG)
+    done = init(repo, "--repo", head_clone, "--rev", head_of(head_clone))
+    assert done.returncode == 0, done.stdout + done.stderr
+    commit_all(repo, "set up")
+    run = pre_commit(repo, store, "run", "--all-files")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert status_lines_only(run.stdout), run.stdout
+    if family == "user-config":
+        assert "team check" in run.stdout  # the user's hook still runs
+        assert hook_ids(config_of(repo))[0] == "team-check"
+
+
+def test_a_conflict_is_reported_once(tmp_path, head_clone, store) -> None:
+    repo = family_repo(tmp_path, "oc")
+    assert init(repo, "--repo", head_clone, "--rev", head_of(head_clone)).returncode == 0
+    rel = ".checkpoints/oc-app.checkpoint.json"
+    text = read(repo, rel)
+    write(repo, rel, "<<<<<<< ours\n" + text + "=======\n" + text + ">>>>>>> theirs\n")
+    commit_all(repo, "a hosted merge left markers")
+    run = pre_commit(repo, store, "run", "--all-files")
+    assert run.returncode == 1
+    assert run.stdout.count("conflict-markers") == 1, run.stdout
+
+
+def readme_local_recipe() -> str:
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    after = readme[readme.index("**Or `repo: local`**") :]
+    return after[after.index("```yaml\n") + len("```yaml\n") : after.index("```\n", 8)]
+
+
+def test_the_readme_local_recipe_is_what_init_writes(tmp_path) -> None:
+    repo = family_repo(tmp_path, "asimov")
+    assert init(repo, "--repo", "local").returncode == 0
+    assert "# .pre-commit-config.yaml\n" + read(repo, ".pre-commit-config.yaml") == (
+        readme_local_recipe()
+    )
+
+
+def test_the_readme_local_recipe_through_pre_commit(tmp_path, store) -> None:
+    """The recipe runs the installed commands: an unrelated commit passes while a
+    git-ignored checkpoint has an error, and a checkout runs nothing."""
+    repo = family_repo(tmp_path, "asimov")
+    write(repo, ".pre-commit-config.yaml", readme_local_recipe())
+    write(repo, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
+    commit_all(repo, "set up")
+    write(repo, ".claude_checkpoint.yaml", "milestone: m\nstatus: finished\n")  # ignored, bad
+    write(repo, "src/app.py", "print('hi')\n")
+    git(repo, "add", "src/app.py")
+    run = pre_commit(repo, store, "run")
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert status_lines_only(run.stdout), run.stdout
+    # a committed protocol file with an error does fail
+    write(repo, "warmup.yaml", "identity: [not, a, mapping]\n")
+    git(repo, "add", "warmup.yaml")
+    bad = pre_commit(repo, store, "run")
+    assert bad.returncode == 1
+    assert "warmup.yaml" in bad.stdout
+    checkout = pre_commit(repo, store, "run", "--hook-stage", "post-checkout")
+    assert checkout.stdout.strip() == "", checkout.stdout
