@@ -133,11 +133,12 @@ def test_wheel_declares_its_dependency_range(wheel) -> None:
     CPython, since ruamel.yaml 0.19 no longer pulls it in and YAML would read ~100x slower."""
     with zipfile.ZipFile(wheel) as zf:
         (metadata,) = [n for n in zf.namelist() if n.endswith(".dist-info/METADATA")]
-        requires = [  # names as written, or normalized (ruamel-yaml-clib)
-            line.split(":", 1)[1].strip().replace("-", ".").replace("_", ".")
-            for line in zf.read(metadata).decode().splitlines()
-            if line.startswith("Requires-Dist:")
-        ]
+        requires = []
+        for line in zf.read(metadata).decode().splitlines():
+            if line.startswith("Requires-Dist:"):
+                # the name as written, or normalized (ruamel-yaml-clib); the marker as is
+                name, sep, rest = line.split(":", 1)[1].strip().partition(";")
+                requires.append(name.replace("-", ".").replace("_", ".") + sep + rest)
     ruamel = next(r for r in requires if r.startswith("ruamel.yaml") and "clib" not in r)
     assert ">=0.18" in ruamel and "<0.20" in ruamel, ruamel
     clib = next(r for r in requires if r.startswith("ruamel.yaml.clib"))
