@@ -242,3 +242,18 @@ def test_installed_hooks_fire_for_the_documented_payloads(repo, name: str) -> No
             )
             assert proc.returncode == 0, (event, proc.stderr)
             assert "not handled" not in proc.stderr, (event, proc.stderr)
+
+
+def test_one_unusable_file_does_not_stop_the_others(repo) -> None:
+    broken = put(repo, ".gemini/settings.json", '{"hooks": [}')
+    proc = agent(repo, "install", "--agent", "all")
+    assert proc.returncode == 2
+    errors = [line for line in proc.stderr.splitlines() if "error" in line]
+    assert len(errors) == 1 and ".gemini/settings.json: invalid JSON" in errors[0], proc.stderr
+    for rel in (".claude/settings.json", ".codex/hooks.json", ".cursor/hooks.json"):
+        assert f"{rel}: added" in proc.stdout
+    assert not os.path.exists(os.path.join(repo, ".gemini", "commands"))
+    proc = agent(repo, "uninstall", "--agent", "all")
+    assert proc.returncode == 2 and ".gemini/settings.json: invalid JSON" in proc.stderr
+    assert get(broken) == '{"hooks": [}'
+    assert sorted(os.listdir(repo)) == [".gemini", ".git"]

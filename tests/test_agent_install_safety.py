@@ -237,3 +237,22 @@ def test_no_link_leads_install_or_uninstall_out(repo, tmp_path, place: str, targ
     after_git = {k: v for k, v in snapshot(git_dir).items() if not k.startswith("asimov-hooks")}
     assert snapshot(outside) == before[0]
     assert after_git == before[1]
+
+
+def test_local_scope_in_linked_worktrees_shares_the_exclude(repo, tmp_path) -> None:
+    """Linked worktrees share .git/info/exclude: the pattern stays while any of them
+    still has its local settings file."""
+    from conftest import commit_all
+
+    commit_all(repo, "first")
+    other = str(tmp_path / "other")
+    git(repo, "worktree", "add", "-q", other, "-b", "other")
+    exclude = os.path.join(repo, ".git", "info", "exclude")
+    assert agent(repo, "install", "--scope", "local").returncode == 0
+    proc = agent(other, "install", "--scope", "local")
+    assert proc.returncode == 0 and "exclude" not in proc.stdout  # already ignored
+    assert "taken out" not in agent(other, "uninstall", "--scope", "local").stdout
+    assert git(repo, "check-ignore", "-q", ".claude/settings.local.json").returncode == 0
+    assert "taken out" in agent(repo, "uninstall", "--scope", "local").stdout
+    with open(exclude, encoding="utf-8") as fh:
+        assert "settings.local.json" not in fh.read()

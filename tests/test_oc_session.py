@@ -301,3 +301,16 @@ def test_reset_without_a_skill_takes_the_only_checkpoint(example, project):
     assert "name the skill to reset (the project's checkpoints: oc-app-architect, " in (
         several.stderr
     )
+
+
+def test_reset_never_writes_through_a_link_out_of_the_repository(project, tmp_path):
+    root, paths = project
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.rmtree(root / ".checkpoints" / "history")
+    os.symlink(outside, root / ".checkpoints" / "history")
+    before = read(paths["oc-app-architect"])
+    proc = oc(root, "reset", "oc-app-architect")
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert "leads outside the repository" in proc.stderr
+    assert os.listdir(outside) == [] and read(paths["oc-app-architect"]) == before

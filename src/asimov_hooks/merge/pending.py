@@ -15,7 +15,6 @@ are kept here, never lost.
 
 from __future__ import annotations
 
-import json
 import os
 
 from ..fs.access import FileProblem, atomic_write, confine, locked, make_dirs, read_bytes
@@ -45,6 +44,8 @@ def pending_file(cwd: str) -> str | None:
 def _load(path: str) -> list[dict[str, Any]]:
     if not os.path.lexists(path):
         return []
+    import json
+
     confine(path, git_internal=True, what="merge archive")
     raw = read_bytes(path, MAX_BYTES, confined=False)
     doc = json.loads(raw.decode("utf-8"))
@@ -55,6 +56,8 @@ def _load(path: str) -> list[dict[str, Any]]:
 
 
 def _save(path: str, entries: list[dict[str, Any]]) -> None:
+    import json
+
     doc = {
         "$comment": "Items the asimov-checkpoint merge driver cut from lists over their trim "
         "cap; `asimov-hooks trim` appends them to each checkpoint's trim archive.",

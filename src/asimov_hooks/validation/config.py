@@ -16,7 +16,7 @@ from ..checks.measure import TokenEstimator
 from ..checks.registry import ESSENTIAL_RULES, normalize_rule
 from ..fs.access import FileProblem, read_bytes
 from ..gitutil import find_toplevel
-from .globs import match_any
+from .globs import globset, match_any
 from .packs import (
     PACKS,  # noqa: F401 - re-exported: config.PACKS is where callers look
     ConfigError,
@@ -26,6 +26,7 @@ from .packs import (
     load_schema,
     rules_dir,
 )
+from .profiles import check_environment, profile_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -115,6 +116,13 @@ def _read_config_file(path: str) -> dict[str, Any]:
 
 def _validate_config(path: str, data: dict[str, Any]) -> None:
     from ..minischema import compile_schema
+    from .finite import non_finite
+
+    bad = non_finite(data)
+    if bad is not None:
+        where, value = bad
+        word = "not a number" if value != value else "an infinite number"
+        raise ConfigError(f"{path}: {where}: {value} is {word}; use a finite value")
 
     errors = compile_schema(load_schema("config.schema.json")).errors(data)
     for section in ("trim", "merge"):
@@ -303,8 +311,11 @@ class Config:
         `/build`) excludes everything below it."""
         if not self.exclude:
             return False
+        patterns = self.derived.get("exclude")
+        if patterns is None:  # compiled once, however long the list
+            patterns = self.derived["exclude"] = globset(self.exclude)
         parts = rel.split("/")
-        return any(match_any("/".join(parts[:n]), self.exclude) for n in range(1, len(parts) + 1))
+        return any(patterns.match_parts(parts[:n]) for n in range(1, len(parts) + 1))
 
     def kind_for(self, rel: str) -> str | None:
         """The first kind whose `files` patterns match `rel` (a run asks once per file)."""
@@ -319,7 +330,8 @@ class Config:
         Files of one kind that match the same overrides share the answer; callers
         treat it as read-only.
         """
-        key = (kind, tuple(i for i, o in enumerate(self.overrides) if match_any(rel, o["files"])))
+        matched = tuple(i for i, o in enumerate(self.overrides) if match_any(rel, o["files"]))
+        key = (kind, matched, profile_for(self, kind, rel))
         cached = self._rules_cache.get(key)
         if cached is None:
             cached = self._rules_cache[key] = self._rules_for(kind, rel)
@@ -342,6 +354,9 @@ class Config:
         }
         ignored = set(self.ignore)
         layers = [self.kinds.get(kind, {}).get("rules", {})] if kind else []
+        profile = profile_for(self, kind, rel)
+        if profile:  # the kind's rules under this profile (CLAUDE.md: validation/profiles)
+            layers.append(self.kinds[kind]["profiles"].get(profile, {}).get("rules", {}))
         for override in self.overrides:
             if match_any(rel, override["files"]):
                 layers.append(override.get("rules", {}))
@@ -363,6 +378,7 @@ def load_config(
     explicit: str | os.PathLike[str] | None = None, start: str | os.PathLike[str] | None = None
 ) -> Config:
     """Find and load the configuration; `explicit` (or $ASIMOV_HOOKS_CONFIG) wins."""
+    check_environment()  # a bad $ASIMOV_HOOKS_PROFILE is said before any check runs
     start = os.fspath(start) if start is not None else os.getcwd()
     chosen = os.fspath(explicit) if explicit else os.environ.get(ENV_CONFIG) or None
     source = chosen or find_config(start)

@@ -87,6 +87,15 @@ def validate(
     write(results, fmt, sys.stdout, quiet, color)
     if not results and fmt == "text":
         sys.stdout.write(_nothing_found(paths or ["."], config) + "\n")
+    if fmt == "text" and not quiet:  # which limits CLAUDE.md got (when chosen for it)
+        profiled = [r for r in files if r.kind and config.kinds[r.kind].get("profiles")]
+        if profiled:
+            from .profiles import AUTO, chosen_profile, describe
+
+            profiled = profiled if chosen_profile(config) == AUTO else []
+
+            for record in profiled:
+                sys.stdout.write(describe(config, record.kind, record.rel) + "\n")
     return EXIT_FAIL if any(r.fails(strict) for r in results) else EXIT_OK
 
 
