@@ -26,6 +26,7 @@ from .packs import (
     load_schema,
     rules_dir,
 )
+from .profiles import check_environment, profile_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -329,11 +330,8 @@ class Config:
         Files of one kind that match the same overrides share the answer; callers
         treat it as read-only.
         """
-        key = (
-            kind,
-            tuple(i for i, o in enumerate(self.overrides) if match_any(rel, o["files"])),
-            self._profile(kind, rel),
-        )
+        matched = tuple(i for i, o in enumerate(self.overrides) if match_any(rel, o["files"]))
+        key = (kind, matched, profile_for(self, kind, rel))
         cached = self._rules_cache.get(key)
         if cached is None:
             cached = self._rules_cache[key] = self._rules_for(kind, rel)
@@ -356,7 +354,7 @@ class Config:
         }
         ignored = set(self.ignore)
         layers = [self.kinds.get(kind, {}).get("rules", {})] if kind else []
-        profile = self._profile(kind, rel)
+        profile = profile_for(self, kind, rel)
         if profile:  # the kind's rules under this profile (CLAUDE.md: validation/profiles)
             layers.append(self.kinds[kind]["profiles"].get(profile, {}).get("rules", {}))
         for override in self.overrides:
@@ -367,11 +365,6 @@ class Config:
             for rid, value in layer.items():
                 merged[rid] = deep_merge(merged.get(rid, {}), normalize_rule(value))
         return merged, ignored
-
-    def _profile(self, kind: str | None, rel: str) -> str | None:
-        from .profiles import profile_for
-
-        return profile_for(self, kind, rel)
 
     def level_of(self, rule: str, kind: str | None, rel: str) -> str:
         """The level the configuration gives `rule` for this file ("off" when it does not
@@ -385,8 +378,6 @@ def load_config(
     explicit: str | os.PathLike[str] | None = None, start: str | os.PathLike[str] | None = None
 ) -> Config:
     """Find and load the configuration; `explicit` (or $ASIMOV_HOOKS_CONFIG) wins."""
-    from .profiles import check_environment
-
     check_environment()  # a bad $ASIMOV_HOOKS_PROFILE is said before any check runs
     start = os.fspath(start) if start is not None else os.getcwd()
     chosen = os.fspath(explicit) if explicit else os.environ.get(ENV_CONFIG) or None
