@@ -53,9 +53,11 @@ def test_a_directory_name_cannot_forge_an_annotation(tmp_path, command) -> None:
     repo = hostile_repo(tmp_path)
     done = run_script(*command, cwd=repo, GITHUB_ACTIONS="true")
     assert_unforged(done, github=True)
-    assert "x\\n::error file=forged.py" in done.stdout + done.stderr or "x%0A" in (
-        done.stdout + done.stderr
-    ) or command[-1] in ("doctor", "install")
+    assert (
+        "x\\n::error file=forged.py" in done.stdout + done.stderr
+        or "x%0A" in (done.stdout + done.stderr)
+        or command[-1] in ("doctor", "install")
+    )
 
 
 def test_github_annotations_escape_the_path_as_a_property(tmp_path) -> None:
