@@ -256,3 +256,19 @@ def test_local_scope_in_linked_worktrees_shares_the_exclude(repo, tmp_path) -> N
     assert "taken out" in agent(repo, "uninstall", "--scope", "local").stdout
     with open(exclude, encoding="utf-8") as fh:
         assert "settings.local.json" not in fh.read()
+
+
+def test_concurrent_installs_of_every_agent_share_the_record(repo) -> None:
+    """Four installs at once each record what they created: uninstall --agent all then
+    leaves nothing behind."""
+    env = script_env()
+    exe = os.path.join(os.path.dirname(sys.executable), "asimov-hooks")
+    procs = [
+        subprocess.Popen([exe, "agent", "install", "--agent", name], cwd=repo, env=env,
+                         stdout=subprocess.DEVNULL)
+        for name in ("claude", "codex", "gemini", "cursor", "claude", "cursor")
+    ]  # fmt: skip
+    assert all(proc.wait(timeout=120) == 0 for proc in procs)
+    proc = agent(repo, "uninstall", "--agent", "all")
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(os.listdir(repo)) == [".git"]

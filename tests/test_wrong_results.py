@@ -40,3 +40,48 @@ def test_nan_anywhere_in_a_config_is_named(tmp_path) -> None:
     done = run_script("asimov-validate", ".claude_checkpoint.yaml", cwd=repo)
     assert done.returncode == 2
     assert "token-estimator.divisor: nan is not a number" in done.stderr
+
+
+def test_the_merge_driver_takes_a_path_starting_with_a_dash_as_a_path(tmp_path) -> None:
+    import json
+
+    from conftest import commit_all, git, oc_checkpoint
+
+    repo = git_init(tmp_path / "repo")
+    assert run_script("asimov-hooks", "install", cwd=repo).returncode == 0
+    driver = git(repo, "config", "--get", "merge.asimov-checkpoint.driver").stdout
+    assert " -- %O %A %B %L %P" in driver
+    path = "-d/.checkpoints/-x.checkpoint.json"
+    with open(f"{repo}/.gitattributes", "a", encoding="utf-8") as fh:
+        fh.write("-d/.checkpoints/*.checkpoint.json merge=asimov-checkpoint\n")
+    base = oc_checkpoint()
+    write(repo, path, base)
+    commit_all(repo, "base")
+    git(repo, "checkout", "-q", "-b", "side")
+    write(repo, path, {**base, "step": "sprint-3"})
+    commit_all(repo, "side")
+    git(repo, "checkout", "-q", "main")
+    write(repo, path, {**base, "phase": "review"})
+    commit_all(repo, "main")
+    done = git(repo, "merge", "--no-edit", "side", check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    with open(f"{repo}/{path}", encoding="utf-8") as fh:
+        merged = json.load(fh)
+    assert (merged["phase"], merged["step"]) == ("review", "sprint-3")
+
+
+def test_the_driver_module_reads_values_after_the_marker(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    for name, text in (("o", "a: 1\n"), ("a", "a: 1\n"), ("b", "a: 1\n")):
+        write(tmp_path, name, text)
+    done = subprocess.run(
+        [sys.executable, "-m", "asimov_hooks.merge.driver", "--", "o", "a", "b", "7", "-x.yaml"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "No such option" not in done.stderr

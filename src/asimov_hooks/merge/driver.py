@@ -1,4 +1,4 @@
-"""`asimov-hooks merge-driver %O %A %B %L %P`: git's custom merge driver for checkpoints.
+"""`asimov-hooks merge-driver -- %O %A %B %L %P`: git's custom merge driver for checkpoints.
 
 Git hands us three temporary files and expects the result in %A: exit 0 for a clean
 merge, 1 for a conflict (above 128 makes recent git abort the whole merge, so an
@@ -218,7 +218,7 @@ def __getattr__(name: str) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m asimov_hooks.merge.driver %O %A %B %L %P`, the command install writes.
+    """`python -m asimov_hooks.merge.driver -- %O %A %B %L %P`, the command install writes.
 
     The same driver as `asimov-hooks merge-driver`, read from the same argument list
     (`cli/options.MERGE_DRIVER`) without loading click (most of a merge's start-up

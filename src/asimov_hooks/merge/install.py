@@ -98,7 +98,12 @@ def _display(path: str, top: str | None) -> str:
 
 OPT_OUT = "asimov-hooks.merge-driver"  # git config key `uninstall` leaves behind
 OPT_OUT_VALUE = "uninstalled"
-OUR_DRIVER_MARKS = ("asimov_hooks.merge.driver", "asimov_hooks.merge_driver", "merge-driver %O")
+OUR_DRIVER_MARKS = (
+    "asimov_hooks.merge.driver",
+    "asimov_hooks.merge_driver",
+    "merge-driver %O",
+    "merge-driver -- %O",
+)
 
 
 class Installed:

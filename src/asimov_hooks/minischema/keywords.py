@@ -43,6 +43,8 @@ SUPPORTED = frozenset(
         "const",
         "minimum",
         "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
         "minLength",
         "maxLength",
         "pattern",
@@ -220,6 +222,7 @@ def _string_step(schema: dict[str, Any], seconds: float | None = None) -> Step:
 
 def _number_step(schema: dict[str, Any]) -> Step:
     least, most = schema.get("minimum"), schema.get("maximum")
+    above, below = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
 
     def number_step(value: Any, path: tuple, out: list) -> None:
         if not _type_ok(value, "number"):
@@ -235,5 +238,11 @@ def _number_step(schema: dict[str, Any]) -> Step:
             out.append(SchemaError(path, f"{value} is less than the minimum of {least}", "minimum"))
         if most is not None and value > most:
             out.append(SchemaError(path, f"{value} is more than the maximum of {most}", "maximum"))
+        if above is not None and value <= above:
+            message = f"{value} is not more than the exclusive minimum of {above}"
+            out.append(SchemaError(path, message, "exclusiveMinimum"))
+        if below is not None and value >= below:
+            message = f"{value} is not less than the exclusive maximum of {below}"
+            out.append(SchemaError(path, message, "exclusiveMaximum"))
 
     return number_step
