@@ -8,9 +8,12 @@ The shape comes from rules/schemas/config.schema.json (and its trim / merge sect
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from .packs import ConfigError, default_data, load_schema, rules_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing imports re
+    from typing import Any
 
 
 def known_rule_ids() -> set[str]:
@@ -73,14 +76,18 @@ def _key_hint(error: Any, data: dict[str, Any], schema: dict[str, Any]) -> str:
         return ""
     import re
 
-    found = re.search(r"'([^']+)' was unexpected", error.message)
+    found = re.search(r"'([^']+)' was unexpected|unexpected property '([^']+)'", error.message)
     if not found:
         return ""
+    key = found.group(1) or found.group(2)
+    path = list(error.path)
+    if path and path[-1] == key:  # the path may name the key itself
+        path.pop()
     node: Any = schema
-    for part in error.path:
+    for part in path:
         node = node.get("properties", {}).get(part, {}) if isinstance(node, dict) else {}
     known = node.get("properties", {}) if isinstance(node, dict) else {}
-    return did_you_mean(found.group(1), known)
+    return did_you_mean(key, known)
 
 
 def _rule_id_uses(data: dict[str, Any]) -> list[tuple[str, list[str]]]:
