@@ -9,6 +9,7 @@ import click
 
 from ..cli.clickopts import CONTEXT, click_option
 from ..cli.options import COLOR
+from ..fs.access import show
 from .cliutil import _fail, _finding_lines, _project, dir_options, format_option
 from .store import OcError, Refused
 
@@ -36,13 +37,13 @@ def _fields(phase, step, summary, actions) -> dict:  # type: ignore[no-untyped-d
 def _report(project: Project, path: str, what: str, result) -> None:  # type: ignore[no-untyped-def]
     click.echo(f"{project.show(path)}: {what}")
     for line in _finding_lines(result):
-        click.echo(line)
+        click.echo(show(line))
 
 
 def _refused(refused: Refused) -> None:
     click.echo(f"not written: the {refused.what} would have errors")
     for line in _finding_lines(refused.result):
-        click.echo(line)
+        click.echo(show(line))
     sys.exit(1)
 
 

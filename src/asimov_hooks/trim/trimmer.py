@@ -352,20 +352,23 @@ def run(
 
 
 def _report(outcome: Outcome, dry_run: bool, diff: bool, quiet: bool, out: Any, err: Any) -> int:
-    path = outcome.path
+    from ..fs.access import show  # paths and values from the repository, one line each
+
+    path = show(outcome.path)
     if outcome.skipped:
         if not quiet:
-            out.write(f"{path}: skipped: {outcome.skipped}\n")
+            out.write(f"{path}: skipped: {show(outcome.skipped)}\n")
         return EXIT_OK
     if outcome.changed:
         out.write(f"{'Would fix' if dry_run else 'Fixing'} {path}\n")
         for message in outcome.messages:
-            out.write(f"  {message}\n")
+            out.write(f"  {show(message)}\n")
         if diff and outcome.before is not None and outcome.after is not None:
             import difflib
 
             out.writelines(
-                difflib.unified_diff(
+                show(line.rstrip("\n")) + "\n"
+                for line in difflib.unified_diff(
                     outcome.before.splitlines(keepends=True),
                     outcome.after.splitlines(keepends=True),
                     fromfile=f"a/{path}",
@@ -374,8 +377,8 @@ def _report(outcome: Outcome, dry_run: bool, diff: bool, quiet: bool, out: Any, 
             )
     if outcome.warning:
         out.flush()
-        err.write(f"{path}: warning: {outcome.warning}\n")
+        err.write(f"{path}: warning: {show(outcome.warning)}\n")
     if outcome.error:
         out.flush()
-        err.write(f"{path}: error: {outcome.error}\n")
+        err.write(f"{path}: error: {show(outcome.error)}\n")
     return EXIT_FAIL if outcome.changed or outcome.error else EXIT_OK

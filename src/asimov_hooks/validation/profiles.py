@@ -84,4 +84,6 @@ def describe(config: Any, kind: str, rel: str) -> str:
     else:
         names = ", ".join(config.data.get("profile-markers", ()))
         why = f"no Asimov protocol file ({names}) here or above"
-    return f"profile {profile} for {rel} ({why}; {HOW})"
+    from ..fs.access import show  # one line, whatever the names hold
+
+    return show(f"profile {profile} for {rel} ({why}; {HOW})")
