@@ -230,11 +230,18 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     given = parse_arguments(MERGE_DRIVER, args)
     if given is None:
+        import click
+
+        from ..cli.clickopts import show_error
+
         try:
-            __getattr__("command").main(args, prog_name=MODULE_PROG)
+            code = __getattr__("command").main(args, prog_name=MODULE_PROG, standalone_mode=False)
+        except click.ClickException as exc:
+            show_error(exc, MODULE_PROG)
+            return 2
         except SystemExit as done:
             return done.code if isinstance(done.code, int) else 2
-        return 2
+        return code if isinstance(code, int) else 2
     try:
         return run(
             str(given["base"]),

@@ -16,6 +16,8 @@ from ..checks.measure import TokenEstimator
 from ..checks.registry import ESSENTIAL_RULES, normalize_rule
 from ..fs.access import FileProblem, read_bytes
 from ..gitutil import find_toplevel
+from .config_check import known_rule_ids as known_rule_ids
+from .config_check import validate_config as _validate_config
 from .globs import globset, match_any
 from .packs import (
     PACKS,  # noqa: F401 - re-exported: config.PACKS is where callers look
@@ -23,8 +25,8 @@ from .packs import (
     deep_merge,
     default_data,
     load_rule_file,  # noqa: F401 - re-exported
-    load_schema,
-    rules_dir,
+    load_schema,  # noqa: F401 - re-exported
+    rules_dir,  # noqa: F401 - re-exported
 )
 from .profiles import check_environment, profile_for
 
@@ -112,67 +114,6 @@ def _read_config_file(path: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: the configuration must be a mapping")
     return data
-
-
-def _validate_config(path: str, data: dict[str, Any]) -> None:
-    from ..minischema import compile_schema
-    from .finite import non_finite
-
-    bad = non_finite(data)
-    if bad is not None:
-        where, value = bad
-        word = "not a number" if value != value else "an infinite number"
-        raise ConfigError(f"{path}: {where}: {value} is {word}; use a finite value")
-
-    errors = compile_schema(load_schema("config.schema.json")).errors(data)
-    for section in ("trim", "merge"):
-        schema_file = os.path.join(rules_dir(), "schemas", f"config-{section}.schema.json")
-        if section in data and os.path.isfile(schema_file):
-            schema = load_schema(f"config-{section}.schema.json")
-            sub = compile_schema(schema).errors(data[section])
-            errors += [type(e)((section, *e.path), e.message, e.keyword, e.on_key) for e in sub]
-    known = known_rule_ids()  # a misspelt rule id is the likelier mistake: say so first
-    for where, ids in _rule_id_uses(data):
-        unknown = sorted(set(ids) - known)
-        if unknown:
-            raise ConfigError(f"{path}: {where}: unknown rule id {unknown[0]!r}")
-    if errors:
-        first = errors[0]
-        where = ".".join(str(p) for p in first.path) or "(top level)"
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise ConfigError(f"{path}: {where}: {first.message}{more}")
-    for kind, spec in data.get("kinds", {}).items():
-        if kind not in default_data().get("kinds", {}) and not {"files", "format"} <= spec.keys():
-            raise ConfigError(f"{path}: kinds.{kind}: a new kind needs 'files' and 'format'")
-
-
-def known_rule_ids() -> set[str]:
-    """Every rule id (the registry's list, checks/registry.py)."""
-    from ..checks.registry import ids
-
-    return set(ids())
-
-
-def _rule_id_uses(data: dict[str, Any]) -> list[tuple[str, list[str]]]:
-    """(where, rule ids) for every place a config names rules; typos must not pass."""
-
-    def names(value: Any) -> list[str]:  # shape errors are the schema's to report
-        if isinstance(value, dict):
-            return [k for k in value if isinstance(k, str)]
-        return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
-
-    def get(mapping: Any, key: str) -> Any:
-        return mapping.get(key) if isinstance(mapping, dict) else None
-
-    uses = [(key, names(data.get(key))) for key in ("select", "ignore", "rules")]
-    kinds = data.get("kinds")
-    for kind, spec in kinds.items() if isinstance(kinds, dict) else ():
-        uses.append((f"kinds.{kind}.rules", names(get(spec, "rules"))))
-    overrides = data.get("overrides")
-    for i, override in enumerate(overrides if isinstance(overrides, list) else ()):
-        uses.append((f"overrides[{i}].rules", names(get(override, "rules"))))
-        uses.append((f"overrides[{i}].ignore", names(get(override, "ignore"))))
-    return uses
 
 
 def _expand_rule_shorthands(data: dict[str, Any]) -> dict[str, Any]:

@@ -40,14 +40,17 @@ def validate(
     except ConfigError as exc:
         sys.stderr.write(f"{prog}: error: {exc}\n")
         return EXIT_USAGE
-    from .config import known_rule_ids
+    from .config_check import known_rule_ids, unknown_rule_ids
 
     known = known_rule_ids()
-    for option, ids in (("--select", select), ("--ignore", ignore)):
-        unknown = sorted(set(ids or ()) - known)
-        if unknown:  # a typo must not switch every check off and pass the commit
-            sys.stderr.write(f"{prog}: error: {option}: unknown rule id {unknown[0]!r}\n")
-            return EXIT_USAGE
+    problems = [
+        f"{option}: {text}"
+        for option, ids in (("--select", select), ("--ignore", ignore))
+        for text in unknown_rule_ids(ids or (), known)
+    ]
+    if problems:  # a typo must not switch every check off and pass the commit
+        sys.stderr.write(f"{prog}: error: {'; '.join(problems)}\n")
+        return EXIT_USAGE
     for path in paths:
         try:
             ensure_exists(path)
