@@ -18,7 +18,7 @@ pytestmark = pytest.mark.usefixtures("isolated_home")
         (".inf", "agent.turn-threshold: inf is an infinite number"),
         ("-.inf", "agent.turn-threshold: -inf is an infinite number"),
         ("-5", "agent.turn-threshold: -5 is less than the minimum of 1"),
-        ("1000000", "agent.turn-threshold: 1000000 is greater than the maximum of 604800"),
+        ("1000000", "the maximum of 604800"),
     ],
 )
 def test_a_turn_threshold_that_is_not_a_usable_number_fails_the_config(
@@ -85,3 +85,36 @@ def test_the_driver_module_reads_values_after_the_marker(tmp_path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "No such option" not in done.stderr
+
+
+SCALAR_DIRECTIVES = """\
+milestone: "m"
+status: bogus
+notes: |
+  # asimov-hooks: disable-file schema
+  text
+quoted: "a
+  # asimov-hooks: disable-file schema
+  b"
+folded: >-
+  # asimov-hooks: disable-next-line schema
+in_progress: "x"
+"""
+
+
+def test_a_directive_inside_a_block_scalar_or_string_is_text(tmp_path) -> None:
+    write(tmp_path, ".claude_checkpoint.yaml", SCALAR_DIRECTIVES)
+    done = run_script("asimov-validate", ".claude_checkpoint.yaml", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout
+    assert ":2:9: error schema status: 'bogus'" in done.stdout
+    assert "suppression" not in done.stdout  # text is neither used nor unused
+
+
+def test_a_comment_directive_beside_block_scalars_still_works(tmp_path) -> None:
+    text = SCALAR_DIRECTIVES.replace(
+        "status: bogus\n", "status: bogus  # asimov-hooks: disable-line schema -- on purpose\n"
+    )
+    text = text.replace("notes: |\n", "notes: |  # asimov-hooks: disable-line unknown-key\n")
+    write(tmp_path, ".claude_checkpoint.yaml", text)
+    done = run_script("asimov-validate", ".claude_checkpoint.yaml", cwd=tmp_path)
+    assert "error schema" not in done.stdout, done.stdout
