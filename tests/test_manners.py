@@ -77,3 +77,15 @@ def test_merge_driver_install_points_to_install(repo) -> None:
     assert "run `asimov-hooks install`" in one_error_line(
         done, "python -m asimov_hooks.merge.driver"
     )
+
+
+def test_the_trim_hook_leaves_a_conflict_to_validate(repo) -> None:
+    write(
+        repo, ".claude_checkpoint.yaml", "milestone: m\n<<<<<<< a\nx: 1\n=======\nx: 2\n>>>>>>> b\n"
+    )
+    skipped = run_script(
+        "asimov-hooks", "trim", "--skip-conflicts", ".claude_checkpoint.yaml", cwd=repo
+    )
+    assert (skipped.returncode, skipped.stdout, skipped.stderr) == (0, "", "")
+    plain = run_script("asimov-hooks", "trim", ".claude_checkpoint.yaml", cwd=repo)
+    assert plain.returncode == 1 and "conflict markers" in plain.stderr

@@ -166,6 +166,12 @@ TRIM = Command(
         Option("--dry-run", dest="dry_run", help="Report what would be removed; write nothing."),
         Option("--diff", dest="diff", help="Also print a unified diff of each change."),
         Option("-q", "--quiet", dest="quiet", help="Do not mention skipped files."),
+        Option(
+            "--skip-conflicts",
+            dest="skip_conflicts",
+            help="Leave a file with conflict markers to asimov-validate, which reports it "
+            "(the hook: one report per problem); no message, exit 0 for it.",
+        ),
     ),
 )
 

@@ -45,6 +45,7 @@ class Outcome:
         "archive",
         "before",
         "changed",
+        "conflicted",
         "error",
         "messages",
         "path",
@@ -60,6 +61,7 @@ class Outcome:
         self.error: str | None = None
         self.warning: str | None = None  # over a hard limit whose rule is only a warning
         self.skipped: str | None = None
+        self.conflicted = False
         self.written = False
         self.archive: str | None = None
         self.before: str | None = None
@@ -157,6 +159,7 @@ def _fix_locked(
     marker = find_conflict_marker(source.text)
     if marker is not None:
         outcome.error = f"not trimmed: unresolved merge conflict markers (line {marker})"
+        outcome.conflicted = True
         return outcome
     try:
         result = trim_text(
@@ -306,6 +309,7 @@ def run(
     dry_run: bool = False,
     diff: bool = False,
     quiet: bool = False,
+    skip_conflicts: bool = False,
 ) -> int:
     out, err = sys.stdout, sys.stderr
     try:
@@ -341,6 +345,8 @@ def run(
                 )
                 status = EXIT_USAGE
                 continue
+            if skip_conflicts and outcome.conflicted:
+                continue  # asimov-validate reports it: once per problem
             status = max(status, _report(outcome, dry_run, diff, quiet, out, err))
     except ConfigError as exc:
         err.write(f"{PROG}: error: {exc}\n")
