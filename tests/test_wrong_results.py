@@ -118,3 +118,28 @@ def test_a_comment_directive_beside_block_scalars_still_works(tmp_path) -> None:
     write(tmp_path, ".claude_checkpoint.yaml", text)
     done = run_script("asimov-validate", ".claude_checkpoint.yaml", cwd=tmp_path)
     assert "error schema" not in done.stdout, done.stdout
+
+
+def test_the_merge_driver_does_not_carry_a_doubled_bom_into_a_clean_merge(tmp_path) -> None:
+    from conftest import commit_all, git
+
+    bom = "\ufeff"
+    repo = git_init(tmp_path / "repo")
+    assert run_script("asimov-hooks", "install", cwd=repo).returncode == 0
+    base = 'milestone: "m"\nstatus: in_progress\ncompleted:\n  - "a"\nin_progress: "x"\n'
+    write(repo, ".claude_checkpoint.yaml", base)
+    commit_all(repo, "base")
+    git(repo, "checkout", "-q", "-b", "side")
+    write(repo, ".claude_checkpoint.yaml", base.replace('"x"', '"y"'))
+    commit_all(repo, "side")
+    git(repo, "checkout", "-q", "main")
+    write(repo, ".claude_checkpoint.yaml", bom + bom + base.replace('"m"', '"m2"'))
+    commit_all(repo, "main: a doubled BOM")
+    done = git(repo, "merge", "--no-edit", "side", check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    with open(f"{repo}/.claude_checkpoint.yaml", "rb") as fh:
+        merged = fh.read()
+    assert merged.startswith(b"\xef\xbb\xbfmilestone")
+    assert b'"m2"' in merged and b'"y"' in merged
+    checked = run_script("asimov-validate", ".claude_checkpoint.yaml", cwd=repo)
+    assert checked.returncode == 0, checked.stdout + checked.stderr

@@ -142,8 +142,10 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
             + (f"{count} fields need" if count != 1 else "1 field needs")
             + " a decision (everything else is merged):"
         )
+        from ..fs.access import show
+
         for line in outcome.conflicts:
-            sys.stderr.write(f"  {line}\n")
+            sys.stderr.write(f"  {show(line)}\n")
     return outcome.status
 
 
@@ -182,7 +184,9 @@ def _keep_cut(outcome: Outcome, settings: Settings, relpath: str, where: str) ->
 
 
 def _say(message: str) -> None:
-    sys.stderr.write(f"{PROG}: {message}\n")
+    from ..fs.access import show  # the path is the repository's: one line, no escapes
+
+    sys.stderr.write(f"{PROG}: {show(message)}\n")
 
 
 MODULE_PROG = "python -m asimov_hooks.merge.driver"

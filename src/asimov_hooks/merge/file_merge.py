@@ -125,10 +125,18 @@ def merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Settin
 
     with memoized():
         try:
-            return _merge_bytes(base, ours, theirs, settings)
+            outcome = _merge_bytes(base, ours, theirs, settings)
         except _Unchecked as exc:
             reason = f"the schema cannot check the merge ({exc})"
             return Outcome(1, None, "line-merge", reason=reason)
+    bom = b"\xef\xbb\xbf"
+    if outcome.data is not None and outcome.data.startswith(bom * 2):
+        # a side's doubled BOM is not carried into the result: every reader refuses it
+        data = outcome.data
+        while data.startswith(bom * 2):
+            data = data[len(bom) :]
+        outcome.data = data
+    return outcome
 
 
 def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Settings) -> Outcome:
