@@ -39,6 +39,9 @@ def test_every_config_error_in_one_run(repo) -> None:
     line = one_error_line(run_script("asimov-validate", ".", cwd=repo), "asimov-validate")
     assert "rules: unknown rule id 'max-lines-sfot' (did you mean 'max-lines-soft'?)" in line
     assert "'ignor'" in line and "(did you mean 'ignore'?)" in line
+    write(repo, ".asimov-hooks.yaml", "trim:\n  archiv: {enabled: false}\nselct: [schema]\n")
+    line = one_error_line(run_script("asimov-validate", ".", cwd=repo), "asimov-validate")
+    assert "(did you mean 'archive'?)" in line and "(did you mean 'select'?)" in line
 
 
 def test_subcommands_suggest(repo) -> None:

@@ -84,6 +84,8 @@ def _key_hint(error: Any, data: dict[str, Any], schema: dict[str, Any]) -> str:
     if path and path[-1] == key:  # the path may name the key itself
         path.pop()
     node: Any = schema
+    if path and path[0] in ("trim", "merge"):  # sections with a schema of their own
+        node = load_schema(f"config-{path.pop(0)}.schema.json")
     for part in path:
         node = node.get("properties", {}).get(part, {}) if isinstance(node, dict) else {}
     known = node.get("properties", {}) if isinstance(node, dict) else {}
