@@ -32,8 +32,14 @@ def git(
     import subprocess
 
     try:
-        done = subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, input=stdin
+        done = subprocess.run(  # names that are not UTF-8 round-trip as os paths do
+            ["git", *args],
+            cwd=cwd,
+            capture_output=True,
+            encoding="utf-8",
+            errors="surrogateescape",
+            check=False,
+            input=stdin,
         )
     except OSError as exc:
         raise GitError(f"cannot run git: {exc.strerror or exc}") from None
