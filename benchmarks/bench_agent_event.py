@@ -5,9 +5,9 @@ apply_patch, Gemini CLI's BeforeTool and AfterTool, Cursor's afterFileEdit) on e
 file the agent writes; almost all of them touch files that are not protocol files,
 where the hook has nothing to do. Its cost there must stay within about 2x a bare
 `python -c pass`. This measures it as a user has it: asimov-hooks installed as the
-README installs it (`python3 -m venv`, then `pip install .`: a wheel, compiled
-bytecode), each event a whole process fed its JSON on stdin, the way the agents start
-it. `--maker virtualenv` builds the environment as pre-commit does instead.
+README installs it (`python3 -m venv`, `pip install -U pip`, then `pip install .`: a
+wheel, compiled bytecode), each event a whole process fed its JSON on stdin, the way
+the agents start it. `--maker virtualenv` builds the environment as pre-commit does.
 
     python benchmarks/bench_agent_event.py            # builds a venv in a temp dir
     python benchmarks/bench_agent_event.py --env .venv --runs 15
@@ -41,12 +41,14 @@ TARGET = 2.0  # x python -c pass, for edits of files that are not protocol files
 
 def build_env(directory: str, maker: str = "venv") -> str:
     """A fresh environment with `pip install ROOT` (a wheel, bytecode compiled), made by
-    the standard venv module as the README says (`maker="virtualenv"`: as pre-commit
-    makes its hook environments). Its bin dir."""
+    the standard venv module with its pip upgraded, as the README says
+    (`maker="virtualenv"`: as pre-commit makes its hook environments). Its bin dir."""
     quiet = ["-q"] if maker == "virtualenv" else []  # the venv module has no -q
     subprocess.run([sys.executable, "-m", maker, *quiet, directory], check=True)
     bindir = os.path.join(directory, "Scripts" if os.name == "nt" else "bin")
     pip = [os.path.join(bindir, "python"), "-m", "pip", "install", "-q"]
+    if maker == "venv":  # the README upgrades the pip that venv brings, then installs
+        subprocess.run([*pip, "--disable-pip-version-check", "-U", "pip"], check=True)
     subprocess.run([*pip, "--disable-pip-version-check", ROOT], check=True)
     return bindir
 
@@ -179,6 +181,16 @@ def measure(bindir: str, runs: int, workdir: str) -> list[tuple[str, Samples]]:
     rows: list[tuple[str, list[str], str | None]] = [
         ("python -c pass", [python, "-c", "pass"], None)
     ]
+    with open(hooks, encoding="utf-8", errors="replace") as fh:
+        script = fh.read()
+    if "\nimport re\n" in script:  # pip's console script of older pips: a floor of its own
+        rows.append(
+            (
+                "python -c 'import re' (the installed script's first import)",
+                [python, "-c", "import re"],
+                None,
+            )
+        )
     rows += [
         (name, [hooks, "agent-event", "--agent", agent], path)
         for name, (agent, path) in payloads.items()
@@ -251,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             bindir = build_env(os.path.join(tmp, "venv"), args.maker)
             how = (
-                "`python3 -m venv` and `pip install .` as the README installs, compiled bytecode"
+                "`python3 -m venv`, `pip install -U pip`, `pip install .` as the README installs, "
+                "compiled bytecode"
                 if args.maker == "venv"
                 else "fresh virtualenv as pre-commit makes it, `pip install .`, compiled bytecode"
             )

@@ -227,6 +227,9 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """Neither the CI nor the developer's environment may change what a test sees."""
     for name in ("GITHUB_ACTIONS", "ASIMOV_HOOKS_CONFIG", "ASIMOV_HOOKS_DEBUG"):
         monkeypatch.delenv(name, raising=False)
+    # the suite's CLAUDE.md files are checked as in an Asimov repository (ADR-007's
+    # limits) wherever they are written; tests/test_profiles.py unsets it
+    monkeypatch.setenv("ASIMOV_HOOKS_PROFILE", "asimov")
     for name, value in GIT_ENV.items():
         monkeypatch.setenv(name, value)
 

@@ -97,6 +97,33 @@ def test_gemini_settings_beside_events_in_hooks_are_kept(repo) -> None:
     round_trip(repo, ".gemini/settings.json", original, "gemini")
 
 
+GEMINI_COMMENTS = """{
+  // Gemini CLI reads this file as JSON with comments
+  "theme": "GitHub", /* the light one */
+  "hooks": {
+    "BeforeTool": [
+      // lint before every write
+      {"matcher": "write_file|replace", "hooks": [{"type": "command", "command": "lint // not a comment"}]}
+    ]
+  }
+}
+"""
+
+
+def test_gemini_comments_are_kept(repo) -> None:
+    installed = round_trip(repo, ".gemini/settings.json", GEMINI_COMMENTS, "gemini")
+    kept_lines(GEMINI_COMMENTS, installed)
+    assert '    ],\n    "AfterTool": [\n' in installed
+    assert '"command": "lint // not a comment"}]},\n      {\n        "matcher"' in installed
+
+
+def test_comments_refused_where_the_agent_refuses_them(repo) -> None:
+    path = put(repo, ".claude/settings.json", '{\n  // no\n  "model": "opus"\n}\n')
+    proc = agent(repo, "install")
+    assert proc.returncode == 2 and "invalid JSON" in proc.stderr
+    assert get(path) == '{\n  // no\n  "model": "opus"\n}\n'
+
+
 CURSOR = '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./hooks/format.sh" }]\n  }\n}'
 
 
@@ -215,3 +242,18 @@ def test_installed_hooks_fire_for_the_documented_payloads(repo, name: str) -> No
             )
             assert proc.returncode == 0, (event, proc.stderr)
             assert "not handled" not in proc.stderr, (event, proc.stderr)
+
+
+def test_one_unusable_file_does_not_stop_the_others(repo) -> None:
+    broken = put(repo, ".gemini/settings.json", '{"hooks": [}')
+    proc = agent(repo, "install", "--agent", "all")
+    assert proc.returncode == 2
+    errors = [line for line in proc.stderr.splitlines() if "error" in line]
+    assert len(errors) == 1 and ".gemini/settings.json: invalid JSON" in errors[0], proc.stderr
+    for rel in (".claude/settings.json", ".codex/hooks.json", ".cursor/hooks.json"):
+        assert f"{rel}: added" in proc.stdout
+    assert not os.path.exists(os.path.join(repo, ".gemini", "commands"))
+    proc = agent(repo, "uninstall", "--agent", "all")
+    assert proc.returncode == 2 and ".gemini/settings.json: invalid JSON" in proc.stderr
+    assert get(broken) == '{"hooks": [}'
+    assert sorted(os.listdir(repo)) == [".gemini", ".git"]

@@ -202,3 +202,73 @@ def test_directory_name_taken_by_a_file(repo) -> None:
     assert proc.stderr.strip().endswith(
         ".claude: cannot create the directory: File exists; nothing changed"
     )
+
+
+LINK_PLACES = [
+    ".claude", ".claude/commands", ".claude/commands/checkpoint.md", ".codex", ".codex/hooks.json",
+    ".gemini", ".gemini/settings.json", ".gemini/commands", ".cursor", ".cursor/hooks.json",
+    ".cursor/commands/checkpoint.md", ".agents", ".agents/skills/checkpoint",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("place", LINK_PLACES)
+@pytest.mark.parametrize("target", ["OUT", "GIT"])
+def test_no_link_leads_install_or_uninstall_out(repo, tmp_path, place: str, target: str) -> None:
+    """Every file and directory `agent install --agent all` writes, linked out of the
+    repository or into .git/: nothing outside or in .git/ (but our own state) changes."""
+    outside = tmp_path / "outside"
+    (outside / "dir").mkdir(parents=True)
+    (outside / "file.json").write_text('{"keep": true}\n')
+    is_dir = not os.path.splitext(place)[1]
+    if target == "OUT":
+        dest = str(outside / ("dir" if is_dir else "file.json"))
+    else:
+        dest = os.path.join(repo, ".git", "hooks" if is_dir else "config")
+    os.makedirs(os.path.dirname(os.path.join(repo, place)), exist_ok=True)
+    os.symlink(dest, os.path.join(repo, place))
+    git_dir = os.path.join(repo, ".git")
+    before = snapshot(outside), {k: v for k, v in snapshot(git_dir).items()}
+    for command in ("install", "uninstall"):
+        proc = agent(repo, command, "--agent", "all")
+        assert proc.returncode in (0, 1, 2), proc
+        assert "internal error" not in proc.stderr
+        text = proc.stdout + proc.stderr
+        assert "outside the repository" in text or "git directory" in text, text
+    after_git = {k: v for k, v in snapshot(git_dir).items() if not k.startswith("asimov-hooks")}
+    assert snapshot(outside) == before[0]
+    assert after_git == before[1]
+
+
+def test_local_scope_in_linked_worktrees_shares_the_exclude(repo, tmp_path) -> None:
+    """Linked worktrees share .git/info/exclude: the pattern stays while any of them
+    still has its local settings file."""
+    from conftest import commit_all
+
+    commit_all(repo, "first")
+    other = str(tmp_path / "other")
+    git(repo, "worktree", "add", "-q", other, "-b", "other")
+    exclude = os.path.join(repo, ".git", "info", "exclude")
+    assert agent(repo, "install", "--scope", "local").returncode == 0
+    proc = agent(other, "install", "--scope", "local")
+    assert proc.returncode == 0 and "exclude" not in proc.stdout  # already ignored
+    assert "taken out" not in agent(other, "uninstall", "--scope", "local").stdout
+    assert git(repo, "check-ignore", "-q", ".claude/settings.local.json").returncode == 0
+    assert "taken out" in agent(repo, "uninstall", "--scope", "local").stdout
+    with open(exclude, encoding="utf-8") as fh:
+        assert "settings.local.json" not in fh.read()
+
+
+def test_concurrent_installs_of_every_agent_share_the_record(repo) -> None:
+    """Four installs at once each record what they created: uninstall --agent all then
+    leaves nothing behind."""
+    env = script_env()
+    exe = os.path.join(os.path.dirname(sys.executable), "asimov-hooks")
+    procs = [
+        subprocess.Popen([exe, "agent", "install", "--agent", name], cwd=repo, env=env,
+                         stdout=subprocess.DEVNULL)
+        for name in ("claude", "codex", "gemini", "cursor", "claude", "cursor")
+    ]  # fmt: skip
+    assert all(proc.wait(timeout=120) == 0 for proc in procs)
+    proc = agent(repo, "uninstall", "--agent", "all")
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(os.listdir(repo)) == [".git"]

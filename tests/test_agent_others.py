@@ -337,6 +337,23 @@ def test_codex_move_onto_the_checkpoint_is_checked(repo: str) -> None:
     assert "tool_calls" in (denial("codex", agent_event("codex", payload, repo)) or "")
 
 
+@pytest.mark.parametrize("checkpoint_exists", [True, False])
+def test_codex_move_of_a_broken_draft_onto_the_checkpoint_is_denied(
+    checkpoint_exists: bool, repo: str
+) -> None:
+    """A move is judged against what the target holds now, not against its source: a
+    draft's own errors are new errors for the checkpoint it replaces."""
+    if not checkpoint_exists:
+        os.remove(os.path.join(repo, ".claude_checkpoint.yaml"))
+    write(repo, "draft.yaml", GOOD_CHECKPOINT.replace("tool_calls: 45", "tool_calls: -5"))
+    patch = (
+        "*** Begin Patch\n*** Update File: draft.yaml\n*** Move to: .claude_checkpoint.yaml\n"
+        '@@\n-milestone: "Add feature X"\n+milestone: "Add feature Y"\n*** End Patch\n'
+    )
+    payload = fixture("codex", "pre_tool_use_apply_patch", repo, tool_input={"command": patch})
+    assert "tool_calls" in (denial("codex", agent_event("codex", payload, repo)) or "")
+
+
 def test_codex_malformed_patch_is_left_to_codex(repo: str) -> None:
     patch = "*** Begin Patch\n*** Update File: .claude_checkpoint.yaml\n*** End Patch\n"
     proc = agent_event(

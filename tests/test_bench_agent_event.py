@@ -21,3 +21,9 @@ def test_agent_event_benchmark_runs(tmp_path, isolated_home) -> None:
     assert "| python -c pass |" in text
     assert "PreToolUse Write src/app.py (not a protocol file)" in text
     assert "× `python -c pass` for PostToolUse Edit src/app.py" in text
+    for row in (
+        "Codex PreToolUse apply_patch src/app.py (not a protocol file)",
+        "Gemini CLI BeforeTool write_file src/app.py (not a protocol file)",
+        "Cursor afterFileEdit src/app.py (not a protocol file)",
+    ):
+        assert f"| {row} |" in text and f"for {row}:" in text

@@ -135,3 +135,14 @@ def test_no_verify_still_works(repo) -> None:
     write(repo, ".claude_checkpoint.yaml", BAD)
     git(repo, "add", "-A")
     assert commit(repo, "--no-verify", "-m", "forced").returncode == 0
+
+
+def test_a_path_that_starts_with_a_dash_is_a_path_not_an_option(repo) -> None:
+    write(repo, "-x/.claude_checkpoint.yaml", BAD)
+    write(repo, "--strict/CLAUDE.md", "# fine\n")
+    git(repo, "add", "-A")
+    proc = commit(repo, "-m", "dash")
+    output = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "-x/.claude_checkpoint.yaml:2:9: error schema status" in output
+    assert "No such option" not in output and "Usage:" not in output

@@ -100,3 +100,31 @@ def test_the_graph_sees_lazy_and_relative_imports() -> None:
     # engine imports the loaders inside a method, by a relative import
     assert "asimov_hooks.readers.loaders" in graph["asimov_hooks.validation.engine"]
     assert "asimov_hooks.validation.config" in graph["asimov_hooks.checks.schema"]
+
+
+def test_every_import_of_the_package_names_a_module_of_it() -> None:
+    """A relative import resolved against the wrong package (one dot too few after a
+    move) fails only when its line runs, often lazily: catch it here, statically."""
+    modules = _modules()
+    missing = []
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                stem = ".".join([*base, node.module] if node.module else base)
+                if stem not in modules:
+                    missing.append(f"{path.relative_to(PACKAGE)}:{node.lineno}: {stem}")
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module or ""]
+                )
+                missing += [
+                    f"{path.relative_to(PACKAGE)}:{node.lineno}: {n}"
+                    for n in names
+                    if n.startswith("asimov_hooks.") and n not in modules
+                ]
+    assert not missing, missing

@@ -93,10 +93,15 @@ def test_init_then_pre_commit_passes_quietly(tmp_path, head_clone, store, family
         assert hook_ids(config_of(repo))[0] == "team-check"
 
 
-def test_a_conflict_is_reported_once(tmp_path, head_clone, store) -> None:
-    repo = family_repo(tmp_path, "oc")
+@pytest.mark.parametrize(
+    ("family", "rel"),
+    [("oc", ".checkpoints/oc-app.checkpoint.json"), ("asimov", ".claude_checkpoint.yaml")],
+)
+def test_a_conflict_is_reported_once(tmp_path, head_clone, store, family, rel) -> None:
+    repo = family_repo(tmp_path, family)
     assert init(repo, "--repo", head_clone, "--rev", head_of(head_clone)).returncode == 0
-    rel = ".checkpoints/oc-app.checkpoint.json"
+    if family == "asimov":  # a team that commits its checkpoint
+        write(repo, ".gitignore", "")
     text = read(repo, rel)
     write(repo, rel, "<<<<<<< ours\n" + text + "=======\n" + text + ">>>>>>> theirs\n")
     commit_all(repo, "a hosted merge left markers")

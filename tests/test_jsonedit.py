@@ -124,3 +124,20 @@ def test_numbers_are_kept_as_written() -> None:
 def test_refused(text: str, message: str) -> None:
     with pytest.raises(JsonEditError, match=message):
         parse(text)
+
+
+def test_comments_kept_where_the_file_may_have_them() -> None:
+    text = '{ // head\n  "a": [1, /* one */ 2], // tail\n  "s": "// in a string"\n}\n'
+    with pytest.raises(JsonEditError):
+        Document(text)
+    doc = Document(text, comments=True)
+    assert doc.data == {"a": [1, 2], "s": "// in a string"}
+    doc.append(("a",), 3)
+    doc.append((), {"x": True}, key="b")
+    assert str(doc) == (
+        '{ // head\n  "a": [1, /* one */ 2, 3], // tail\n  "s": "// in a string",\n'
+        '  "b": {\n    "x": true\n  }\n}\n'
+    )
+    doc.delete(("b",))
+    doc.delete(("a", 2))
+    assert str(doc) == text

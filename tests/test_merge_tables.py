@@ -267,16 +267,21 @@ def test_marker_size_follows_git() -> None:
     )
 
 
-def test_yaml_window_over_schema_maximum_is_left_to_the_trimmer() -> None:
-    """Issue 13: 4 + 1 + 1 > 5 is what the trimmer fixes (keeping or archiving every
-    item), so the merge is clean and keeps all items; it is never a conflict."""
+def test_yaml_union_past_the_window_keeps_the_newest_and_cuts_the_rest() -> None:
+    """4 + 1 + 1 > 5: the merge applies the 5-item cap as `asimov-hooks trim` would
+    (the newest, last, items kept), hands the cut items over for the archive, and the
+    merged file validates; it is never a conflict."""
     full = edit(ASIMOV_BASE, ('  - "Task 2"\n', '  - "Task 2"\n  - "Task 2b"\n  - "Task 2c"\n'))
     ours = edit(full, ('  - "Task 2c"\n', '  - "Task 2c"\n  - "Task O"\n'))
     theirs = edit(full, ('  - "Task 2c"\n', '  - "Task 2c"\n  - "Task T"\n'))
-    outcome = merge(full, ours, theirs, YAML_PATH)
-    assert outcome.status == 0, outcome
-    completed = parse(outcome.data, YAML_PATH)["completed"]
-    assert {"Task O", "Task T", "Task 2c"} <= set(completed) and len(completed) > 5
+    for a, b in ((ours, theirs), (theirs, ours)):  # a rebase swaps the sides: same answer
+        outcome = merge(full, a, b, YAML_PATH)
+        assert outcome.status == 0, outcome
+        completed = parse(outcome.data, YAML_PATH)["completed"]
+        assert completed == ["Task 2", "Task 2b", "Task 2c", "Task O", "Task T"]
+        assert outcome.cut == {"completed": ["Task 1"]}
+    same = merge(full, ours, edit(full, ("tool_calls: 10", "tool_calls: 11")), YAML_PATH)
+    assert same.status == 0 and same.cut == {}  # within the cap: nothing cut
 
 
 def test_yaml_line_endings_and_bom_survive() -> None:

@@ -4,6 +4,7 @@ repository. Real git merges and rebases, the console scripts, the real pre-commi
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -70,11 +71,18 @@ def test_both_sides_trimmed_merge_is_clean_and_loses_nothing(tmp_path, how: str)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "<<<<<<<" not in open(os.path.join(repo, ARCHIVE)).read()  # noqa: SIM115
     assert len(load(os.path.join(repo, ARCHIVE))) == 2  # both trims' entries, union-merged
-    assert everything_kept(repo) == {f"t{i}" for i in range(1, 8)} | {"s1"}
     completed = load(os.path.join(repo, CP))["completed"]
-    assert len(completed) == 6  # 4 + 1 + 1: past the window, the trimmer's to fix
+    # 4 + 1 + 1 passes the 5-item cap: the union keeps the newest 5, as the trimmer does,
+    # so the merged file validates; the item it cut waits in the git directory
+    assert len(completed) == 5
+    assert run_script("asimov-validate", CP, cwd=repo).returncode == 0
+    pending = os.path.join(repo, ".git", "asimov-hooks", "merge-archive.json")
+    with open(pending, encoding="utf-8") as fh:
+        (waiting,) = json.load(fh)["entries"]
+    cut = set(waiting["entry"]["removed"]["completed"])
+    assert len(cut) == 1 and everything_kept(repo) | cut == {f"t{i}" for i in range(1, 8)} | {"s1"}
     fixed = run_script("asimov-validate", "--fix", CP, cwd=repo)
-    assert "Fixing" in fixed.stdout, fixed.stdout + fixed.stderr
+    assert "archived 1 item the merge driver cut" in fixed.stdout, fixed.stdout + fixed.stderr
     after = run_script("asimov-validate", CP, ARCHIVE, cwd=repo)
     assert after.returncode == 0, after.stdout
     assert everything_kept(repo) == {f"t{i}" for i in range(1, 8)} | {"s1"}

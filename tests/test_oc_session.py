@@ -289,3 +289,28 @@ def test_the_checkpoint_command_table_maps_one_to_one(project):
         assert proc.stdout, args
     proc = oc(root, "reset", "oc-stack-forge")
     assert proc.returncode == 0, proc.stderr
+
+
+def test_reset_without_a_skill_takes_the_only_checkpoint(example, project):
+    proc = oc(example, "reset")  # the good example holds one checkpoint
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(".checkpoints/oc-app-architect.checkpoint.json: archived to ")
+    root, _ = project
+    several = oc(root, "reset")
+    assert several.returncode == 2
+    assert "name the skill to reset (the project's checkpoints: oc-app-architect, " in (
+        several.stderr
+    )
+
+
+def test_reset_never_writes_through_a_link_out_of_the_repository(project, tmp_path):
+    root, paths = project
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.rmtree(root / ".checkpoints" / "history")
+    os.symlink(outside, root / ".checkpoints" / "history")
+    before = read(paths["oc-app-architect"])
+    proc = oc(root, "reset", "oc-app-architect")
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert "leads outside the repository" in proc.stderr
+    assert os.listdir(outside) == [] and read(paths["oc-app-architect"]) == before

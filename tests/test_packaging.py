@@ -126,3 +126,37 @@ def test_installed_wheel_documents_rules_and_schemas(installed, tmp_path) -> Non
     )
     assert proc.returncode == 1, proc.stderr
     assert '"ruleId": "schema"' in proc.stdout and '"uri": ".claude_checkpoint.yaml"' in proc.stdout
+
+
+def test_wheel_declares_its_dependency_range(wheel) -> None:
+    """ruamel.yaml 0.18 and 0.19 are admitted; libyaml (ruamel.yaml.clib) is declared for
+    CPython, since ruamel.yaml 0.19 no longer pulls it in and YAML would read ~100x slower."""
+    with zipfile.ZipFile(wheel) as zf:
+        (metadata,) = [n for n in zf.namelist() if n.endswith(".dist-info/METADATA")]
+        requires = []
+        for line in zf.read(metadata).decode().splitlines():
+            if line.startswith("Requires-Dist:"):
+                # the name as written, or normalized (ruamel-yaml-clib); the marker as is
+                name, sep, rest = line.split(":", 1)[1].strip().partition(";")
+                requires.append(name.replace("-", ".").replace("_", ".") + sep + rest)
+    ruamel = next(r for r in requires if r.startswith("ruamel.yaml") and "clib" not in r)
+    assert ">=0.18" in ruamel and "<0.20" in ruamel, ruamel
+    clib = next(r for r in requires if r.startswith("ruamel.yaml.clib"))
+    assert "platform_python_implementation" in clib and "CPython" in clib, clib
+    assert "extra ==" not in clib
+
+
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="libyaml is declared for CPython")
+def test_installed_package_reads_yaml_with_libyaml(installed, tmp_path) -> None:
+    """The fast path is on where the package is installed with its dependencies."""
+    proc = run_installed(
+        installed,
+        str(tmp_path),
+        "-c",
+        "import asimov_hooks.readers.fast_yaml as f, ruamel.yaml as r; "
+        "print(f.__file__); print(r.__version__); print(f._fast_loader_class() is not None)",
+    )
+    assert proc.returncode == 0, proc.stderr
+    module_file, version, fast = proc.stdout.splitlines()
+    assert module_file.startswith(installed + os.sep), module_file
+    assert fast == "True", f"ruamel.yaml {version} without libyaml (ruamel.yaml.clib)"

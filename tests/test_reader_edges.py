@@ -137,3 +137,12 @@ def test_agent_event_stdin_is_strict_and_bounded(tmp_path, payload: bytes) -> No
     err = proc.stderr.decode()
     assert proc.returncode == 1 and "stdin is not valid JSON" in err, err
     assert "internal error" not in err and "Traceback" not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("text", ["!!int \n", "a: !!int\n", "a: !!float\n", "a: !!bool\n"])
+def test_an_empty_tagged_scalar_is_a_placed_finding(text: str) -> None:
+    from asimov_hooks.readers.loaders import YAMLProblem
+
+    with pytest.raises(YAMLProblem) as found:
+        load_yaml(text)
+    assert found.value.rule == "syntax" and found.value.placed, found.value

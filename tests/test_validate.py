@@ -499,8 +499,35 @@ def test_code_intel_session_shape(tmp_path, cli) -> None:
     assert only(run, "session-id-matches-name") == [
         "2:17: error session-id-matches-name session_id 'sess-41' does not match the file name 'sess-42'"
     ]
-    write(tmp_path, SESSION, session(checkpoint_at=None))
-    assert "missing required property 'checkpoint_at'" in cli(path).out
+    # a partial checkpoint: code-intel restores it with defaults, so a warning, not an error
+    write(tmp_path, SESSION, session(checkpoint_at=None, checkpoint_version=None))
+    run = cli(path)
+    assert run.code == 0 and "missing required property" not in run.out
+    assert only(run, "recommended-field") == [
+        "1:1: warning recommended-field no checkpoint_version",
+        "1:1: warning recommended-field no checkpoint_at",
+    ]
+    assert cli("--strict", path).code == 1
+
+
+def test_code_intel_definitions_cache_keys(tmp_path, cli) -> None:
+    good = '["parse", "src/app.py", null, false]'
+    cache = {
+        good: ["src/app.py:12"],
+        "parse|src/app.py|None|False": [],  # the pipe-delimited form the JSON array replaced
+        '["parse", "src/app.py"]': [],
+        '["parse", "src/app.py", 3, "no"]': [],
+    }
+    path = write(tmp_path, SESSION, session(definitions_cache=cache))
+    run = cli(path)
+    assert run.code == 0  # warnings
+    found = only(run, "definitions-cache-keys")
+    assert len(found) == 3 and not any(f"key {good!r}" in line for line in found), found
+    assert "'parse|src/app.py|None|False' is not a JSON array string" in found[0]
+    assert "is a JSON array of 2 items, not 4" in found[1]
+    assert "does not hold [string, string, string or null, boolean]" in found[2]
+    write(tmp_path, SESSION, session(definitions_cache={good: []}))
+    assert f"{path}: valid" in cli(path).out
 
 
 def test_code_intel_session_must_be_ignored(tmp_path, cli) -> None:

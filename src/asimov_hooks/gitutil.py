@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # annotations only
 BLOCK_START = "# >>> asimov-hooks merge driver (managed by `asimov-hooks install`)"
 BLOCK_END = "# <<< asimov-hooks merge driver"
 DRIVER_MODULE = "asimov_hooks.merge.driver"
-DRIVER_ARGS = "%O %A %B %L %P"
+DRIVER_ARGS = "-- %O %A %B %L %P"  # after `--`, a %P starting with `-` is a path
 
 
 class GitError(Exception):

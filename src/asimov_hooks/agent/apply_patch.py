@@ -229,18 +229,20 @@ def patch_paths(text: str) -> list[str]:
 
 # -- applying ------------------------------------------------------------------------
 
-_PUNCTUATION = {
-    **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"),
-    **dict.fromkeys("\u2018\u2019\u201a\u201b", "'"),
-    **dict.fromkeys("\u201c\u201d\u201e\u201f", '"'),
-    **dict.fromkeys(
-        "\u00a0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000", " "
-    ),
-}
-_ASCII = str.maketrans(_PUNCTUATION)
+# typographic punctuation read as ASCII (the loosest context match); built on first use,
+# not on the hook's cheap path
+_PUNCTUATION = (
+    ("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"),
+    ("\u2018\u2019\u201a\u201b", "'"),
+    ("\u201c\u201d\u201e\u201f", '"'),
+    ("\u00a0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000", " "),
+)
+_ASCII: dict[int, str] = {}
 
 
 def _loose(line: str) -> str:
+    if not _ASCII:
+        _ASCII.update({ord(c): ascii for chars, ascii in _PUNCTUATION for c in chars})
     return line.strip().translate(_ASCII)
 
 

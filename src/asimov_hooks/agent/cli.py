@@ -15,6 +15,10 @@ from ..cli.clickopts import CONTEXT, with_options
 from ..cli.options import EPHEMERAL
 from .targets import NAMES, SCOPES
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from .install import Report
+
 
 def _top() -> str:
     from ..gitutil import find_toplevel
@@ -31,11 +35,16 @@ def group() -> None:
     where checkpoints are written."""
 
 
-def _report(report: object) -> None:
-    for line in report.lines:  # type: ignore[attr-defined]
+def _report(report: Report, command: str) -> None:
+    """Print what was done, then warnings and errors; exit 2 if a file could not be
+    used, 1 if something asked for was left alone (install), else 0."""
+    for line in report.lines:
         click.echo(line)
-    for line in report.warnings:  # type: ignore[attr-defined]
+    for line in report.warnings:
         sys.stderr.write(line + "\n")
+    for line in report.errors:
+        sys.stderr.write(f"asimov-hooks agent {command}: error: {line}\n")
+    sys.exit(2 if report.errors else 1 if report.failed else 0)
 
 
 @group.command("install", context_settings=CONTEXT)
@@ -61,20 +70,18 @@ def install_command(agent_name: str, scope: str) -> None:
 
     Every hook runs `asimov-hooks agent-event --agent NAME`. Only our entries are
     added or brought up to date; everything else in the file stays byte for byte.
+    Also adds the /checkpoint command (Codex: the $checkpoint skill), never over a
+    file of your own. Exit 0 done, 1 a /checkpoint file left alone, 2 a settings
+    file that cannot be used (see docs/agent.md).
     """
     from .install import UsageError, install
-    from .settings import SettingsError
 
     try:
         report = install(_top(), agent_name, scope)
     except UsageError as exc:
         sys.stderr.write(f"asimov-hooks agent install: {exc}\n")
         sys.exit(2)
-    except (SettingsError, OSError) as exc:
-        sys.stderr.write(f"asimov-hooks agent install: error: {exc}\n")
-        sys.exit(2)
-    _report(report)
-    sys.exit(1 if report.failed else 0)
+    _report(report, "install")
 
 
 @group.command("uninstall", context_settings=CONTEXT)
@@ -93,16 +100,11 @@ def install_command(agent_name: str, scope: str) -> None:
     help="Claude Code: only this settings file [default: both].",
 )
 def uninstall_command(agent_name: str, scope: str | None) -> None:
-    """Remove exactly the hooks `agent install` added (and a file it created, if empty)."""
+    """Remove exactly what `agent install` added: our hook entries, the /checkpoint
+    command while unchanged, and a file or directory it created once empty."""
     from .install import uninstall
-    from .settings import SettingsError
 
-    try:
-        report = uninstall(_top(), agent_name, scope)
-    except (SettingsError, OSError) as exc:
-        sys.stderr.write(f"asimov-hooks agent uninstall: error: {exc}\n")
-        sys.exit(2)
-    _report(report)
+    _report(uninstall(_top(), agent_name, scope), "uninstall")
 
 
 @click.command(

@@ -32,9 +32,12 @@ def agent_settings(config: Config) -> dict[str, Any]:
     section = config.section("agent")
     threshold = section.get("turn-threshold", 30)
     message = section.get("checkpoint-message")
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or threshold < 1:
+    number = isinstance(threshold, (int, float)) and not isinstance(threshold, bool)
+    if not number or not 1 <= threshold <= 604800:  # NaN fails both comparisons
         # below the time an agent takes to answer, every checkpoint would ask for the next
-        raise ConfigError(f"agent.turn-threshold must be at least 1 second, not {threshold!r}")
+        raise ConfigError(
+            f"agent.turn-threshold must be from 1 to 604,800 seconds (a week), not {threshold!r}"
+        )
     if not isinstance(message, str) or not message.strip():
         raise ConfigError("agent.checkpoint-message must be a non-empty text")
     protocols = section.get("protocols", {})

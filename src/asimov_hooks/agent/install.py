@@ -22,6 +22,7 @@ class Report:
         self.lines: list[str] = []
         self.warnings: list[str] = []
         self.failed = False  # something asked for was left undone (exit 1)
+        self.errors: list[str] = []  # a file that could not be used (exit 2)
 
 
 def _rel(path: str, top: str) -> str:
@@ -44,27 +45,33 @@ def install(top: str, agent_name: str, scope: str = "project") -> Report:
         chosen = scope if scope in agent.files else "project"
         if chosen != scope and agent_name != "all":
             raise UsageError(f"--scope {scope} is only for Claude Code (--agent claude)")
-        outcome = hooks_file.install(top, agent, chosen)
-        rel = _rel(outcome.path, top)
-        command = hooks_file.command_for(agent.name, chosen)
-        if outcome.added:
-            report.lines.append(f"{rel}: added `{command}` for {', '.join(outcome.added)}")
-        if outcome.repaired:
-            report.lines.append(
-                f"{rel}: brought the asimov-hooks entries up to date for "
-                f"{', '.join(outcome.repaired)}"
-            )
-        if not outcome.added and not outcome.repaired:
-            report.lines.append(f"{rel}: {agent.title} hooks already installed; nothing changed")
-        if chosen == "local":
-            from .localignore import ensure_ignored
-
-            said = ensure_ignored(top, outcome.path)
-            if said:
-                (report.warnings if said.startswith("warning") else report.lines).append(said)
-        _warn_both_scopes(top, agent, report)
-        _install_command(top, agent.name, chosen, report)
+        try:
+            _install_one(top, agent, chosen, report)
+        except (hooks_file.SettingsError, OSError) as exc:
+            report.errors.append(str(exc))  # the other agents' files still get done
     return report
+
+
+def _install_one(top: str, agent: Agent, chosen: str, report: Report) -> None:
+    outcome = hooks_file.install(top, agent, chosen)
+    rel = _rel(outcome.path, top)
+    command = hooks_file.command_for(agent.name, chosen)
+    if outcome.added:
+        report.lines.append(f"{rel}: added `{command}` for {', '.join(outcome.added)}")
+    if outcome.repaired:
+        report.lines.append(
+            f"{rel}: brought the asimov-hooks entries up to date for {', '.join(outcome.repaired)}"
+        )
+    if not outcome.added and not outcome.repaired:
+        report.lines.append(f"{rel}: {agent.title} hooks already installed; nothing changed")
+    if chosen == "local":
+        from .localignore import ensure_ignored
+
+        said = ensure_ignored(top, outcome.path)
+        if said:
+            (report.warnings if said.startswith("warning") else report.lines).append(said)
+    _warn_both_scopes(top, agent, report)
+    _install_command(top, agent.name, chosen, report)
 
 
 def _install_command(top: str, agent: str, scope: str, report: Report) -> None:
@@ -91,7 +98,10 @@ def _install_command(top: str, agent: str, scope: str, report: Report) -> None:
 def _warn_both_scopes(top: str, agent: Agent, report: Report) -> None:
     if len(agent.files) < 2:
         return
-    present = [s for s in agent.files if hooks_file.installed(top, agent, s)]
+    try:
+        present = [s for s in agent.files if hooks_file.installed(top, agent, s)]
+    except hooks_file.SettingsError:
+        return  # the other file is unusable: doctor says so; this install is done
     if len(present) > 1:
         files = " and ".join(_rel(hooks_file.settings_path(top, agent, s), top) for s in present)
         report.warnings.append(
@@ -105,23 +115,32 @@ def uninstall(top: str, agent_name: str, scope: str | None = None) -> Report:
     """Remove what install added for `agent_name` or all (every scope unless `scope`)."""
     report = Report()
     for agent in selected(agent_name):
-        if scope in (None, "project"):
-            _uninstall_command(top, agent.name, report)
-        for chosen in _scopes_for(agent, scope):
-            outcome = hooks_file.uninstall(top, agent, chosen)
-            if outcome is None:
-                continue
-            rel = _rel(outcome.path, top)
-            done = f"{rel}: removed asimov-hooks for {', '.join(outcome.removed)}"
-            report.lines.append(done + (" (file removed)" if outcome.file_removed else ""))
-            if chosen == "local" and outcome.file_removed:
-                from .localignore import forget
-
-                if forget(top, outcome.path):
-                    report.lines.append(f"{rel}: taken out of .git/info/exclude again")
-    if not report.lines and not report.warnings:
+        try:
+            for chosen in _scopes_for(agent, scope):
+                hooks_file.installed(top, agent, chosen)  # every file usable, or none is touched
+            _uninstall_one(top, agent, scope, report)
+        except (hooks_file.SettingsError, OSError) as exc:
+            report.errors.append(str(exc))
+    if not report.lines and not report.warnings and not report.errors:
         report.lines.append("no asimov-hooks agent hooks installed; nothing changed")
     return report
+
+
+def _uninstall_one(top: str, agent: Agent, scope: str | None, report: Report) -> None:
+    if scope in (None, "project"):
+        _uninstall_command(top, agent.name, report)
+    for chosen in _scopes_for(agent, scope):
+        outcome = hooks_file.uninstall(top, agent, chosen)
+        if outcome is None:
+            continue
+        rel = _rel(outcome.path, top)
+        done = f"{rel}: removed asimov-hooks for {', '.join(outcome.removed)}"
+        report.lines.append(done + (" (file removed)" if outcome.file_removed else ""))
+        if chosen == "local" and outcome.file_removed:
+            from .localignore import forget
+
+            if forget(top, outcome.path):
+                report.lines.append(f"{rel}: taken out of .git/info/exclude again")
 
 
 def _uninstall_command(top: str, agent: str, report: Report) -> None:

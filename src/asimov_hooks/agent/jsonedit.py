@@ -15,6 +15,7 @@ the last item cuts exactly that back out. An emptied container becomes `{}` / `[
 from __future__ import annotations
 
 import json
+import re
 
 from ..readers.json_spans import Node, spans
 
@@ -58,18 +59,22 @@ def parse(text: str) -> Any:
 class Document:
     """A JSON text being edited; `data` and `root` always describe the current `text`."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, comments: bool = False) -> None:
         self.bom = "\ufeff" if text.startswith("\ufeff") else ""
         self.text = text[len(self.bom) :]
+        self.comments = comments
         self._reparse()
         self.newline = "\r\n" if "\r\n" in self.text else "\n"
-        self.unit, self.colon, self.comma = _style(self.text, self.root)
+        self.unit, self.colon, self.comma = _style(self.view, self.root, self.text)
 
     def _reparse(self) -> None:
         if not self.text.strip():
             self.text = "{}\n" if not self.text else "{}" + self.text
-        self.data = parse(self.text)
-        self.root = spans(self.text)
+        # `view`: the text with comments blanked to spaces (same offsets), for files the
+        # agent reads as JSON with comments; edits are spliced into `text` itself
+        self.view = blank_comments(self.text) if self.comments else self.text
+        self.data = parse(self.view)
+        self.root = spans(self.view)
 
     def __str__(self) -> str:
         return self.bom + self.text
@@ -111,11 +116,16 @@ class Document:
         children = _children(node)
         if children:
             last_start, last_end = children[-1]
-            if len(children) >= 2:
-                sep = self.text[children[-2][1] : last_start]
+            after = children[-2][1] if len(children) >= 2 else node.start + 1
+            between = self.view[after:last_start]
+            plain = self.text[after:last_start] == between  # no comment in it
+            if "\n" in between:  # one item a line: the last item's own indentation
+                at = between.rfind("\n")
+                sep = "," + ("\r\n" if between[at - 1 : at] == "\r" else "\n") + between[at + 1 :]
+            elif len(children) >= 2 and plain and between.strip() == ",":
+                sep = between  # the container's own spacing
             else:
-                lead = self.text[node.start + 1 : last_start]
-                sep = "," + (lead if "\n" in lead else self.comma.split(",", 1)[1])
+                sep = "," + self.comma.split(",", 1)[1]
             base = sep[sep.rfind("\n") + 1 :] if "\n" in sep else None
             new = sep + self._item(key, value, base)
             self._splice(last_end, last_end, new)
@@ -174,6 +184,19 @@ class Document:
         return out.replace("\n", self.newline + base)
 
 
+_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
+
+
+def blank_comments(text: str) -> str:
+    """`text` with `//` and `/* */` comments outside strings turned into spaces (line
+    ends kept), so every offset still points at the same character."""
+    if "/" not in text:
+        return text
+    return _COMMENT.sub(
+        lambda m: m.group() if m.group()[0] == '"' else re.sub(r"[^\r\n]", " ", m.group()), text
+    )
+
+
 def _children(node: Node) -> list[tuple[int, int]]:
     """(start, end) of each member (key to value) or item, in order."""
     if node.kind == "o":
@@ -181,8 +204,10 @@ def _children(node: Node) -> list[tuple[int, int]]:
     return [(child.start, child.end) for child in node.items]
 
 
-def _style(text: str, root: Node) -> tuple[str | None, str, str]:
-    """(indent unit or None for a one-line document, key separator, inline item separator)."""
+def _style(text: str, root: Node, original: str) -> tuple[str | None, str, str]:
+    """(indent unit or None for a one-line document, key separator, inline item separator);
+    `text` has its comments blanked, `original` not: a separator around a comment is
+    no example to follow."""
     colon, comma = None, None
     unit: str | None = None
     stack = [root]
@@ -191,10 +216,10 @@ def _style(text: str, root: Node) -> tuple[str | None, str, str]:
         children = _children(node)
         if node.kind == "o" and node.members and colon is None:
             _, key_end, child = next(iter(node.members.values()))
-            colon = text[key_end : child.start]
+            colon = original[key_end : child.start]
         if len(children) >= 2 and comma is None:
             between = text[children[0][1] : children[1][0]]
-            if "\n" not in between:
+            if "\n" not in between and between == original[children[0][1] : children[1][0]]:
                 comma = between
         if children and unit is None:
             lead = text[node.start + 1 : children[0][0]]

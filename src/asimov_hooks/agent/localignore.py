@@ -54,6 +54,8 @@ def forget(top: str, path: str) -> bool:
     """Take out the lines `ensure_ignored` added; whether there were any."""
     rel = os.path.relpath(path, top).replace(os.sep, "/")
     try:
+        if _still_used(top, rel):
+            return False  # another worktree of this clone shares the exclude file
         exclude = _exclude_path(top)
         with locked(exclude):
             text = _read(exclude, top)
@@ -67,6 +69,18 @@ def forget(top: str, path: str) -> bool:
                     return True
     except (GitError, FileProblem, OSError):
         return False
+    return False
+
+
+def _still_used(top: str, rel: str) -> bool:
+    """Whether another worktree of the repository has its own local settings file."""
+    listing = git("worktree", "list", "--porcelain", cwd=top, check=False).stdout
+    here = os.path.realpath(top)
+    for line in listing.splitlines():
+        if line.startswith("worktree "):
+            other = os.path.realpath(line[len("worktree ") :])
+            if other != here and os.path.lexists(os.path.join(other, rel)):
+                return True
     return False
 
 

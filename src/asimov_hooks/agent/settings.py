@@ -97,7 +97,7 @@ def load(path: str, top: str, agent: Agent) -> Document | None:
 
 def _document(raw: bytes, path: str, top: str, agent: Agent) -> Document:
     try:
-        doc = Document(raw.decode("utf-8"))
+        doc = Document(raw.decode("utf-8"), comments=agent.comments)
         hookedit.check_shape(doc, agent)
     except UnicodeDecodeError as exc:
         raise SettingsError(
@@ -220,7 +220,11 @@ def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome
             outcome = Outcome(path, agent)
             change(doc, record, outcome)
             new = str(doc).encode("utf-8")
-            if new == raw:
+            made = [os.path.realpath(directory)] if made_dir else []
+            if new == raw:  # another run wrote it first: the directory is still ours
+                if made:
+                    record["created"].extend(p for p in made if p not in record["created"])
+                    write_record(top, record)
                 return outcome
             if _read(path, top) != raw:  # a writer that does not lock changed it: again
                 continue
@@ -228,10 +232,8 @@ def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome
                 remove(path, top)
             else:
                 atomic_write(path, new, root=top)
-            if made_dir:
-                record["created"].append(os.path.realpath(directory))
-            if raw is None:
-                record["created"].append(real)
+            made += [real] if raw is None else []
+            record["created"].extend(p for p in made if p not in record["created"])
             write_record(top, record)
             return outcome
     raise SettingsError(

@@ -27,11 +27,13 @@ class Agent:
         grouped: bool = True,
         entry_extra: dict[str, Any] | None = None,
         new_file: dict[str, Any] | None = None,
+        comments: bool = False,
     ) -> None:
         self.name, self.title, self.files, self.events = name, title, files, events
         self.grouped = grouped
         self.entry_extra = entry_extra or {}
         self.new_file = new_file or {}
+        self.comments = comments  # the agent reads its file as JSON with comments
 
     def entry(self, command: str) -> dict[str, Any]:
         """Our hook entry, keys in the order the agent's documentation shows them."""
@@ -89,6 +91,7 @@ AGENTS: dict[str, Agent] = {
                 ("BeforeAgent", None),
             ),
             entry_extra={"name": "asimov-hooks"},
+            comments=True,
         ),
         Agent(
             "cursor",

@@ -95,6 +95,11 @@ def _judge(
         return
     if after is None:
         return  # deleted: nothing left to check
+    if edit.source != edit.path:  # a move: judged against what the target holds now
+        try:
+            before = current_text(edit.path, event.project)[0]
+        except CannotSimulate:
+            before = None
     description = config.kinds[kind].get("description", kind)
     new_text, trimmed = as_trimmed(after, config, kind, rel, limit)
     errors_after = _errors(config, edit.path, rel, new_text)

@@ -57,6 +57,7 @@ INDEX: dict[str, tuple[str, str]] = {
     "max-items": ("structure", "data"),
     "recommended-field": ("structure", "data"),
     "session-id-matches-name": ("structure", "data"),
+    "definitions-cache-keys": ("structure", "data"),
     "skill-matches-name": ("structure", "data"),
     "timestamp-order": ("structure", "data"),
     "unknown-key": ("structure", "data"),

@@ -100,7 +100,42 @@ def unknown_key(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str
         yield (key,), f"unknown key {key!r} (not one of the checkpoint's known keys){hint}", True
 
 
+def definitions_cache_keys(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
+    """code-intel writes each `definitions_cache` key, a (name, path, scope, flag) tuple,
+    as a JSON array string; its restore parses them back with json.loads."""
+    cache = ctx.data.get("definitions_cache") if isinstance(ctx.data, dict) else None
+    if not isinstance(cache, dict):
+        return
+    import json
+
+    for key in cache:
+        try:
+            parts = json.loads(key)
+        except ValueError:
+            parts = None
+        if not isinstance(parts, list):
+            what = "is not a JSON array string"
+        elif len(parts) != 4:
+            what = f"is a JSON array of {len(parts)} items, not 4"
+        elif not (
+            isinstance(parts[0], str)
+            and isinstance(parts[1], str)
+            and (parts[2] is None or isinstance(parts[2], str))
+            and isinstance(parts[3], bool)
+        ):
+            what = "does not hold [string, string, string or null, boolean]"
+        else:
+            continue
+        shown = key if len(key) <= 60 else key[:57] + "..."
+        yield (
+            ("definitions_cache", key),
+            f"definitions_cache key {shown!r} {what}: restoring the session cannot read it "
+            'back (e.g. ["parse", "src/app.py", null, false])',
+        )
+
+
 RULES = {
+    "definitions-cache-keys": definitions_cache_keys,
     "max-length": max_length,
     "max-items": max_items,
     "recommended-field": recommended_field,

@@ -80,16 +80,56 @@ def _directive(line: str, style: str) -> tuple[int, str] | None:
     return None
 
 
+def _in_scalars(text: str) -> Callable[[int, int], bool]:
+    """Whether (line, col), 1-based, lies inside a YAML scalar's text: a `# asimov-hooks:`
+    in a block scalar (`|`, `>`) or a quoted string is text, not a comment. Spans come
+    from the pure parser's node marks; a text it cannot read has none (every `#` at
+    the start of a word then counts, as before)."""
+    from ..readers.yamlio import SAFE_PURE, make_yaml, reading
+
+    spans: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    try:
+        with reading(text, SAFE_PURE):
+            todo = [make_yaml(SAFE_PURE).compose(text)]
+        seen: set[int] = set()
+        while todo:
+            node = todo.pop()
+            if node is None or id(node) in seen:
+                continue
+            seen.add(id(node))
+            if isinstance(node.value, list):
+                for item in node.value:
+                    todo.extend(item if isinstance(item, tuple) else (item,))
+            elif node.start_mark.line != node.end_mark.line and getattr(node, "style", None):
+                start, end = node.start_mark, node.end_mark
+                # a block scalar's text starts below its indicator (`key: | # comment`)
+                first = (
+                    (start.line + 2, 1)
+                    if node.style in "|>"
+                    else (start.line + 1, start.column + 1)
+                )
+                spans.append((first, (end.line + 1, end.column + 1)))
+    except Exception:  # unreadable YAML: its syntax finding stops the other checks anyway
+        spans = []
+    return lambda line, col: any(a <= (line, col) < b for a, b in spans)
+
+
 def parse(text: str, style: str) -> tuple[list[Entry], list[tuple[int, int, str]]]:
     """The rule entries of every directive, and (line, col, message) for bad ones."""
     entries: list[Entry] = []
     problems: list[tuple[int, int, str]] = []
+    in_scalar: Callable[[int, int], bool] | None = None
     for number, line in enumerate(text.split("\n"), 1):
         if MARK not in line:
             continue
         found = _directive(line.rstrip("\r"), style)
         if found is None:
             continue
+        if style == "#":
+            if in_scalar is None:
+                in_scalar = _in_scalars(text)
+            if in_scalar(number, found[0] + 1):
+                continue
         at, body = found
         start = at + len(MARK)
         stripped = body.lstrip(" \t")

@@ -7,6 +7,8 @@ choices, default and help are declared once. Imported only by the click commands
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from .options import COUNT, DIRS, FILE, FLAG, MULTI, Argument, Command, Option
@@ -84,3 +86,24 @@ def with_arguments(arguments: tuple[Argument, ...]) -> Callable[[Any], Any]:
         return func
 
     return apply
+
+
+# what a user types when they mean to set the merge driver up, not run it
+_SETUP_WORDS = ("install", "uninstall", "doctor")
+
+
+def show_error(exc: click.ClickException, prog: str) -> None:
+    """Every error in one style, click's usage errors too: `PROG: error: message`."""
+    ctx = getattr(exc, "ctx", None)
+    name = ctx.command_path if ctx is not None else prog
+    message = exc.format_message()
+    if ctx is not None and name.endswith(("merge-driver", "merge.driver")):
+        word = ctx.params.get("base") or ""
+        if word in _SETUP_WORDS:
+            message = (
+                f"{word!r} is not a file to merge: git runs the merge driver itself "
+                f"(%O %A %B %L %P); to set it up, run `asimov-hooks {word}`"
+            )
+    if isinstance(exc, click.UsageError):
+        message += f" (see `{name} --help`)"
+    sys.stderr.write(f"{name}: error: {message}\n")

@@ -55,6 +55,20 @@ class LazyGroup(click.Group):
             return getattr(importlib.import_module(module), attr)
         return super().get_command(ctx, name)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """An unknown command names the closest one, as an unknown option does."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            import difflib
+
+            close = difflib.get_close_matches(args[0] if args else "", self.list_commands(ctx))
+            if close and "did you mean" not in exc.message.lower():
+                exc.message = f"{exc.message} Did you mean {close[0]!r}?"
+            raise
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """Each command's first sentence whole (click cuts it at the terminal width
         with "..."); the formatter wraps long ones onto the next lines instead."""
@@ -115,7 +129,9 @@ def _guarded(command: click.Command, argv: Sequence[str] | None, prog: str) -> i
         sys.stderr.write(f"{prog}: aborted\n")
         return 2
     except click.ClickException as exc:
-        exc.show()
+        from .clickopts import show_error
+
+        show_error(exc, prog)
         return 2
     except KeyboardInterrupt:
         return 130

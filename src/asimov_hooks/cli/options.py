@@ -166,6 +166,12 @@ TRIM = Command(
         Option("--dry-run", dest="dry_run", help="Report what would be removed; write nothing."),
         Option("--diff", dest="diff", help="Also print a unified diff of each change."),
         Option("-q", "--quiet", dest="quiet", help="Do not mention skipped files."),
+        Option(
+            "--skip-conflicts",
+            dest="skip_conflicts",
+            help="Leave a file with conflict markers to asimov-validate, which reports it "
+            "(the hook: one report per problem); no message, exit 0 for it.",
+        ),
     ),
 )
 
@@ -201,7 +207,8 @@ class Argument:
         self.default, self.bounds = default, bounds
 
 
-# git runs the merge driver as `... %O %A %B %L %P` (merge.<name>.driver)
+# git runs the merge driver as `... -- %O %A %B %L %P` (merge.<name>.driver): after
+# `--`, a path that starts with `-` (%P) is a path, never an option
 MERGE_DRIVER = (
     Argument("base", "%O", FILE),
     Argument("ours", "%A", FILE),
@@ -215,8 +222,16 @@ def parse_arguments(arguments: Sequence[Argument], argv: Sequence[str]) -> dict[
     """The keyword arguments click would pass for a fixed list of positional `arguments`,
     or None to defer to click (an option such as --help, too few or too many values, a
     value click would refuse)."""
+    argv = list(argv)
+    if "--" in argv:  # what follows the marker is a value even if it starts with `-`
+        at = argv.index("--")
+        if any(a.startswith("-") for a in argv[:at]):
+            return None
+        argv = argv[:at] + argv[at + 1 :]
+    elif any(a.startswith("-") for a in argv):
+        return None
     required = sum(1 for arg in arguments if arg.default is None)
-    if not required <= len(argv) <= len(arguments) or any(a.startswith("-") for a in argv):
+    if not required <= len(argv) <= len(arguments):
         return None
     out: dict[str, object] = {arg.dest: arg.default for arg in arguments}
     for arg, value in zip(arguments, argv, strict=False):  # optional ones may be absent

@@ -18,6 +18,7 @@ import time
 
 import click
 
+from ..fs.access import show
 from ..gitutil import (
     GitError,
     command_paths,
@@ -283,10 +284,10 @@ def command() -> None:
             raise GitError("not inside a git work tree")
         report = diagnose(top)
     except (GitError, ConfigError, OSError) as exc:
-        sys.stderr.write(f"asimov-hooks doctor: {exc}\n")
+        sys.stderr.write(f"asimov-hooks doctor: {show(str(exc))}\n")
         sys.exit(2)
-    for line in report.lines:
-        click.echo(line)
+    for line in report.lines:  # one line each: a path cannot start a line of its own
+        click.echo(show(line))
     if report.disabled:
         click.echo("merge driver disabled here by ASIMOV_HOOKS_MERGE_DRIVER")
     else:

@@ -75,7 +75,7 @@ class Merger:
         if policy in ("max", "min"):
             return self._pick_number(b, o, t, path, highest=policy == "max")
         if policy == "union":
-            return self._union(b, o, t, path)
+            return self._union(b, o, t, path, spec)
         if policy == "by-key":
             return self._by_key(b, o, t, path, spec.get("key", "id"))
         why = "changed on both sides"
@@ -124,26 +124,45 @@ class Merger:
         return (max if highest else min)((o, t))
 
     # -------------------------------------------------------------- lists
-    def _union(self, b: Any, o: Any, t: Any, path: PathT) -> Any:
+    def _union(self, b: Any, o: Any, t: Any, path: PathT, spec: dict[str, Any]) -> Any:
+        """Base order minus what either side removed, plus both sides' additions.
+
+        `dedupe: false` (pm_refs: an audit trail the protocol never deduplicates) keeps
+        every entry a side appended, an identical one included; `order: newest-first`
+        (recently_done) puts the additions first and sorts by the `time-key` field."""
         if not (isinstance(o, list) and isinstance(t, list)):
             return self.conflict(path, b, o, t, "changed on both sides (not lists)")
         base = b if isinstance(b, list) else []
         kb, ko, kt = [canon(x) for x in base], [canon(x) for x in o], [canon(x) for x in t]
         count_o, count_t, seen = Counter(ko), Counter(kt), Counter()
-        result = []
+        kept = []
         for item, key in zip(base, kb, strict=True):
             seen[key] += 1
             if seen[key] <= min(count_o[key], count_t[key]):
-                result.append(item)
-        in_base = set(kb)
-        adds = [
-            _dedupe([(k, x) for k, x in zip(keys, side, strict=True) if k not in in_base])
-            for keys, side in ((ko, o), (kt, t))
-        ]
+                kept.append(item)
+        if spec.get("dedupe", True):
+            in_base = set(kb)
+            adds = [
+                _dedupe([(k, x) for k, x in zip(keys, side, strict=True) if k not in in_base])
+                for keys, side in ((ko, o), (kt, t))
+            ]
+        else:  # each copy a side holds beyond the base's count is an entry it appended
+            in_base_count = Counter(kb)
+            adds = []
+            for keys, side in ((ko, o), (kt, t)):
+                mine: Counter = Counter()
+                pairs = []
+                for k, x in zip(keys, side, strict=True):
+                    mine[k] += 1
+                    if mine[k] > in_base_count[k]:
+                        pairs.append((k, x))
+                adds.append(pairs)
         first, second = sorted(adds, key=lambda pairs: [k for k, _ in pairs])
-        taken = {k for k, _ in first}
-        result += [x for _, x in first] + [x for k, x in second if k not in taken]
-        return result
+        taken = {k for k, _ in first} if spec.get("dedupe", True) else set()
+        added = [x for _, x in first] + [x for k, x in second if k not in taken]
+        if spec.get("order") == "newest-first":
+            return _newest_first(added, kept, spec.get("time-key", "at"))
+        return kept + added
 
     def _by_key(self, b: Any, o: Any, t: Any, path: PathT, key: str) -> Any:
         if not (isinstance(o, list) and isinstance(t, list)):
@@ -179,6 +198,21 @@ def _key_union(*maps: Iterable) -> list:
         for k in m:
             out.setdefault(k, None)
     return list(out)
+
+
+def _newest_first(added: list, kept: list, key: str) -> list:
+    """A newest-first list after a union: the additions before the kept items; when
+    every item has a `key` time, all of them ordered by it, newest first (ties keep the
+    union's order, which does not depend on which side is ours)."""
+    items = added + kept
+    times = [parse_timestamp(x.get(key)) if isinstance(x, dict) else None for x in items]
+    if items and all(t is not None for t in times):
+        aware = {t.tzinfo is None for t in times}  # type: ignore[union-attr]
+        if len(aware) == 1:
+            order = sorted(range(len(items)), key=lambda i: times[i], reverse=True)  # type: ignore[arg-type,return-value]
+            # sorted() is stable, but reverse=True keeps ties in order too
+            return [items[i] for i in order]
+    return items
 
 
 def _dedupe(pairs: list[tuple[tuple, Any]]) -> list[tuple[tuple, Any]]:

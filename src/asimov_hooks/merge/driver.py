@@ -1,4 +1,4 @@
-"""`asimov-hooks merge-driver %O %A %B %L %P`: git's custom merge driver for checkpoints.
+"""`asimov-hooks merge-driver -- %O %A %B %L %P`: git's custom merge driver for checkpoints.
 
 Git hands us three temporary files and expects the result in %A: exit 0 for a clean
 merge, 1 for a conflict (above 128 makes recent git abort the whole merge, so an
@@ -128,6 +128,9 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
         _say(f"{where}: {outcome.reason}; fell back to git's line merge")
         line_merge(base, ours, theirs, size, labels)
         return 1
+    if outcome.cut and not _keep_cut(outcome, settings, relpath, where):
+        line_merge(base, ours, theirs, size, labels)  # nothing cut, nothing lost
+        return 1
     from ..readers.fileio import atomic_write
 
     if outcome.data is not None and outcome.data != ours_raw:
@@ -139,13 +142,51 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
             + (f"{count} fields need" if count != 1 else "1 field needs")
             + " a decision (everything else is merged):"
         )
+        from ..fs.access import show
+
         for line in outcome.conflicts:
-            sys.stderr.write(f"  {line}\n")
+            sys.stderr.write(f"  {show(line)}\n")
     return outcome.status
 
 
+def _keep_cut(outcome: Outcome, settings: Settings, relpath: str, where: str) -> bool:
+    """Record what the union cut from lists over their trim caps for the archive (see
+    `pending`), before the merged file is written; say what happened. False when it
+    cannot be recorded (the caller then falls back to git's line merge)."""
+    import datetime
+    import json
+
+    counts = ", ".join(f"{len(items)} of {name}" for name, items in outcome.cut.items())
+    if not settings.archive:
+        _say(f"{where}: the union passed the list caps; cut {counts} (archive disabled)")
+        return True
+    from ..fs.access import FileProblem
+    from .pending import record
+
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    entry = {
+        "trimmed_at": now,
+        "source": relpath,
+        "reason": "merge: the union of both sides passed the list caps",
+        "removed": json.loads(json.dumps(outcome.cut, default=str)),
+    }
+    try:
+        pending = record(os.getcwd(), relpath, entry)
+    except (OSError, ValueError, FileProblem) as exc:
+        _say(f"{where}: the union passed the list caps, and what it cuts cannot be kept ({exc})")
+        return False
+    _say(
+        f"{where}: the union passed the list caps: kept the newest, cut {counts}; they wait "
+        f"in {os.path.relpath(pending)} for the trim archive (`asimov-hooks trim {where}` "
+        "or the asimov-trim hook appends them)"
+    )
+    return True
+
+
 def _say(message: str) -> None:
-    sys.stderr.write(f"{PROG}: {message}\n")
+    from ..fs.access import show  # the path is the repository's: one line, no escapes
+
+    sys.stderr.write(f"{PROG}: {show(message)}\n")
 
 
 MODULE_PROG = "python -m asimov_hooks.merge.driver"
@@ -181,7 +222,7 @@ def __getattr__(name: str) -> Any:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m asimov_hooks.merge.driver %O %A %B %L %P`, the command install writes.
+    """`python -m asimov_hooks.merge.driver -- %O %A %B %L %P`, the command install writes.
 
     The same driver as `asimov-hooks merge-driver`, read from the same argument list
     (`cli/options.MERGE_DRIVER`) without loading click (most of a merge's start-up
@@ -193,11 +234,18 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     given = parse_arguments(MERGE_DRIVER, args)
     if given is None:
+        import click
+
+        from ..cli.clickopts import show_error
+
         try:
-            __getattr__("command").main(args, prog_name=MODULE_PROG)
+            code = __getattr__("command").main(args, prog_name=MODULE_PROG, standalone_mode=False)
+        except click.ClickException as exc:
+            show_error(exc, MODULE_PROG)
+            return 2
         except SystemExit as done:
             return done.code if isinstance(done.code, int) else 2
-        return 2
+        return code if isinstance(code, int) else 2
     try:
         return run(
             str(given["base"]),

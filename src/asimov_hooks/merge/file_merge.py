@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # annotations only
 class Outcome:
     """What the driver decided; `data` None means: run git's line merge on the files."""
 
-    __slots__ = ("conflicts", "data", "how", "reason", "status")
+    __slots__ = ("conflicts", "cut", "data", "how", "reason", "status")
 
     def __init__(
         self,
@@ -33,6 +33,8 @@ class Outcome:
     ) -> None:
         self.status, self.data, self.how, self.reason = status, data, how, reason
         self.conflicts = conflicts or []
+        # what a clean union cut from lists over their trim caps: field -> items
+        self.cut: dict[str, list] = {}
 
     def __repr__(self) -> str:
         return f"Outcome({self.status}, {self.how}, {self.reason!r}, {self.conflicts})"
@@ -123,10 +125,18 @@ def merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Settin
 
     with memoized():
         try:
-            return _merge_bytes(base, ours, theirs, settings)
+            outcome = _merge_bytes(base, ours, theirs, settings)
         except _Unchecked as exc:
             reason = f"the schema cannot check the merge ({exc})"
             return Outcome(1, None, "line-merge", reason=reason)
+    bom = b"\xef\xbb\xbf"
+    if outcome.data is not None and outcome.data.startswith(bom * 2):
+        # a side's doubled BOM is not carried into the result: every reader refuses it
+        data = outcome.data
+        while data.startswith(bom * 2):
+            data = data[len(bom) :]
+        outcome.data = data
+    return outcome
 
 
 def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Settings) -> Outcome:
@@ -157,6 +167,9 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
 
     tree, conflicts = merge_trees(b_value, o_data, t_data, settings.policies)
     keyed = _keyed(settings.policies)
+    cut: dict[str, list] = {}
+    if not conflicts and settings.caps:
+        tree, cut = _cap(tree, o_data, t_data, settings.caps)
 
     def render(value: Any) -> str:
         if settings.fmt == "yaml":
@@ -190,7 +203,9 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
                 continue
             new_errors = _error_keys(settings, parsed) - allowed
             if not new_errors:
-                return Outcome(0, o_text.encode(body))
+                done = Outcome(0, o_text.encode(body))
+                done.cut = cut
+                return done
             tree = _schema_conflicts(tree, new_errors, b_value, o_data, t_data)
             if tree is None:
                 reason = "the merged file would fail its schema"
@@ -212,6 +227,32 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
     marked = with_markers(sides[0], sides[1], settings.marker_size, settings.labels)
     paths = _conflict_paths(tree)
     return Outcome(1, o_text.encode(marked), "conflict", paths)
+
+
+def _cap(
+    tree: Any, ours: Any, theirs: Any, caps: dict[str, tuple[str, int]]
+) -> tuple[Any, dict[str, list]]:
+    """Cut each top-level list the union took past its trim cap, keeping the end the
+    trimmer keeps (`last` for completed: the newest); (tree, field -> cut items)."""
+    if not isinstance(tree, dict):
+        return tree, {}
+    from .core import same
+
+    cut: dict[str, list] = {}
+    out = tree
+    for name, (keep, most) in caps.items():
+        value = tree.get(name)
+        if not isinstance(value, list) or len(value) <= most:
+            continue
+        if any(isinstance(side, dict) and same(side.get(name), value) for side in (ours, theirs)):
+            continue  # not the union's doing: a side already had this list
+        if out is tree:
+            out = dict(tree)
+        if keep == "last":
+            cut[name], out[name] = value[: len(value) - most], value[len(value) - most :]
+        else:
+            cut[name], out[name] = value[most:], value[:most]
+    return out, cut
 
 
 def _phrase(problem: str | None) -> str:

@@ -14,6 +14,7 @@ import sys
 
 import click
 
+from ..fs.access import show
 from ..gitutil import (
     GitError,
     command_paths,
@@ -98,7 +99,12 @@ def _display(path: str, top: str | None) -> str:
 
 OPT_OUT = "asimov-hooks.merge-driver"  # git config key `uninstall` leaves behind
 OPT_OUT_VALUE = "uninstalled"
-OUR_DRIVER_MARKS = ("asimov_hooks.merge.driver", "asimov_hooks.merge_driver", "merge-driver %O")
+OUR_DRIVER_MARKS = (
+    "asimov_hooks.merge.driver",
+    "asimov_hooks.merge_driver",
+    "merge-driver %O",
+    "merge-driver -- %O",
+)
 
 
 class Installed:
@@ -293,7 +299,7 @@ def _regex(name: str) -> str:
 
 
 def _fail(command: str, message: str) -> None:
-    sys.stderr.write(f"asimov-hooks {command}: {message}\n")
+    sys.stderr.write(f"asimov-hooks {command}: {show(message)}\n")
     sys.exit(2)
 
 
@@ -345,10 +351,10 @@ def install_command(
         return
     if done.notes:  # another driver kept its files: say so even with --quiet
         for line in done.notes:
-            click.echo(f"note: {line}", err=True)
+            click.echo(f"note: {show(line)}", err=True)
     if not quiet:
         for line in done.changes or ["merge driver already installed; nothing to do"]:
-            click.echo(line)
+            click.echo(show(line))
         if done.attributes_changed:
             click.echo("commit .gitattributes so that every clone routes checkpoints to the driver")
 
@@ -370,7 +376,7 @@ def uninstall_command(global_: bool, quiet: bool) -> None:
         return
     if not quiet:
         for line in changes or ["merge driver not installed; nothing to do"]:
-            click.echo(line)
+            click.echo(show(line))
 
 
 __all__ = ["command_paths", "install_command", "uninstall_command"]

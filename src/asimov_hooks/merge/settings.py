@@ -22,6 +22,8 @@ class Settings:
     """Everything one merge needs from the configuration."""
 
     __slots__ = (
+        "archive",
+        "caps",
         "fixable",
         "fmt",
         "labels",
@@ -44,6 +46,8 @@ class Settings:
         limits: dict[str, int] | None = None,
         fixable: frozenset[str] = frozenset(),
         schema_seconds: float | None = None,
+        caps: dict[str, tuple[str, int]] | None = None,
+        archive: bool = True,
     ) -> None:
         from ..readers.guards import limits as default_limits
 
@@ -56,6 +60,11 @@ class Settings:
         # (it keeps or archives every item), never a reason for a conflict
         self.fixable = fixable
         self.schema_seconds = schema_seconds  # a repository schema's patterns are time-bounded
+        # the trimmer's caps on those lists, (keep: first|last, max): a union over a cap
+        # is cut as the trimmer cuts it, the cut items kept for the archive (`archive`
+        # false: the trim config archives nothing, so neither does the merge)
+        self.caps = caps or {}
+        self.archive = archive
 
 
 def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings | str:
@@ -90,7 +99,9 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
     from ..trim.settings import Settings as TrimSettings
 
     trim = TrimSettings.from_config(config)  # caps switched off (null) are not the trimmer's
-    fixable = trim.list_fields() if kind in trim.kinds else frozenset()
+    trimmed = kind in trim.kinds
+    fixable = trim.list_fields() if trimmed else frozenset()
+    caps = {name: (cap.keep, cap.max) for name, cap in trim.caps.items()} if trimmed else {}
     return Settings(
         fmt=fmt,
         policies=Policies(fields, kind_merge.get("default", section.get("default", "conflict"))),
@@ -101,6 +112,8 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
         limits=config.limits,
         fixable=fixable,
         schema_seconds=seconds,
+        caps=caps,
+        archive=trim.archive,
     )
 
 

@@ -22,8 +22,8 @@ class Text:
     def __init__(self, raw: bytes) -> None:
         text = raw.decode("utf-8")
         self.bom = text.startswith(BOM)
-        if self.bom:
-            text = text[1:]
+        if self.bom:  # one BOM at most: a doubled one is refused by every reader
+            text = text.lstrip(BOM)
         self.crlf = "\r\n" in text
         self.body = text.replace("\r\n", "\n") if self.crlf else text
 

@@ -96,7 +96,7 @@ class Evaluator:
             steps.append(_enum_step(schema["enum"]))
         if {"minLength", "maxLength", "pattern"} & schema.keys():
             steps.append(_string_step(schema, self.pattern_seconds))
-        if {"minimum", "maximum"} & schema.keys():
+        if {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} & schema.keys():
             steps.append(_number_step(schema))
         if {"minItems", "maxItems", "items"} & schema.keys():
             steps.append(self._array_step(schema))

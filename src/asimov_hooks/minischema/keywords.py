@@ -43,6 +43,8 @@ SUPPORTED = frozenset(
         "const",
         "minimum",
         "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
         "minLength",
         "maxLength",
         "pattern",
@@ -220,13 +222,27 @@ def _string_step(schema: dict[str, Any], seconds: float | None = None) -> Step:
 
 def _number_step(schema: dict[str, Any]) -> Step:
     least, most = schema.get("minimum"), schema.get("maximum")
+    above, below = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
 
     def number_step(value: Any, path: tuple, out: list) -> None:
         if not _type_ok(value, "number"):
+            return
+        if value != value and (least is not None or most is not None):  # NaN: no order
+            bound = f"the minimum of {least}" if least is not None else f"the maximum of {most}"
+            keyword = "minimum" if least is not None else "maximum"
+            out.append(
+                SchemaError(path, f"{value} is not a number and cannot meet {bound}", keyword)
+            )
             return
         if least is not None and value < least:
             out.append(SchemaError(path, f"{value} is less than the minimum of {least}", "minimum"))
         if most is not None and value > most:
             out.append(SchemaError(path, f"{value} is more than the maximum of {most}", "maximum"))
+        if above is not None and value <= above:
+            message = f"{value} is not more than the exclusive minimum of {above}"
+            out.append(SchemaError(path, message, "exclusiveMinimum"))
+        if below is not None and value >= below:
+            message = f"{value} is not less than the exclusive maximum of {below}"
+            out.append(SchemaError(path, message, "exclusiveMaximum"))
 
     return number_step

@@ -13,7 +13,7 @@ import click
 
 from ..cli.clickopts import CONTEXT, click_option
 from ..cli.options import COLOR, FORMAT, QUIET, STRICT
-from ..fs.access import FileProblem, locked
+from ..fs.access import FileProblem, locked, show
 from .cliutil import (
     _fail,
     _finding_lines,
@@ -208,9 +208,9 @@ def init_command(no_merge_driver: bool, directory, config_path) -> None:  # type
     except (OSError, GitError) as exc:
         _fail(f"init: {exc}")
     for line in done or [f"{name}/ already set up; nothing to do"]:
-        click.echo(line)
+        click.echo(show(line))
     for line in problems:
-        click.echo(f"warning: {line}")
+        click.echo(f"warning: {show(line)}")
     sys.exit(1 if problems else 0)
 
 
@@ -265,7 +265,7 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
         except Refused as refused:
             click.echo(f"{shown}: not rotated: the {refused.what} would have errors")
             for line in _finding_lines(refused.result):
-                click.echo(line)
+                click.echo(show(line))
             status = max(status, 1)
             continue
         if done is None:

@@ -12,11 +12,12 @@ import click
 
 from ..cli.clickopts import click_option
 from ..cli.options import COLOR
+from ..fs.access import show
 from .store import OcError, Project
 
 
 def _fail(message: str) -> None:
-    sys.stderr.write(f"asimov-hooks oc: error: {message}\n")
+    sys.stderr.write(f"asimov-hooks oc: error: {show(message)}\n")
     sys.exit(2)
 
 
@@ -70,12 +71,12 @@ def write_checkpoint(project: Project, cp, data: dict, what: str) -> int:  # typ
     except Refused as refused:
         click.echo(f"{shown}: not written: the result would have errors ({what})")
         for line in _finding_lines(refused.result):
-            click.echo(line)
+            click.echo(show(line))
         click.echo("(lines refer to the refused result; the file is unchanged)")
         return 1
     except OcError as exc:
         _fail(str(exc))
     click.echo(f"{shown}: {what}")
     for line in _finding_lines(result):
-        click.echo(line)
+        click.echo(show(line))
     return 0

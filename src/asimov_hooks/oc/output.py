@@ -18,6 +18,19 @@ if TYPE_CHECKING:
 CODES = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "bold": "1", "dim": "2"}
 
 
+class _Ours:
+    """Splits a line around the colour codes `paint` writes (kept in odd places)."""
+
+    def split(self, text: str) -> list[str]:
+        import re
+
+        codes = "|".join([*sorted(CODES.values()), "0"])
+        return re.split(f"(\033\\[(?:{codes})m)", text)
+
+
+_OURS = _Ours()
+
+
 class Out:
     def __init__(self, stream: TextIO | None = None, color: str = "auto") -> None:
         from ..output.report import wants_color
@@ -38,8 +51,12 @@ class Out:
         return "".join(f"\033[{CODES[s]}m" for s in styles) + text + "\033[0m"
 
     def fit(self, text: str, indent: int = 0) -> str:
-        """One line of at most the terminal's width (before colour is added)."""
+        """One line of at most the terminal's width (before colour is added), control
+        characters of checkpoint values made visible."""
+        from ..fs.access import show
+
         text = text.replace("\r\n", " ").replace("\n", " ").replace("\r", " ").replace("\t", " ")
+        text = show(text)
         room = self.width - indent
         if len(text) <= room:
             return text
@@ -48,13 +65,26 @@ class Out:
     def wrap(self, text: str, indent: int, max_lines: int = 3) -> list[str]:
         import textwrap
 
-        lines = textwrap.wrap(" ".join(text.split()), self.width - indent) or [""]
+        from ..fs.access import show
+
+        lines = textwrap.wrap(show(" ".join(text.split())), self.width - indent) or [""]
         if len(lines) > max_lines:
             lines = lines[:max_lines]
             lines[-1] = self.fit(lines[-1] + " " + self.more, indent)
         return lines
 
     def line(self, text: str = "") -> None:
+        """Print one line. Control characters are made visible, so a checkpoint value
+        cannot drive the terminal (move the cursor, set the title, clear the screen);
+        only the colour codes `paint` adds stay, and only when colour is on."""
+        from ..fs.access import show
+
+        if not text.isprintable():
+            if self.color:
+                parts = _OURS.split(text)
+                text = "".join(p if i % 2 else show(p) for i, p in enumerate(parts))
+            else:
+                text = show(text)
         self.stream.write(text + "\n")
 
 

@@ -9,6 +9,7 @@ import click
 
 from ..cli.clickopts import CONTEXT, click_option
 from ..cli.options import COLOR
+from ..fs.access import show
 from .cliutil import _fail, _finding_lines, _project, dir_options, format_option
 from .store import OcError, Refused
 
@@ -36,13 +37,13 @@ def _fields(phase, step, summary, actions) -> dict:  # type: ignore[no-untyped-d
 def _report(project: Project, path: str, what: str, result) -> None:  # type: ignore[no-untyped-def]
     click.echo(f"{project.show(path)}: {what}")
     for line in _finding_lines(result):
-        click.echo(line)
+        click.echo(show(line))
 
 
 def _refused(refused: Refused) -> None:
     click.echo(f"not written: the {refused.what} would have errors")
     for line in _finding_lines(refused.result):
-        click.echo(line)
+        click.echo(show(line))
     sys.exit(1)
 
 
@@ -69,7 +70,7 @@ def new_command(skill: str, phase, step, summary, actions, directory, config_pat
 
 
 @click.command("reset", context_settings=CONTEXT)
-@click.argument("skill")
+@click.argument("skill", required=False)
 @fresh_options
 @dir_options
 def reset_command(skill: str, phase, step, summary, actions, directory, config_path) -> None:  # type: ignore[no-untyped-def]
@@ -77,10 +78,18 @@ def reset_command(skill: str, phase, step, summary, actions, directory, config_p
 
     The archive is the file byte for byte, named with the UTC time
     (history/<skill>.<time>.checkpoint.json.bak), so every reset keeps its own.
+    Without SKILL: the project's only checkpoint.
     """
     from .fresh import reset
+    from .store import skill_of
 
     project = _project(directory, config_path)
+    if skill is None:
+        files = project.files()
+        if len(files) != 1:
+            known = ", ".join(skill_of(p) for p in files) or "none"
+            _fail(f"name the skill to reset (the project's checkpoints: {known})")
+        skill = skill_of(files[0])
     try:
         path, archive, result = reset(project, skill, **_fields(phase, step, summary, actions))
     except OcError as exc:

@@ -62,7 +62,7 @@ def render(out: Out, rec: Record) -> None:
     """The whole checkpoint of `rec` as text."""
     data = rec.data
     project = data.get("project")
-    head = f"{rec.skill}" + (f" on {_text(project)}" if project is not None else "")
+    head = visible(rec.skill) + (f" on {_text(project)}" if project is not None else "")
     out.line(out.paint(head, "bold") + f"  ({visible(rec.file)})")
     if rec.problem is not None:
         out.line(f"  unreadable: {visible(rec.problem)}")
@@ -213,7 +213,7 @@ def list_line(out: Out, rec: Record, width: int) -> str:
             status += f" {out.warn}"
     return "  ".join(
         [
-            rec.skill.ljust(width),
+            visible(rec.skill).ljust(width),
             visible(status).ljust(13),
             age(rec.age).ljust(10),
             visible(rec.file),

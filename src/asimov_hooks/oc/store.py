@@ -79,8 +79,10 @@ class Project:
     def show(self, path: str) -> str:
         """A path as the user should see it: relative to the working directory when
         below it, otherwise absolute."""
+        from ..fs.access import show
+
         rel = os.path.relpath(path)
-        return path if rel.startswith("..") else rel
+        return show(path if rel.startswith("..") else rel)
 
     def files(self) -> list[str]:
         if not os.path.isdir(self.dir):

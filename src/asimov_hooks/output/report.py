@@ -79,11 +79,19 @@ def _plain(role: str, text: str) -> str:
     return text
 
 
+def _show(text: str) -> str:
+    """A path or value from the repository with control characters made visible: a
+    directory named `x\n::error ...` cannot start a line of its own."""
+    from ..fs.access import show
+
+    return show(text)
+
+
 def _status_text(res: FileResult, paint: Callable[[str, str], str] = _plain) -> str:
     status = res.status
-    path = paint("path", res.path)
+    path = paint("path", _show(res.path))
     if status == "skipped":
-        return f"{path}: skipped ({res.skipped})"
+        return f"{path}: skipped ({_show(res.skipped or '')})"
     if status == "valid":
         return f"{path}: {paint('valid', 'valid')}"
     errors = sum(f.level == "error" for f in res.findings)
@@ -105,18 +113,18 @@ def write_text(
         from .color import paint
     for res in results:
         for change in res.fixed:
-            out.write(f"Fixing {paint('path', res.path)}: {change}\n")
+            out.write(f"Fixing {paint('path', _show(res.path))}: {_show(change)}\n")
         if res.fix_error:
-            out.write(f"Not fixed {paint('path', res.path)}: {res.fix_error}\n")
+            out.write(f"Not fixed {paint('path', _show(res.path))}: {_show(res.fix_error)}\n")
         if not (quiet and res.status in ("valid", "skipped")):
             out.write(_status_text(res, paint) + "\n")
         for f in res.findings:
             out.write(
-                f"{paint('path', f.path)}:{f.line}:{f.col}: {paint(f.level, f.level)} "
-                f"{paint('rule', f.rule)} {f.message}\n"
+                f"{paint('path', _show(f.path))}:{f.line}:{f.col}: {paint(f.level, f.level)} "
+                f"{paint('rule', f.rule)} {_show(f.message)}\n"
             )
             if f.suggestion and not quiet:
-                out.write(f"    suggestion: {f.suggestion}\n")
+                out.write(f"    suggestion: {_show(f.suggestion)}\n")
     out.write(summary_line(results) + "\n")
 
 
@@ -144,10 +152,16 @@ def write_json(results: Sequence[FileResult], out: TextIO) -> None:
 
 
 def _escape(value: str, prop: bool = False) -> str:
-    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if prop:
-        value = value.replace(":", "%3A").replace(",", "%2C")
-    return value
+    """A workflow-command value (fs.access.github_escape): data escapes %, CR and LF,
+    a property (`file=`, `title=`) also `:` and `,`. Other control characters, which
+    the command syntax cannot carry (an escape sequence would colour the log), are
+    shown as text."""
+    from ..fs.access import github_escape, show
+
+    if not value.isprintable():
+        lines = value.split("\n")
+        value = "\n".join("\r".join(map(show, line.split("\r"))) for line in lines)
+    return github_escape(value, property_value=prop)
 
 
 def write_github(results: Sequence[FileResult], out: TextIO) -> None:

@@ -84,7 +84,7 @@ class reading:  # a statement, not a value: `with reading(text, kind):`
 
 # what ruamel's constructors raise for a scalar that scans but does not convert:
 # `2026-13-45`, `!!int foo`, `!!bool maybe`, an integer of 5,000 digits
-_CONSTRUCTION_ERRORS = (ValueError, KeyError, TypeError, OverflowError)
+_CONSTRUCTION_ERRORS = (ValueError, LookupError, TypeError, ArithmeticError)
 
 
 def problem_from(exc: BaseException, text: str = "", kind: str = ROUND_TRIP) -> YAMLProblem:

@@ -26,6 +26,7 @@ def command(
     dry_run: bool,
     diff: bool,
     quiet: bool,
+    skip_conflicts: bool = False,
 ) -> None:
     """Trim checkpoints to their ADR-007 windows, archiving what is removed.
 
@@ -44,5 +45,6 @@ def command(
             dry_run=dry_run,
             diff=diff,
             quiet=quiet,
+            skip_conflicts=skip_conflicts,
         )
     )

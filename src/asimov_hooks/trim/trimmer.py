@@ -45,6 +45,7 @@ class Outcome:
         "archive",
         "before",
         "changed",
+        "conflicted",
         "error",
         "messages",
         "path",
@@ -60,6 +61,7 @@ class Outcome:
         self.error: str | None = None
         self.warning: str | None = None  # over a hard limit whose rule is only a warning
         self.skipped: str | None = None
+        self.conflicted = False
         self.written = False
         self.archive: str | None = None
         self.before: str | None = None
@@ -107,7 +109,10 @@ def fix_file(
     # the lock spans reading the checkpoint to writing it: concurrent trims of one file
     # archive each removed item once, and trims sharing an archive keep every entry
     with DirectoryLocks([path] if target is None or dry_run else [path, target]):
-        return _fix_locked(path, config, outcome, settings, spec, rules, target, dry_run)
+        done = _fix_locked(path, config, outcome, settings, spec, rules, target, dry_run)
+        if target is not None and not done.error:
+            _flush_merge_cuts(done, config, target, dry_run)
+        return done
 
 
 def _archive_target(path: str, settings: Settings) -> str:
@@ -154,6 +159,7 @@ def _fix_locked(
     marker = find_conflict_marker(source.text)
     if marker is not None:
         outcome.error = f"not trimmed: unresolved merge conflict markers (line {marker})"
+        outcome.conflicted = True
         return outcome
     try:
         result = trim_text(
@@ -215,6 +221,35 @@ def _fix_locked(
     return outcome
 
 
+def _flush_merge_cuts(outcome: Outcome, config: Config, target: str, dry_run: bool) -> None:
+    """Append what the merge driver cut from this checkpoint's capped lists (kept in the
+    git directory meanwhile: merge/pending) to its archive, one entry per merge."""
+    from ..merge.pending import done, take
+    from . import archive as trim_archive
+
+    pending, entries = take(outcome.path)
+    if pending is None or not entries:
+        return
+    items = sum(len(v) for e in entries for v in e["entry"].get("removed", {}).values())
+    shown = os.path.relpath(target) if not os.path.isabs(outcome.path) else target
+    if dry_run:
+        outcome.messages.append(f"would archive {items} items the merge driver cut to {shown}")
+        return
+    try:
+        for entry in entries:
+            data, _ = trim_archive.build(target, entry["entry"], "\n", config.limits)
+            trim_archive.write(target, data)
+            done(pending, [entry])
+    except (trim_archive.ArchiveError, OSError, ValueError) as exc:
+        outcome.error = f"the items the merge driver cut stay in {pending}: {exc}"
+        return
+    outcome.changed = True
+    outcome.archive = target
+    outcome.messages.append(
+        f"archived {items} item{'s' if items != 1 else ''} the merge driver cut to {shown}"
+    )
+
+
 def _archive(
     outcome: Outcome,
     result: TrimResult,
@@ -274,6 +309,7 @@ def run(
     dry_run: bool = False,
     diff: bool = False,
     quiet: bool = False,
+    skip_conflicts: bool = False,
 ) -> int:
     out, err = sys.stdout, sys.stderr
     try:
@@ -309,6 +345,8 @@ def run(
                 )
                 status = EXIT_USAGE
                 continue
+            if skip_conflicts and outcome.conflicted:
+                continue  # asimov-validate reports it: once per problem
             status = max(status, _report(outcome, dry_run, diff, quiet, out, err))
     except ConfigError as exc:
         err.write(f"{PROG}: error: {exc}\n")
@@ -320,20 +358,23 @@ def run(
 
 
 def _report(outcome: Outcome, dry_run: bool, diff: bool, quiet: bool, out: Any, err: Any) -> int:
-    path = outcome.path
+    from ..fs.access import show  # paths and values from the repository, one line each
+
+    path = show(outcome.path)
     if outcome.skipped:
         if not quiet:
-            out.write(f"{path}: skipped: {outcome.skipped}\n")
+            out.write(f"{path}: skipped: {show(outcome.skipped)}\n")
         return EXIT_OK
     if outcome.changed:
         out.write(f"{'Would fix' if dry_run else 'Fixing'} {path}\n")
         for message in outcome.messages:
-            out.write(f"  {message}\n")
+            out.write(f"  {show(message)}\n")
         if diff and outcome.before is not None and outcome.after is not None:
             import difflib
 
             out.writelines(
-                difflib.unified_diff(
+                show(line.rstrip("\n")) + "\n"
+                for line in difflib.unified_diff(
                     outcome.before.splitlines(keepends=True),
                     outcome.after.splitlines(keepends=True),
                     fromfile=f"a/{path}",
@@ -342,8 +383,8 @@ def _report(outcome: Outcome, dry_run: bool, diff: bool, quiet: bool, out: Any, 
             )
     if outcome.warning:
         out.flush()
-        err.write(f"{path}: warning: {outcome.warning}\n")
+        err.write(f"{path}: warning: {show(outcome.warning)}\n")
     if outcome.error:
         out.flush()
-        err.write(f"{path}: error: {outcome.error}\n")
+        err.write(f"{path}: error: {show(outcome.error)}\n")
     return EXIT_FAIL if outcome.changed or outcome.error else EXIT_OK

@@ -16,16 +16,19 @@ from ..checks.measure import TokenEstimator
 from ..checks.registry import ESSENTIAL_RULES, normalize_rule
 from ..fs.access import FileProblem, read_bytes
 from ..gitutil import find_toplevel
-from .globs import match_any
+from .config_check import known_rule_ids as known_rule_ids
+from .config_check import validate_config as _validate_config
+from .globs import globset, match_any
 from .packs import (
     PACKS,  # noqa: F401 - re-exported: config.PACKS is where callers look
     ConfigError,
     deep_merge,
     default_data,
     load_rule_file,  # noqa: F401 - re-exported
-    load_schema,
-    rules_dir,
+    load_schema,  # noqa: F401 - re-exported
+    rules_dir,  # noqa: F401 - re-exported
 )
+from .profiles import check_environment, profile_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -111,60 +114,6 @@ def _read_config_file(path: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: the configuration must be a mapping")
     return data
-
-
-def _validate_config(path: str, data: dict[str, Any]) -> None:
-    from ..minischema import compile_schema
-
-    errors = compile_schema(load_schema("config.schema.json")).errors(data)
-    for section in ("trim", "merge"):
-        schema_file = os.path.join(rules_dir(), "schemas", f"config-{section}.schema.json")
-        if section in data and os.path.isfile(schema_file):
-            schema = load_schema(f"config-{section}.schema.json")
-            sub = compile_schema(schema).errors(data[section])
-            errors += [type(e)((section, *e.path), e.message, e.keyword, e.on_key) for e in sub]
-    known = known_rule_ids()  # a misspelt rule id is the likelier mistake: say so first
-    for where, ids in _rule_id_uses(data):
-        unknown = sorted(set(ids) - known)
-        if unknown:
-            raise ConfigError(f"{path}: {where}: unknown rule id {unknown[0]!r}")
-    if errors:
-        first = errors[0]
-        where = ".".join(str(p) for p in first.path) or "(top level)"
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise ConfigError(f"{path}: {where}: {first.message}{more}")
-    for kind, spec in data.get("kinds", {}).items():
-        if kind not in default_data().get("kinds", {}) and not {"files", "format"} <= spec.keys():
-            raise ConfigError(f"{path}: kinds.{kind}: a new kind needs 'files' and 'format'")
-
-
-def known_rule_ids() -> set[str]:
-    """Every rule id (the registry's list, checks/registry.py)."""
-    from ..checks.registry import ids
-
-    return set(ids())
-
-
-def _rule_id_uses(data: dict[str, Any]) -> list[tuple[str, list[str]]]:
-    """(where, rule ids) for every place a config names rules; typos must not pass."""
-
-    def names(value: Any) -> list[str]:  # shape errors are the schema's to report
-        if isinstance(value, dict):
-            return [k for k in value if isinstance(k, str)]
-        return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
-
-    def get(mapping: Any, key: str) -> Any:
-        return mapping.get(key) if isinstance(mapping, dict) else None
-
-    uses = [(key, names(data.get(key))) for key in ("select", "ignore", "rules")]
-    kinds = data.get("kinds")
-    for kind, spec in kinds.items() if isinstance(kinds, dict) else ():
-        uses.append((f"kinds.{kind}.rules", names(get(spec, "rules"))))
-    overrides = data.get("overrides")
-    for i, override in enumerate(overrides if isinstance(overrides, list) else ()):
-        uses.append((f"overrides[{i}].rules", names(get(override, "rules"))))
-        uses.append((f"overrides[{i}].ignore", names(get(override, "ignore"))))
-    return uses
 
 
 def _expand_rule_shorthands(data: dict[str, Any]) -> dict[str, Any]:
@@ -303,8 +252,11 @@ class Config:
         `/build`) excludes everything below it."""
         if not self.exclude:
             return False
+        patterns = self.derived.get("exclude")
+        if patterns is None:  # compiled once, however long the list
+            patterns = self.derived["exclude"] = globset(self.exclude)
         parts = rel.split("/")
-        return any(match_any("/".join(parts[:n]), self.exclude) for n in range(1, len(parts) + 1))
+        return any(patterns.match_parts(parts[:n]) for n in range(1, len(parts) + 1))
 
     def kind_for(self, rel: str) -> str | None:
         """The first kind whose `files` patterns match `rel` (a run asks once per file)."""
@@ -319,7 +271,8 @@ class Config:
         Files of one kind that match the same overrides share the answer; callers
         treat it as read-only.
         """
-        key = (kind, tuple(i for i, o in enumerate(self.overrides) if match_any(rel, o["files"])))
+        matched = tuple(i for i, o in enumerate(self.overrides) if match_any(rel, o["files"]))
+        key = (kind, matched, profile_for(self, kind, rel))
         cached = self._rules_cache.get(key)
         if cached is None:
             cached = self._rules_cache[key] = self._rules_for(kind, rel)
@@ -342,6 +295,9 @@ class Config:
         }
         ignored = set(self.ignore)
         layers = [self.kinds.get(kind, {}).get("rules", {})] if kind else []
+        profile = profile_for(self, kind, rel)
+        if profile:  # the kind's rules under this profile (CLAUDE.md: validation/profiles)
+            layers.append(self.kinds[kind]["profiles"].get(profile, {}).get("rules", {}))
         for override in self.overrides:
             if match_any(rel, override["files"]):
                 layers.append(override.get("rules", {}))
@@ -363,6 +319,7 @@ def load_config(
     explicit: str | os.PathLike[str] | None = None, start: str | os.PathLike[str] | None = None
 ) -> Config:
     """Find and load the configuration; `explicit` (or $ASIMOV_HOOKS_CONFIG) wins."""
+    check_environment()  # a bad $ASIMOV_HOOKS_PROFILE is said before any check runs
     start = os.fspath(start) if start is not None else os.getcwd()
     chosen = os.fspath(explicit) if explicit else os.environ.get(ENV_CONFIG) or None
     source = chosen or find_config(start)

@@ -40,14 +40,17 @@ def validate(
     except ConfigError as exc:
         sys.stderr.write(f"{prog}: error: {exc}\n")
         return EXIT_USAGE
-    from .config import known_rule_ids
+    from .config_check import known_rule_ids, unknown_rule_ids
 
     known = known_rule_ids()
-    for option, ids in (("--select", select), ("--ignore", ignore)):
-        unknown = sorted(set(ids or ()) - known)
-        if unknown:  # a typo must not switch every check off and pass the commit
-            sys.stderr.write(f"{prog}: error: {option}: unknown rule id {unknown[0]!r}\n")
-            return EXIT_USAGE
+    problems = [
+        f"{option}: {text}"
+        for option, ids in (("--select", select), ("--ignore", ignore))
+        for text in unknown_rule_ids(ids or (), known)
+    ]
+    if problems:  # a typo must not switch every check off and pass the commit
+        sys.stderr.write(f"{prog}: error: {'; '.join(problems)}\n")
+        return EXIT_USAGE
     for path in paths:
         try:
             ensure_exists(path)
@@ -87,6 +90,15 @@ def validate(
     write(results, fmt, sys.stdout, quiet, color)
     if not results and fmt == "text":
         sys.stdout.write(_nothing_found(paths or ["."], config) + "\n")
+    if fmt == "text" and not quiet:  # which limits CLAUDE.md got (when chosen for it)
+        profiled = [r for r in files if r.kind and config.kinds[r.kind].get("profiles")]
+        if profiled:
+            from .profiles import AUTO, chosen_profile, describe
+
+            profiled = profiled if chosen_profile(config) == AUTO else []
+
+            for record in profiled:
+                sys.stdout.write(describe(config, record.kind, record.rel) + "\n")
     return EXIT_FAIL if any(r.fails(strict) for r in results) else EXIT_OK
 
 

@@ -167,7 +167,7 @@ def _read_other(path: str, limit: int) -> str | None:
     """A file a patch reads besides the target's own source (a chain of moves)."""
     import os
 
-    from ..fs.access import FileProblem, read_bytes
+    from ...fs.access import FileProblem, read_bytes
     from ..simulate import CannotSimulate
 
     if not os.path.lexists(path):
