@@ -84,12 +84,8 @@ def _rotate_locked(
         del items[:cut]
     if not moved:
         return None
-    archive, layout = _read_archive(project, target, cp)
-    rotations = archive.setdefault("rotations", [])
-    if not isinstance(rotations, list):
-        raise OcError(f"{project.show(target)}: 'rotations' is not an array; not appending to it")
-    rotations.append({"at": when, "fields": moved})
-    content = dump_bytes(archive, layout)
+    rotation = {"at": when, "fields": moved}
+    target, content = _append(project, cp, target, rotation)
     result = validate(project, target, content)
     if result.status == "error":
         raise Refused(result, f"archive {project.show(target)}")
@@ -101,6 +97,30 @@ def _rotate_locked(
     atomic_write(target, content, root=project.top)
     save(project, cp, data, "rotated")
     return target, list(moved), sum(len(v) for v in moved.values())
+
+
+def _append(
+    project: Project, cp: Checkpoint, target: str, rotation: dict[str, Any]
+) -> tuple[str, bytes]:
+    """(archive path, its new content) with `rotation` appended. An archive only grows:
+    when the day's archive would pass the history kind's byte cap (`max-bytes-hard`,
+    which validate enforces), the rotation goes into the next volume beside it,
+    `<skill>.<date>.2.json`, `.3.json`, ..., so no rotation is refused for the size of
+    earlier ones and every history file stays valid."""
+    cap = project.rules(target).get("max-bytes-hard", {}).get("max")
+    stem = target[: -len(".json")] if target.endswith(".json") else target
+    for volume in range(1, 1000):
+        path = target if volume == 1 else f"{stem}.{volume}.json"
+        archive, layout = _read_archive(project, path, cp)
+        rotations = archive.setdefault("rotations", [])
+        if not isinstance(rotations, list):
+            raise OcError(f"{project.show(path)}: 'rotations' is not an array; not appending to it")
+        fresh = not rotations
+        rotations.append(rotation)
+        content = dump_bytes(archive, layout)
+        if fresh or not isinstance(cap, int) or len(content) <= cap:
+            return path, content
+    raise OcError(f"{project.show(target)}: 999 archive volumes for one day; not rotating")
 
 
 def _read_archive(project: Project, target: str, cp: Checkpoint) -> tuple[dict[str, Any], Layout]:
