@@ -129,14 +129,19 @@ def test_ephemeral_hook_through_pre_commit(head_clone, repo, tmp_path) -> None:
     write(repo, ".claude_checkpoint.yaml", BLOATED)
     write(repo, "README.md", "hello\n")
     git(repo, "add", "README.md", ".gitignore")
-    tried = try_repo(head_clone, "asimov-ephemeral", cwd=repo, store=tmp_path / "store")
+    # the hook is not verbose (a clean commit prints one line): --verbose shows its report
+    tried = try_repo(
+        head_clone, "asimov-ephemeral", "--verbose", cwd=repo, store=tmp_path / "store"
+    )
     output = tried.stdout + tried.stderr
     assert tried.returncode == 0, output
     assert "Passed" in output and "completed: removed 7 of 12 items" in output, output
     with open(os.path.join(repo, ".claude_checkpoint.yaml"), encoding="utf-8") as fh:
         assert "task 1\n" not in fh.read()
     write(repo, ".claude_checkpoint.yaml", BROKEN)
-    tried = try_repo(head_clone, "asimov-ephemeral", cwd=repo, store=tmp_path / "store")
+    tried = try_repo(
+        head_clone, "asimov-ephemeral", "--verbose", cwd=repo, store=tmp_path / "store"
+    )
     output = tried.stdout + tried.stderr
     assert tried.returncode == 0 and "error syntax" in output, output  # not part of the commit
 

@@ -10,6 +10,7 @@ import click
 
 from ..agent.targets import NAMES
 from ..cli.clickopts import CONTEXT
+from ..fs.access import FileProblem, read_bytes
 from . import families as fam
 from .plan import INSTALL_TYPES, MERGE_DRIVER_HOOK, hooks_for, ignores_for
 from .precommit import PRE_COMMIT_CONFIG, SpliceError, extend
@@ -20,12 +21,13 @@ IGNORE_HEADER = "# agent session files (asimov-hooks init)"
 
 
 def _read(top: str, rel: str) -> str | None:
-    from ..fs.access import read_bytes
-
     path = os.path.join(top, rel)
     if not os.path.lexists(path):
         return None
-    return read_bytes(path, root=top, bound="resource").decode("utf-8")
+    try:
+        return read_bytes(path, root=top, bound="resource").decode("utf-8")
+    except FileProblem as exc:
+        raise FileProblem(exc.rule, f"{rel}: {exc.message}") from None
 
 
 def _tracked(top: str, pattern: str) -> bool:
@@ -138,6 +140,8 @@ def command(
         )
     except (SpliceError, UnicodeDecodeError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
+    except FileProblem as exc:  # a FIFO, a device or a link out of the repository
+        raise click.ClickException(exc.message) from None
     for family, evidence in found.items():
         click.echo(f"found {fam.DESCRIPTION[family]}: {', '.join(evidence)}")
     if not found:
