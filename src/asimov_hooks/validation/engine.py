@@ -93,7 +93,11 @@ class Checker:
                     f"kind {kind!r} ({rel}) but has no integer 'max'"
                 )
         if self.extra_select is None and not self.extra_ignore:
-            return rules  # the config's own (shared by files alike: read only)
+            if not any(opts.get("on-request") for opts in rules.values()):
+                return rules  # the config's own (shared by files alike: read only)
+            # rules that cost a look at git history per file run only when asked for
+            # (`--select`, `oc doctor`), never in a batch by default
+            return {rid: opts for rid, opts in rules.items() if not opts.get("on-request")}
         return {
             rid: opts
             for rid, opts in rules.items()
