@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
+    from .model import Event
+
 
 class EventError(Exception):
     """The event cannot be handled; one line on stderr, exit 1."""
@@ -42,3 +48,22 @@ def absolute(path: object, cwd: str, what: str) -> str:
 def inside(path: str, directory: str) -> bool:
     """Whether the absolute `path` is `directory` or below it (both real paths)."""
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def begin(
+    payload: dict[str, Any], agent: str, kinds: dict[str, str], project_env: str | None
+) -> Event:
+    """The part of an event every agent that names its event in `hook_event_name`
+    shares: the event's name and kind, the working directory, and (for an event we
+    handle) the session and the project, from `project_env` or the git top level."""
+    from .model import Event, as_text
+
+    name = payload.get("hook_event_name")
+    if not isinstance(name, str) or not name:
+        raise EventError("stdin JSON has no hook_event_name")
+    cwd = working_dir(payload.get("cwd"))
+    event = Event(agent, name, kinds.get(name), cwd)
+    if event.kind is not None:
+        event.session = as_text(payload.get("session_id"))
+        event.project = project_dir(os.environ.get(project_env) if project_env else None, cwd)
+    return event

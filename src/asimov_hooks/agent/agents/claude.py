@@ -18,8 +18,6 @@ Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
 
 from __future__ import annotations
 
-import os
-
 from ..model import (
     CLEAR,
     COMPACT,
@@ -35,7 +33,7 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, project_dir, working_dir
+from ..payload import EventError, absolute, begin
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -58,15 +56,10 @@ SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMP
 
 
 def normalize(payload: dict[str, Any]) -> Event:
-    name = payload.get("hook_event_name")
-    if not isinstance(name, str) or not name:
-        raise EventError("stdin JSON has no hook_event_name")
-    cwd = working_dir(payload.get("cwd"))
-    event = Event(NAME, name, KINDS.get(name), cwd)
+    event = begin(payload, NAME, KINDS, PROJECT_ENV)
     if event.kind is None:
         return event
-    event.session = as_text(payload.get("session_id"))
-    event.project = project_dir(os.environ.get(PROJECT_ENV), cwd)
+    cwd = event.cwd
     if event.kind in (PRE_WRITE, POST_WRITE):
         tool = payload.get("tool_name")
         if tool not in FILE_TOOLS:

@@ -29,7 +29,7 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, project_dir, working_dir
+from ..payload import EventError, absolute, begin
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -51,15 +51,10 @@ SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMP
 
 
 def normalize(payload: dict[str, Any]) -> Event:
-    name = payload.get("hook_event_name")
-    if not isinstance(name, str) or not name:
-        raise EventError("stdin JSON has no hook_event_name")
-    cwd = working_dir(payload.get("cwd"))
-    event = Event(NAME, name, KINDS.get(name), cwd)
+    event = begin(payload, NAME, KINDS, None)
     if event.kind is None:
         return event
-    event.session = as_text(payload.get("session_id"))
-    event.project = project_dir(None, cwd)
+    cwd = event.cwd
     if event.kind in (PRE_WRITE, POST_WRITE):
         if payload.get("tool_name") != PATCH_TOOL:
             return event  # a shell command or another tool: nothing to govern
