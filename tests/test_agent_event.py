@@ -18,7 +18,7 @@ import sqlite3
 import subprocess
 
 import pytest
-from agent_support import age_turn
+from agent_support import age_turn, answer, run_event
 from conftest import GOOD_CHECKPOINT, SCRIPTS, git, git_init, script_env, write
 from ruamel.yaml import YAML
 
@@ -32,28 +32,8 @@ BLOATED = (
 
 
 def agent_event(payload: object, cwd: os.PathLike | str, **env: str) -> subprocess.CompletedProcess:
-    exe = shutil.which("asimov-hooks", path=SCRIPTS) or "asimov-hooks"
-    data = payload if isinstance(payload, (str, bytes)) else json.dumps(payload)
-    proc = subprocess.run(
-        [exe, "agent-event"],
-        cwd=os.fspath(cwd),
-        input=data.encode("utf-8") if isinstance(data, str) else data,
-        capture_output=True,
-        env=script_env(**env),
-        timeout=120,
-        check=False,
-    )
-    out, err = proc.stdout.decode(), proc.stderr.decode()
-    assert "Traceback" not in out + err, out + err
-    assert proc.returncode in (0, 1), (proc.returncode, out, err)  # never 2: a refusal
-    if proc.returncode == 1:
-        assert len(err.strip().splitlines()) == 1, err  # one line says why
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
-
-
-def answer(proc: subprocess.CompletedProcess) -> dict | None:
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout) if proc.stdout.strip() else None
+    """Claude Code's event (no --agent: the default), checked as every agent's is."""
+    return run_event(None, payload, cwd, **env)
 
 
 @pytest.fixture
