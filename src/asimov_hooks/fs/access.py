@@ -107,14 +107,7 @@ def confine(
     real = os.path.realpath(path)
     top = os.path.realpath(root) if root is not None else work_tree_of(path)
     if git_internal:
-        tops = [top] if top is not None else []
-        if top is None:
-            found = work_tree_of(path)
-            tops = [found] if found else []
-        for base in tops:
-            if any(_inside(real, os.path.realpath(d)) for d in _git_dirs(base)):
-                return real
-        if not tops:
+        if top is None or any(_inside(real, os.path.realpath(d)) for d in _git_dirs(top)):
             return real
         raise UnsafePath(f"{what} {show(path)} is not inside the repository's git directory")
     if top is None:
