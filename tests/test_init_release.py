@@ -89,7 +89,11 @@ def test_hook_types_are_added_to_the_users_list(tmp_path) -> None:
     text = read(flow, ".pre-commit-config.yaml")
     assert "default_install_hook_types: [pre-push, pre-commit, pre-merge-commit]  # team\n" in text
     block = family_repo(tmp_path / "block", "oc")
-    write(block, ".pre-commit-config.yaml", USER_CONFIG + "default_install_hook_types:\n- pre-commit\n")
+    write(
+        block,
+        ".pre-commit-config.yaml",
+        USER_CONFIG + "default_install_hook_types:\n- pre-commit\n",
+    )
     assert init(block, "--merge-driver").returncode == 0
     config = config_of(block)
     assert config["default_install_hook_types"] == [

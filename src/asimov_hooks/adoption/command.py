@@ -215,10 +215,14 @@ def _source(repo: str | None, rev: str | None, local: bool) -> tuple[str, str | 
     if local or repo == LOCAL:
         if rev is not None:
             raise click.UsageError("--local hooks run the installed commands: they take no --rev")
-        return LOCAL, None, (
-            "note: `repo: local` binds this config to machines where asimov-hooks is installed "
-            "on PATH (every clone, CI included); without --local, init writes the published "
-            "repository at a release tag, which pre-commit installs for everyone"
+        return (
+            LOCAL,
+            None,
+            (
+                "note: `repo: local` binds this config to machines where asimov-hooks is installed "
+                "on PATH (every clone, CI included); without --local, init writes the published "
+                "repository at a release tag, which pre-commit installs for everyone"
+            ),
         )
     if repo is None:
         repo = published_url()
@@ -230,7 +234,11 @@ def _source(repo: str | None, rev: str | None, local: bool) -> tuple[str, str | 
     rev = rev or release_tag()
     if is_remote(repo):
         return repo, rev, ""
-    return repo, rev, (
-        f"note: {repo} is a path on this machine: the config works only where that path "
-        "exists; commit it with a git URL (the default) for the rest of the team"
+    return (
+        repo,
+        rev,
+        (
+            f"note: {repo} is a path on this machine: the config works only where that path "
+            "exists; commit it with a git URL (the default) for the rest of the team"
+        ),
     )
