@@ -166,6 +166,7 @@ def test_init_then_pre_commit_install_stops_a_merge_that_breaks_claude_md(
     done = init(repo, "--repo", head_clone)
     assert done.returncode == 0, done.stdout + done.stderr
     assert config_of(repo)["repos"][0]["rev"] == tag
+    git(repo, "config", "--unset-all", "core.hooksPath")  # the test repository's guard
     installed = pre_commit(repo, store, "install")
     assert installed.returncode == 0, installed.stdout + installed.stderr
     for hook in ("pre-commit", "pre-merge-commit"):
