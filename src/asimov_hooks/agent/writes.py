@@ -192,8 +192,8 @@ def post_write(event: Event) -> Answer | None:
         from .state import StateError
 
         try:
-            with open_store(event.project) as store:
-                store.checkpoint_delivered(event.session, event.project, time.time())
+            with open_store(event.turns) as store:
+                store.checkpoint_delivered(event.session, event.turns, time.time())
         except StateError as exc:
             warn(f"the checkpoint write was not recorded: {exc}")
     return Answer(context="\n".join(notes)) if notes else None
