@@ -48,11 +48,11 @@ class Event:
     """One hook event, as the core sees it. Adapters fill what their event carries."""
 
     __slots__ = (
+        "aborted",
         "agent",
         "cwd",
         "edits",
         "kind",
-        "loop_guard",
         "name",
         "project",
         "prompt",
@@ -60,6 +60,7 @@ class Event:
         "source",
         "targets",
         "tool",
+        "turns",
     )
 
     def __init__(self, agent: str, name: str, kind: str | None, cwd: str) -> None:
@@ -67,12 +68,13 @@ class Event:
         self.name = name  # the agent's own event name, for messages
         self.kind = kind  # one of KINDS; None: an event asimov-hooks does not handle
         self.cwd = cwd  # the agent's working directory (an existing directory)
-        self.project = cwd  # the project root the agent works on (state, governed files)
+        self.project = cwd  # the project root: the git top level of cwd (governed files)
+        self.turns = cwd  # where the session's turn state is kept (the declared root)
         self.session: str | None = None  # the agent's session (conversation) id
         self.tool = ""  # the tool's name, for messages ("Write", "apply_patch")
         self.targets: list[str] = []  # absolute paths a write event touches
         self.edits: list[Edit] = []  # pre_write: what each target will hold
-        self.loop_guard = False  # stop: this stop follows one a hook already continued
+        self.aborted = False  # stop: the user aborted the turn (or it failed): never continue it
         self.source: str | None = None  # session_start: STARTUP, RESUME, ... or the agent's word
         self.prompt: str | None = None  # prompt: the text submitted
 

@@ -7,9 +7,9 @@ Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
   `permissionDecisionReason` (shown to Claude); context for Claude is
   `hookSpecificOutput.additionalContext` (PreToolUse, PostToolUse, SessionStart).
   Exit 2 would refuse too, but the JSON keeps the refusal to this one tool call.
-- Stop: `stop_hook_active` is true when Claude is already continuing because of a
-  Stop hook; `{"decision": "block", "reason": ...}` keeps the turn going with the
-  reason as Claude's next instruction.
+- Stop: `{"decision": "block", "reason": ...}` keeps the turn going with the reason
+  as Claude's next instruction. `stop_hook_active` (Claude is already continuing
+  because of a Stop hook) is not read: the turn timer guards against loops.
 - SessionStart `source`: startup, resume, clear, compact, and fork (a session that
   begins as a fork of another, reported as resume before Claude Code 2.1.214).
 - UserPromptSubmit `prompt`.
@@ -71,8 +71,6 @@ def normalize(payload: dict[str, Any]) -> Event:
         event.tool, event.targets = tool, [path]
         if event.kind == PRE_WRITE:
             event.edits = [Edit(path, _change(tool, tool_input))]
-    elif event.kind == STOP:
-        event.loop_guard = payload.get("stop_hook_active") is True
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None

@@ -6,8 +6,9 @@ Events (developers.openai.com/codex/hooks; openai/codex hook schemas):
   `hookSpecificOutput.permissionDecision: "deny"` with `permissionDecisionReason`;
   `hookSpecificOutput.additionalContext` reaches the model (PreToolUse, PostToolUse,
   SessionStart). Shell calls arrive as `Bash` and are not governed here.
-- Stop: `stop_hook_active`; `{"decision": "block", "reason": ...}` continues the turn
-  with the reason as the next instruction. Codex does not cap continuations itself.
+- Stop: `{"decision": "block", "reason": ...}` continues the turn with the reason
+  as the next instruction. Codex does not cap continuations itself; the turn timer
+  does (`stop_hook_active` is not read).
 - SessionStart `source`: startup, resume, clear, compact.
 - UserPromptSubmit `prompt`.
 - No project directory variable: the project is the git top level of `cwd`.
@@ -64,8 +65,6 @@ def normalize(payload: dict[str, Any]) -> Event:
             raise EventError(f"{PATCH_TOOL} event without a string tool_input.command")
         event.tool = PATCH_TOOL
         _patch_targets(event, patch, cwd)
-    elif event.kind == STOP:
-        event.loop_guard = payload.get("stop_hook_active") is True
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None

@@ -7,10 +7,10 @@ Events (geminicli.com/docs/hooks and /docs/hooks/reference; google-gemini/gemini
   A deny is `{"decision": "deny", "reason": ...}`: the reason reaches the agent as the
   tool's error and the turn goes on. AfterTool's `hookSpecificOutput.additionalContext`
   is appended to the tool result; BeforeTool has no context field.
-- AfterAgent (once per turn, after the final response): `stop_hook_active` is true
-  when this turn is itself a retry a hook asked for; `{"decision": "deny", "reason":
-  ...}` rejects the response and sends the reason to the agent as a new prompt (which
-  runs BeforeAgent again with that prompt).
+- AfterAgent (once per turn, after the final response): `{"decision": "deny",
+  "reason": ...}` rejects the response and sends the reason to the agent as a new
+  prompt (which runs BeforeAgent again with that prompt). `stop_hook_active` is not
+  read: the turn timer guards against loops.
 - BeforeAgent `prompt`.
 - SessionStart `source`: startup, resume, clear (no compaction source);
   `hookSpecificOutput.additionalContext` is added to the session.
@@ -73,8 +73,6 @@ def normalize(payload: dict[str, Any]) -> Event:
         event.tool, event.targets = tool, [path]
         if event.kind == PRE_WRITE:
             event.edits = [Edit(path, _ToolChange(tool, tool_input))]
-    elif event.kind == STOP:
-        event.loop_guard = payload.get("stop_hook_active") is True
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
