@@ -139,7 +139,7 @@ def _rt_document(text: str, max_nodes: int, limits: dict[str, int] | None = None
                 break
             try:
                 child = node[part]
-                if isinstance(part, int):
+                if isinstance(node, list):  # an int is a key in a mapping (`1:`)
                     pos = lc.item(part)
                 elif (on_key and i == len(path) - 1) or _is_container(child):
                     # a nested block is best shown at the key that introduces it
@@ -215,11 +215,12 @@ def to_plain(node: Any, max_nodes: int = 100_000) -> Any:
 
     count_nodes(node, max_nodes)
 
+    from ..minischema.keywords import key_text
     from .rtdata import plain_scalar
 
     def conv(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {str(plain_scalar(k)): conv(v) for k, v in value.items()}
+        if isinstance(value, dict):  # keys as JSON Schema sees them: their YAML text
+            return {key_text(plain_scalar(k)): conv(v) for k, v in value.items()}
         if isinstance(value, list):
             return [conv(v) for v in value]
         value = plain_scalar(value)  # `&f true` is a bool, `!!str x` a string
