@@ -185,8 +185,9 @@ def post_write(event: Event) -> Answer | None:
         config, kind, rel = found
         notes += _after_write(event, path, config, kind, rel)
         from .common import agent_settings
+        from .protocols import checkpoint_kinds
 
-        checkpoint = checkpoint or kind in agent_settings(config)["checkpoint-kinds"]
+        checkpoint = checkpoint or kind in checkpoint_kinds(agent_settings(config))
     if checkpoint and event.session is not None:
         from .state import StateError
 

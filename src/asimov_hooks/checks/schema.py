@@ -24,8 +24,8 @@ def check_schema(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
         return
     caps: dict[str, tuple[str, int]] | None = None  # read on the first list over its cap
     for err in _errors(name, ctx):
-        err_path, message = err.path, err.message
-        text = f"{_dotted(err_path)}: {message}" if err_path else message
+        text = f"{_dotted(err.path)}: {err.message}" if err.path else err.message
+        err_path = _data_path(ctx.data, err.path)  # where the file holds it
         cap = None
         if err.keyword == "maxItems" and len(err_path) == 1 and "suggestion-over-cap" in opts:
             if caps is None:
@@ -72,6 +72,24 @@ def _run(name: str, config: Any, data: Any) -> list[Any]:
 
 
 RULES = {"schema": check_schema}
+
+
+def _data_path(data: Any, path: tuple) -> tuple:
+    """`path` (object keys as their YAML text, as both evaluators see them) with the
+    keys the data holds (`1`, a date), so the finding points at the right line."""
+    real: list[Any] = []
+    node = data
+    for part in path:
+        if isinstance(node, dict) and part not in node:
+            from ..minischema.keywords import key_text
+
+            part = next((key for key in node if key_text(key) == part), part)
+        real.append(part)
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return tuple(real)
 
 
 def _dotted(path: tuple) -> str:
