@@ -27,6 +27,32 @@ def command_resolves(command: str, top: str) -> bool:
     return shutil.which(exe) is not None
 
 
+def path_fix(agent: str) -> str:
+    """How to put `asimov-hooks` where the agent finds it: a tool install, which puts
+    one command on PATH for every shell the agent starts (Claude Code: or the local
+    scope, which writes this installation's absolute path)."""
+    from ..adoption.source import published_url, release_tag
+
+    url = published_url()
+    spec = f"git+{url}@{release_tag()}" if url else "asimov-hooks"
+    fix = f"install it with `pipx install {spec}` or `uv tool install {spec}`"
+    if agent == "claude":
+        fix += (
+            ", or run `asimov-hooks agent install --scope local` (this clone only: "
+            "the absolute path of this installation)"
+        )
+    return fix
+
+
+def unresolved_warning(command: str, title: str, agent: str) -> str:
+    """What `agent install` says when the command it wrote does not resolve here."""
+    exe = command.split(" ", 1)[0]
+    return (
+        f"warning: `{exe}` is not on PATH, so {title} cannot run the hooks just installed "
+        f"(every one fails until it is): {path_fix(agent)}, then start {title} again"
+    )
+
+
 def _command_lines(top: str, agent: str) -> list[tuple[str, str, str | None]]:
     from . import commands
 
@@ -99,8 +125,7 @@ def diagnose(top: str) -> list[tuple[str, str, str | None]]:
                         (
                             "FAIL",
                             f"hook command does not resolve: {command} (every hook fails)",
-                            f"install asimov-hooks where {agent.title} finds it (PATH), or "
-                            f"run `asimov-hooks agent install {option}` again",
+                            _unresolved_fix(command, agent.name, option),
                         )
                     )
     if not installed_any:
@@ -113,3 +138,13 @@ def diagnose(top: str) -> list[tuple[str, str, str | None]]:
             )
         )
     return lines
+
+
+def _unresolved_fix(command: str, agent: str, option: str) -> str:
+    try:
+        exe = (shlex.split(command) or [""])[0]
+    except ValueError:
+        exe = ""
+    if exe and os.sep not in exe:  # a command looked up on PATH
+        return f"`{exe}` is not on PATH: {path_fix(agent)}"
+    return f"run `asimov-hooks agent install {option}` again"

@@ -64,6 +64,10 @@ def _install_one(top: str, agent: Agent, chosen: str, report: Report) -> None:
         )
     if not outcome.added and not outcome.repaired:
         report.lines.append(f"{rel}: {agent.title} hooks already installed; nothing changed")
+    from .health import command_resolves, unresolved_warning
+
+    if not command_resolves(command, top):
+        report.warnings.append(unresolved_warning(command, agent.title, agent.name))
     if chosen == "local":
         from .localignore import ensure_ignored
 
