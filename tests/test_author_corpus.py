@@ -14,9 +14,7 @@ import pytest
 from conftest import ROOT, commit_all, git_init, run_script
 
 CORPUS = os.path.join(ROOT, "tests", "data", "author-corpus")
-CASES = sorted(
-    name for name in os.listdir(CORPUS) if os.path.isdir(os.path.join(CORPUS, name))
-)
+CASES = sorted(name for name in os.listdir(CORPUS) if os.path.isdir(os.path.join(CORPUS, name)))
 ROADMAP_STATUSES = "planned, in_progress, blocked, released, done"
 
 
@@ -74,9 +72,7 @@ def test_undocumented_statuses_are_warnings_that_name_the_documented_values(tmp_
         ("next[0].status", "pending"),
         ("next[1].status", "research"),
     ):
-        message = (
-            f"{where}: {value!r} is not one of the documented statuses ({ROADMAP_STATUSES})"
-        )
+        message = f"{where}: {value!r} is not one of the documented statuses ({ROADMAP_STATUSES})"
         assert ("unknown-status", "warning", message) in found, found
     # a deliverable's own status is not a milestone status: not warned about
     assert not any("deliverables" in message for _, _, message in found)

@@ -81,9 +81,12 @@ def unknown_status(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, 
         for path, value in _walk(ctx.data, field.split("."), ()):
             if isinstance(value, str) and value not in known:
                 where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
-                yield path, (
-                    f"{where.lstrip('.')}: {value!r} is not one of the documented statuses "
-                    f"({', '.join(known)})"
+                yield (
+                    path,
+                    (
+                        f"{where.lstrip('.')}: {value!r} is not one of the documented statuses "
+                        f"({', '.join(known)})"
+                    ),
                 )
 
 
