@@ -28,7 +28,7 @@ def history_description() -> str:
 
 
 def test_the_archive_is_named_as_the_history_schema_says(project) -> None:
-    root, paths = project
+    root, _ = project
     done = oc(root, "reset", "oc-app-architect")
     assert done.returncode == 0, done.stdout + done.stderr
     history = root / ".checkpoints" / "history"
