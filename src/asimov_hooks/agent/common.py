@@ -87,7 +87,27 @@ def protocol_file(path: str, project: str) -> tuple[Config, str, str] | None:
     kind = config.kind_for(rel)
     if kind is None or config.excluded(rel):
         return None
+    if _secret(path, project):
+        return None
     return config, kind, rel
+
+
+def _secret(path: str, project: str) -> bool:
+    """Whether `path` is a file git ignores at a path no shipped protocol kind has: a
+    config may declare it a kind (`.env`, `keys/*.pem`) for validation, but what it
+    holds is never read into the agent's context."""
+    from ..gitutil import GitError, git
+    from .protocols import is_protocol_path
+
+    real = os.path.realpath(path)
+    rel = os.path.relpath(real, os.path.realpath(project)).replace(os.sep, "/")
+    if is_protocol_path(rel):
+        return False
+    try:
+        done = git("check-ignore", "-q", "--", rel, cwd=project, check=False)
+    except GitError:
+        return True  # cannot tell: a file that may be a secret is not the agent's
+    return done.returncode == 0  # 1: not ignored; 128: no repository, nothing ignored
 
 
 def line(rel: str, finding: Finding) -> str:

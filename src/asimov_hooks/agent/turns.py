@@ -6,8 +6,9 @@ restart (the checkpoint-injection design, ADR-007's self-healing re-read).
   nothing (checkpoint messages are invisible to session state).
 - stop: turn_start = max(last_message_sent_at, last_checkpoint_at); when the agent
   stops `turn-threshold` seconds or more after it, the stop is blocked once with the
-  checkpoint message and `last_checkpoint_at = now`. A stop that follows one a hook
-  already continued (the loop guard) is never blocked again.
+  checkpoint message and `last_checkpoint_at = now`. The timer is the loop guard: a
+  quick answer to the request is never asked again, while the threshold of work
+  after it is (a stop the request itself continued is judged like any other).
 - session_start after a compaction, resume or fork: the checkpoint is re-read for the
   agent, followed by the checkpoint message, so that it validates and writes a fresh
   one; with no checkpoint yet, the message alone asks for one. That counts as a
@@ -38,8 +39,8 @@ def prompt(event: Event) -> Answer | None:
     if event.prompt is not None and protocols.is_checkpoint_message(event.prompt, settings):
         return None  # checkpoint messages are invisible to session state
     try:
-        with open_store(event.project) as store:
-            store.message_sent(session, event.project, time.time())
+        with open_store(event.turns) as store:
+            store.message_sent(session, event.turns, time.time())
     except StateError as exc:
         raise EventError(str(exc)) from None
     return None
@@ -49,16 +50,16 @@ def stop(event: Event) -> Answer | None:
     from .state import StateError
 
     session = session_of(event)
-    if event.loop_guard:
-        return None  # a hook already continued this turn: never loop
+    if event.aborted:
+        return None  # the user ended the turn: a continuation would override them
     config, settings = project_config(event)
     used = protocols.used(config, settings, event.project)
     if not used:
         return None
     try:
-        with open_store(event.project) as store:
+        with open_store(event.turns) as store:
             due = store.checkpoint_due(
-                session, event.project, time.time(), settings["turn-threshold"]
+                session, event.turns, time.time(), settings["turn-threshold"]
             )
     except StateError as exc:
         raise EventError(str(exc)) from None
@@ -92,8 +93,8 @@ def session_start(event: Event) -> Answer | None:
         from .state import StateError
 
         try:
-            with open_store(top) as store:
-                store.checkpoint_delivered(event.session, top, time.time())
+            with open_store(event.turns) as store:
+                store.checkpoint_delivered(event.session, event.turns, time.time())
         except (StateError, EventError) as exc:  # the re-read matters more than the record
             warn(f"the checkpoint request was not recorded: {exc}")
     return Answer(context=context)

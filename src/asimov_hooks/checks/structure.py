@@ -128,13 +128,19 @@ def unknown_key(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str
     if not known:
         return
     for key in ctx.data:
-        if not isinstance(key, str) or key in known:
+        if type(key) is str:
+            name = key
+        else:  # `1:`, `2020-01-01:` are the keys "1", "2020-01-01", as the schema sees them
+            from ..minischema.keywords import key_text
+
+            name = key_text(key)
+        if name in known:
             continue
         import difflib  # only for a key to name (a valid file does not pay for it)
 
-        close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        yield (key,), f"unknown key {key!r} (not one of the checkpoint's known keys){hint}", True
+        yield (key,), f"unknown key {name!r} (not one of the checkpoint's known keys){hint}", True
 
 
 def definitions_cache_keys(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
