@@ -218,3 +218,63 @@ def test_every_reader_refuses_a_mapping_as_a_key_alike() -> None:
         assert "a mapping cannot be a key" in str(caught.value), read
     # a sequence as a key is what ruamel's safe loader reads too (a tuple): kept
     assert load_yaml("? [a, b]\n: x\n").data == {("a", "b"): "x"}
+
+
+# ------------------------------------------------------------- trim and aliases
+def _items(*names: str) -> str:
+    return "".join(f"  - {name}\n" for name in names)
+
+
+def test_trim_keeps_an_alias_whose_anchor_stays(tmp_path) -> None:
+    git_init(tmp_path)
+    text = "milestone: &m Ship it\nstatus: done\ncompleted:\n" + _items(
+        "one", "*m", "three", "four", "five", "six", "*m"
+    )
+    text += "next_steps:\n  - x\n"
+    write(tmp_path, CP, text)
+    run = _validate(tmp_path, CP)
+    assert "run `asimov-hooks trim`" in run.stdout, run
+    run = run_script("asimov-hooks", "trim", CP, cwd=tmp_path)
+    assert "removed 2 of 7 items" in run.stdout, run
+    with open(tmp_path / CP, encoding="utf-8") as fh:
+        trimmed = fh.read()
+    assert (
+        trimmed
+        == "milestone: &m Ship it\nstatus: done\ncompleted:\n"
+        + _items("three", "four", "five", "six", "*m")
+        + "next_steps:\n  - x\n"
+    )
+    with open(tmp_path / ".claude_checkpoint.archive.yaml", encoding="utf-8") as fh:
+        archived = fh.read()
+    assert "- one" in archived and "Ship it" in archived, archived  # the alias's value
+    run = _validate(tmp_path, CP)
+    assert run.returncode == 0 and f"{CP}: valid" in run.stdout, run
+
+
+def test_trim_refuses_to_cut_an_anchor_a_kept_item_refers_to(tmp_path) -> None:
+    git_init(tmp_path)
+    text = "milestone: M\nstatus: done\ncompleted:\n" + _items(
+        "&a one", "two", "three", "four", "five", "six", "*a"
+    )
+    write(tmp_path, CP, text)
+    run = run_script("asimov-hooks", "trim", CP, cwd=tmp_path)
+    assert run.returncode == 1, run
+    assert "line 4: the part trimming removes holds the anchor &a" in run.stdout + run.stderr
+    with open(tmp_path / CP, encoding="utf-8") as fh:
+        assert fh.read() == text
+    # and validate does not send the user to a trim that refuses
+    run = _validate(tmp_path, CP)
+    assert run.returncode == 1 and "completed: has 7 items, more than 5" in run.stdout, run
+    assert "run `asimov-hooks trim`" not in run.stdout, run
+    assert "`asimov-hooks trim` cannot fix this file (line 4: the part" in run.stdout, run
+    assert "remove items of completed by hand" in run.stdout, run
+
+
+def test_an_alias_in_a_flow_list_is_still_refused_and_not_suggested(tmp_path) -> None:
+    git_init(tmp_path)
+    text = "milestone: &m M\nstatus: done\ncompleted: [a, b, c, d, e, f, *m]\n"
+    write(tmp_path, CP, text)
+    run = run_script("asimov-hooks", "trim", CP, cwd=tmp_path)
+    assert run.returncode == 1 and "is an alias (*name) in a [...] list" in run.stdout + run.stderr
+    run = _validate(tmp_path, CP)
+    assert "run `asimov-hooks trim`" not in run.stdout and "cannot fix this file" in run.stdout
