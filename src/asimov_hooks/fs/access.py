@@ -376,17 +376,13 @@ _COMMAND_STARTS = ("::", "##[")
 def show(text: str, *, line_start: bool = True) -> str:
     """`text` (a path or a value from the repository) with control characters made
     visible, so it cannot end a line, forge a CI annotation or drive a terminal. Text
-    that begins (after blanks) like a workflow command (`::`, `##[`) gets its first
-    character shown as an escape too (`\\x3a:error::...`): data printed at the start of
-    a line must not be read as a command by the CI runner (`line_start=False`: a part
-    that is never printed at the start of a line, such as a workflow command's value,
-    whose line breaks github_escape encodes)."""
+    that begins (after blanks) like a workflow command (`::`, `##[`) has its first
+    character escaped too (`\\x3a:error::`), unless `line_start=False` (a part never
+    printed at the start of a line: a workflow command's value)."""
     if not text.isprintable():
         text = text.translate(_CONTROL)
-    if not line_start:
-        return text
     head = text.lstrip(" ")
-    if head.startswith(_COMMAND_STARTS):
+    if line_start and head.startswith(_COMMAND_STARTS):
         at = len(text) - len(head)
         text = f"{text[:at]}\\x{ord(head[0]):02x}{head[1:]}"
     return text
