@@ -246,34 +246,79 @@ def _loose(line: str) -> str:
     return line.strip().translate(_ASCII)
 
 
-def _seek(lines: list[str], pattern: list[str], start: int, eof: bool) -> int | None:
-    """Where `pattern` first occurs in `lines` at or after `start` (at the very end
-    when `eof`), trying ever looser comparisons."""
-    if not pattern:
-        return start
-    if len(pattern) > len(lines):
+_NORMS: tuple[Callable[[str], str] | None, ...] = (None, str.rstrip, str.strip, _loose)
+
+
+def _normalised(norm: Callable[[str], str] | None, lines: list[str]) -> list[str]:
+    return lines if norm is None else [norm(line) for line in lines]
+
+
+class _Lines:
+    """A file's lines, each comparison's normalised copy and an index of where each
+    (normalised) line occurs, built once per file on first use: finding a hunk costs
+    the places its first line occurs, not a pass over the whole file, so a patch's
+    work grows with the patch, not with hunks times the file."""
+
+    __slots__ = ("index", "lines", "normal")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.normal: dict[int, list[str]] = {}
+        self.index: dict[int, dict[str, list[int]]] = {}
+
+    def seek(self, pattern: list[str], start: int, eof: bool) -> int | None:
+        """Where `pattern` first occurs at or after `start` (at the very end when
+        `eof`), trying ever looser comparisons."""
+        from bisect import bisect_left
+
+        if not pattern:
+            return start
+        lines = self.lines
+        if len(pattern) > len(lines):
+            return None
+        last = len(lines) - len(pattern)
+        first = last if eof else start
+        size = len(pattern)
+        for level, norm in enumerate(_NORMS):
+            have = self._have(level)
+            want = pattern if norm is None else [norm(p) for p in pattern]
+            if eof:
+                if have[last : last + size] == want:
+                    return last
+                continue
+            places = self._index(level).get(want[0], ())
+            for i in range(bisect_left(places, first), len(places)):
+                at = places[i]
+                if at > last:
+                    break
+                if have[at : at + size] == want:
+                    return at
         return None
-    last = len(lines) - len(pattern)
-    first = last if eof else start
-    for norm in (None, str.rstrip, str.strip, _loose):
-        have = lines if norm is None else [norm(s) for s in lines]
-        want = pattern if norm is None else [norm(p) for p in pattern]
-        size = len(want)
-        for at in range(first, last + 1):
-            if have[at] == want[0] and have[at : at + size] == want:
-                return at
-    return None
+
+    def _have(self, level: int) -> list[str]:
+        if level not in self.normal:
+            self.normal[level] = _normalised(_NORMS[level], self.lines)
+        return self.normal[level]
+
+    def _index(self, level: int) -> dict[str, list[int]]:
+        if level not in self.index:
+            where: dict[str, list[int]] = {}
+            for at, line in enumerate(self._have(level)):
+                where.setdefault(line, []).append(at)
+            self.index[level] = where
+        return self.index[level]
 
 
 def _updated(path: str, original: str, hunks: list[Hunk]) -> str:
     lines = original.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
+    text = _Lines(lines)
     edits: list[tuple[int, int, list[str]]] = []
     at = 0
     for hunk in hunks:
         if hunk.context is not None:
-            found = _seek(lines, [hunk.context], at, False)
+            found = text.seek([hunk.context], at, False)
             if found is None:
                 raise PatchError(f"context '{hunk.context}' not found in {path}")
             at = found + 1
@@ -281,20 +326,38 @@ def _updated(path: str, original: str, hunks: list[Hunk]) -> str:
             edits.append((len(lines), 0, hunk.new))
             continue
         old, new = hunk.old, hunk.new
-        found = _seek(lines, old, at, hunk.end_of_file)
+        found = text.seek(old, at, hunk.end_of_file)
         if found is None and old[-1] == "":
             old = old[:-1]
             new = new[:-1] if new and new[-1] == "" else new
-            found = _seek(lines, old, at, hunk.end_of_file)
+            found = text.seek(old, at, hunk.end_of_file)
         if found is None:
             raise PatchError(f"the lines a hunk replaces are not in {path} (from '{hunk.old[0]}')")
         edits.append((found, len(old), new))
         at = found + len(old)
-    for start, length, new in sorted(edits, key=lambda e: e[0], reverse=True):
-        lines[start : start + length] = new
+    lines = _replaced(lines, edits)
     if not lines or lines[-1] != "":
         lines.append("")
     return "\n".join(lines)
+
+
+def _replaced(lines: list[str], edits: list[tuple[int, int, list[str]]]) -> list[str]:
+    """The lines with the edits made, as Codex makes them (from the last place back;
+    edits at one place in the reverse of their order), in one pass when no two overlap."""
+    order = sorted(range(len(edits)), key=lambda i: (edits[i][0], -i))
+    out: list[str] = []
+    done = 0
+    for i in order:
+        start, length, new = edits[i]
+        if start < done:  # overlapping edits: Codex's own order, one by one
+            for begin, size, lines_new in sorted(edits, key=lambda e: e[0], reverse=True):
+                lines[begin : begin + size] = lines_new
+            return lines
+        out.extend(lines[done:start])
+        out.extend(new)
+        done = start + length
+    out.extend(lines[done:])
+    return out
 
 
 def apply_patch(
