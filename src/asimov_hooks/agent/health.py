@@ -1,6 +1,7 @@
 """`asimov-hooks doctor`, agent part: for each agent's settings file, are our hooks there
 for every event, does each hook command resolve, is the /checkpoint command there, and
-are Claude Code's hooks in both scopes (every event would run twice)."""
+are Claude Code's hooks in both scopes (every event would run twice), and does Codex CLI
+trust the project and our hooks (it skips an untrusted hook without a word)."""
 
 from __future__ import annotations
 
@@ -117,6 +118,10 @@ def diagnose(top: str) -> list[tuple[str, str, str | None]]:
                 lines.append(("ok", f"{rel}: {agent.title} hooks installed for every event", None))
             if scope == "project":
                 lines.extend(_command_lines(top, agent.name))
+            if agent.name == "codex":
+                from .codextrust import lines as trust_lines
+
+                lines.extend(trust_lines(top))
             for command in sorted({c for commands in found.values() for c in commands}):
                 if command_resolves(command, top):
                     lines.append(("ok", f"hook command resolves: {command}", None))

@@ -75,7 +75,17 @@ def _install_one(top: str, agent: Agent, chosen: str, report: Report) -> None:
         if said:
             (report.warnings if said.startswith("warning") else report.lines).append(said)
     _warn_both_scopes(top, agent, report)
+    if agent.name == "codex":
+        _codex_trust(top, report)
     _install_command(top, agent.name, chosen, report)
+
+
+def _codex_trust(top: str, report: Report) -> None:
+    """Codex skips a hook it has not been told to trust: say so, and whether ours is."""
+    from .codextrust import lines
+
+    for level, message, fix in lines(top):
+        report.lines.append(message + (f"; {fix}" if fix and level != "ok" else ""))
 
 
 def _install_command(top: str, agent: str, scope: str, report: Report) -> None:
