@@ -15,6 +15,7 @@ from agent_support import fixture
 from conftest import GOOD_CHECKPOINT, SCRIPTS, git_init, script_env, write
 
 from asimov_hooks.agent import apply_patch as ap
+from asimov_hooks.agent import patch_lines
 
 pytestmark = pytest.mark.usefixtures("isolated_home")
 
@@ -123,13 +124,13 @@ def hunks_patch(count: int) -> tuple[str, str]:
 def counted(monkeypatch, count: int) -> int:
     """Lines normalised while applying a patch of `count` hunks."""
     calls = [0]
-    real = ap._normalised
+    real = patch_lines._normalised
 
     def normalised(norm, lines):
         calls[0] += len(lines)
         return real(norm, lines)
 
-    monkeypatch.setattr(ap, "_normalised", normalised)
+    monkeypatch.setattr(patch_lines, "_normalised", normalised)
     original, patch = hunks_patch(count)
     out = ap.apply_patch(patch, lambda p: original)
     assert out["f.txt"].count("!") == count
