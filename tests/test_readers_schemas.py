@@ -122,3 +122,159 @@ def test_tab_indentation_stays_refused(tmp_path) -> None:
     write(tmp_path, CP, "milestone: M\nnotes:\n\tx: 1\n")
     run = _validate(tmp_path, CP)
     assert run.returncode == 1 and f"{CP}:3:1: error syntax" in run.stdout, run
+
+
+# ------------------------------------------------------------- non-string keys
+KEYED = "1: 5\n2020-01-01: x\nnull: 3\n1.5: y\n? [a, b]\n: z\nnested: {2: two, 2021-02-03: d}\n"
+KEY_SCHEMAS = {
+    "properties": {"properties": {"1": {"type": "string"}, "2020-01-01": {"type": "integer"}}},
+    "required": {"required": ["1", "2020-01-01", "null", "1.5", "[a, b]", "missing"]},
+    "closed": {"properties": {"1": {}, "null": {}}, "additionalProperties": False},
+    "nested": {"properties": {"nested": {"properties": {"2": {"const": "two"}}}}},
+    "const": {"properties": {"nested": {"const": {"2": "two", "2021-02-03": "d"}}}},
+    "enum": {"properties": {"nested": {"enum": [{"2": "two", "2021-02-03": "e"}]}}},
+    "extra-schema": {"additionalProperties": {"type": "integer"}},
+}
+
+
+@pytest.mark.parametrize("name", KEY_SCHEMAS)
+def test_both_evaluators_see_keys_as_their_yaml_text(name: str) -> None:
+    from asimov_hooks.minischema import Evaluator, unsupported_keywords
+    from asimov_hooks.minischema.fallback import JsonschemaEvaluator
+    from asimov_hooks.readers.loaders import load_yaml
+
+    schema = KEY_SCHEMAS[name]
+    assert not unsupported_keywords(schema)
+    data = load_yaml(KEYED).data
+    ours = Evaluator(schema).errors(data)
+    theirs = JsonschemaEvaluator(schema).errors(data)
+    assert bool(ours) == bool(theirs), (ours, theirs)
+    if name != "closed":  # jsonschema reports extra keys on the object, not on each key
+        assert sorted(e.path for e in ours) == sorted(e.path for e in theirs), (ours, theirs)
+    for err in ours + theirs:  # paths and messages hold the keys' text, never a repr
+        assert all(isinstance(p, (str, int)) and not isinstance(p, bool) for p in err.path)
+        assert "datetime" not in err.message and "ordereddict" not in err.message
+
+
+def test_non_string_keys_are_shown_and_placed_as_yaml_shows_them(tmp_path) -> None:
+    git_init(tmp_path)
+    write(tmp_path, ".asimov-hooks.yaml", USER_KIND)
+    schema = {
+        "properties": {"1": {"type": "string"}, "nested": {"type": "string"}},
+        "additionalProperties": {"type": "integer"},
+    }
+    write(tmp_path, "schemas/notes.json", schema)
+    write(tmp_path, "notes/a.yaml", "1: 5\n2020-01-01: x\nnested: {2021-02-03: d}\n")
+    run = _validate(tmp_path, "notes/a.yaml")
+    assert run.returncode == 1, run
+    assert "notes/a.yaml:1:4: error schema 1: 5 is not of type string" in run.stdout, run
+    assert "notes/a.yaml:2:13: error schema 2020-01-01: 'x' is not of type integer" in run.stdout
+    assert "nested: {'2021-02-03': 'd'} is not of type string" in run.stdout, run
+    assert "datetime" not in run.stdout and "ordereddict" not in run.stdout, run
+
+
+def test_unknown_key_names_a_non_string_key_by_its_text(tmp_path) -> None:
+    git_init(tmp_path)
+    write(tmp_path, CP, "milestone: M\nstatus: done\n2020-01-01: x\n")
+    run = _validate(tmp_path, "--select", "unknown-key", CP)
+    assert f"{CP}:3:1: warning unknown-key unknown key '2020-01-01'" in run.stdout, run
+
+
+# ------------------------------------------------------------- complex keys
+@pytest.mark.parametrize(
+    ("text", "line", "col"),
+    [
+        ("milestone: M\n{{ var }}: x\n", 2, 1),
+        ("milestone: M\nnotes:\n  ? {{ var }}\n  : x\n", 3, 5),
+        ("milestone: M\nnotes: {{ var }}\n", 2, 9),
+    ],
+    ids=["flow-key", "explicit-key", "value"],
+)
+def test_a_mapping_as_a_key_is_refused_with_a_placed_finding(tmp_path, text, line, col) -> None:
+    git_init(tmp_path)
+    write(tmp_path, CP, text)
+    run = _validate(tmp_path, CP)
+    assert run.returncode == 1, run
+    assert f"{CP}:{line}:{col}: error syntax invalid YAML: a mapping cannot be a key" in run.stdout
+    run = run_script("asimov-hooks", "trim", CP, cwd=tmp_path)
+    assert run.returncode != 0 and "a mapping cannot be a key" in run.stdout + run.stderr, run
+
+
+def test_every_reader_refuses_a_mapping_as_a_key_alike() -> None:
+    from asimov_hooks.merge.yaml_merge import ParseError
+    from asimov_hooks.merge.yaml_merge import load as merge_load
+    from asimov_hooks.readers.loaders import YAMLProblem, load_yaml, load_yaml_plain
+    from asimov_hooks.trim.parsing import Refused, parse
+
+    text = "milestone: M\n{a: 1}: x\n"
+    for read, error in (
+        (load_yaml, YAMLProblem),
+        (load_yaml_plain, YAMLProblem),
+        (parse, Refused),
+        (merge_load, ParseError),
+    ):
+        with pytest.raises(error) as caught:
+            read(text)
+        assert "a mapping cannot be a key" in str(caught.value), read
+    # a sequence as a key is what ruamel's safe loader reads too (a tuple): kept
+    assert load_yaml("? [a, b]\n: x\n").data == {("a", "b"): "x"}
+
+
+# ------------------------------------------------------------- trim and aliases
+def _items(*names: str) -> str:
+    return "".join(f"  - {name}\n" for name in names)
+
+
+def test_trim_keeps_an_alias_whose_anchor_stays(tmp_path) -> None:
+    git_init(tmp_path)
+    text = "milestone: &m Ship it\nstatus: done\ncompleted:\n" + _items(
+        "one", "*m", "three", "four", "five", "six", "*m"
+    )
+    text += "next_steps:\n  - x\n"
+    write(tmp_path, CP, text)
+    run = _validate(tmp_path, CP)
+    assert "run `asimov-hooks trim`" in run.stdout, run
+    run = run_script("asimov-hooks", "trim", CP, cwd=tmp_path)
+    assert "removed 2 of 7 items" in run.stdout, run
+    with open(tmp_path / CP, encoding="utf-8") as fh:
+        trimmed = fh.read()
+    assert (
+        trimmed
+        == "milestone: &m Ship it\nstatus: done\ncompleted:\n"
+        + _items("three", "four", "five", "six", "*m")
+        + "next_steps:\n  - x\n"
+    )
+    with open(tmp_path / ".claude_checkpoint.archive.yaml", encoding="utf-8") as fh:
+        archived = fh.read()
+    assert "- one" in archived and "Ship it" in archived, archived  # the alias's value
+    run = _validate(tmp_path, CP)
+    assert run.returncode == 0 and f"{CP}: valid" in run.stdout, run
+
+
+def test_trim_refuses_to_cut_an_anchor_a_kept_item_refers_to(tmp_path) -> None:
+    git_init(tmp_path)
+    text = "milestone: M\nstatus: done\ncompleted:\n" + _items(
+        "&a one", "two", "three", "four", "five", "six", "*a"
+    )
+    write(tmp_path, CP, text)
+    run = run_script("asimov-hooks", "trim", CP, cwd=tmp_path)
+    assert run.returncode == 1, run
+    assert "line 4: the part trimming removes holds the anchor &a" in run.stdout + run.stderr
+    with open(tmp_path / CP, encoding="utf-8") as fh:
+        assert fh.read() == text
+    # and validate does not send the user to a trim that refuses
+    run = _validate(tmp_path, CP)
+    assert run.returncode == 1 and "completed: has 7 items, more than 5" in run.stdout, run
+    assert "run `asimov-hooks trim`" not in run.stdout, run
+    assert "`asimov-hooks trim` cannot fix this file (line 4: the part" in run.stdout, run
+    assert "remove items of completed by hand" in run.stdout, run
+
+
+def test_an_alias_in_a_flow_list_is_still_refused_and_not_suggested(tmp_path) -> None:
+    git_init(tmp_path)
+    text = "milestone: &m M\nstatus: done\ncompleted: [a, b, c, d, e, f, *m]\n"
+    write(tmp_path, CP, text)
+    run = run_script("asimov-hooks", "trim", CP, cwd=tmp_path)
+    assert run.returncode == 1 and "is an alias (*name) in a [...] list" in run.stdout + run.stderr
+    run = _validate(tmp_path, CP)
+    assert "run `asimov-hooks trim`" not in run.stdout and "cannot fix this file" in run.stdout

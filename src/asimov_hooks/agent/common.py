@@ -24,7 +24,9 @@ def warn(message: str) -> None:
     """One line on stderr that does not stop the event (the agent shows it)."""
     import sys
 
-    sys.stderr.write(f"{PROG}: {' '.join(message.split())}\n")
+    from ..fs.access import show
+
+    sys.stderr.write(f"{PROG}: {show(' '.join(message.split()))}\n")
 
 
 def agent_settings(config: Config) -> dict[str, Any]:

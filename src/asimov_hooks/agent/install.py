@@ -64,6 +64,10 @@ def _install_one(top: str, agent: Agent, chosen: str, report: Report) -> None:
         )
     if not outcome.added and not outcome.repaired:
         report.lines.append(f"{rel}: {agent.title} hooks already installed; nothing changed")
+    from .health import command_resolves, unresolved_warning
+
+    if not command_resolves(command, top):
+        report.warnings.append(unresolved_warning(command, agent.title, agent.name))
     if chosen == "local":
         from .localignore import ensure_ignored
 
@@ -71,7 +75,17 @@ def _install_one(top: str, agent: Agent, chosen: str, report: Report) -> None:
         if said:
             (report.warnings if said.startswith("warning") else report.lines).append(said)
     _warn_both_scopes(top, agent, report)
+    if agent.name == "codex":
+        _codex_trust(top, report)
     _install_command(top, agent.name, chosen, report)
+
+
+def _codex_trust(top: str, report: Report) -> None:
+    """Codex skips a hook it has not been told to trust: say so, and whether ours is."""
+    from .codextrust import lines
+
+    for level, message, fix in lines(top):
+        report.lines.append(message + (f"; {fix}" if fix and level != "ok" else ""))
 
 
 def _install_command(top: str, agent: str, scope: str, report: Report) -> None:

@@ -25,7 +25,9 @@ POST_WRITE = "post_write"  # a tool wrote file(s): trim, check, report
 STOP = "stop"  # the agent's turn ends: the unified turn timer
 PROMPT = "prompt"  # a prompt reaches the agent: a real one starts a turn
 SESSION_START = "session_start"  # a session starts (or restarts: see RESTART_SOURCES)
-KINDS = (PRE_WRITE, POST_WRITE, STOP, PROMPT, SESSION_START)
+PRE_SHELL = "pre_shell"  # a shell command is about to run: note the protocol files' state
+POST_SHELL = "post_shell"  # a shell command ran: trim, check, report what it changed
+KINDS = (PRE_WRITE, POST_WRITE, STOP, PROMPT, SESSION_START, PRE_SHELL, POST_SHELL)
 
 # session-start sources, as adapters name them (each maps its agent's own words)
 STARTUP, RESUME, CLEAR, COMPACT, FORK = "startup", "resume", "clear", "compact", "fork"
@@ -57,9 +59,11 @@ class Event:
         "project",
         "prompt",
         "session",
+        "shell",
         "source",
         "targets",
         "tool",
+        "tool_use",
         "turns",
     )
 
@@ -77,6 +81,8 @@ class Event:
         self.aborted = False  # stop: the user aborted the turn (or it failed): never continue it
         self.source: str | None = None  # session_start: STARTUP, RESUME, ... or the agent's word
         self.prompt: str | None = None  # prompt: the text submitted
+        self.shell: str | None = None  # pre_shell / post_shell: the command's text
+        self.tool_use: str | None = None  # the tool call's id, when the agent gives one
 
 
 class Answer:

@@ -85,3 +85,16 @@ def begin(
         event.project = project_dir(declared, cwd)
         event.turns = turn_root(declared, event.project)
     return event
+
+
+def shell_event(event: Event, payload: dict[str, Any], command: object) -> Event:
+    """The event as a shell command's (`pre_shell` / `post_shell`): its text, the tool
+    and the tool call's id. A command that is not text is still watched."""
+    from .model import POST_SHELL, POST_WRITE, PRE_SHELL, as_text
+    from .shellcmd import command_text
+
+    event.kind = POST_SHELL if event.kind == POST_WRITE else PRE_SHELL
+    event.shell = command_text(command)
+    event.tool = as_text(payload.get("tool_name")) or "shell"
+    event.tool_use = as_text(payload.get("tool_use_id"))
+    return event

@@ -16,6 +16,7 @@ from .keywords import (
     _show,
     _string_step,
     _type_step,
+    text_keys,
 )
 from .refs import References
 
@@ -143,6 +144,7 @@ class Evaluator:
         def object_step(value: Any, path: tuple, out: list) -> None:
             if not isinstance(value, dict):
                 return
+            value = text_keys(value)  # `1:` is the property "1" (key_text)
             for name in required:
                 if name not in value:
                     out.append(SchemaError(path, f"missing required property {name!r}", "required"))
@@ -156,7 +158,7 @@ class Evaluator:
                     out.append(
                         SchemaError(
                             (*path, key),
-                            f"unexpected property {key!r}",
+                            f"unexpected property {_show(key)}",
                             "additionalProperties",
                             True,
                         )

@@ -34,6 +34,14 @@ ROUND_TRIP = "rt"
 KINDS = (SAFE, SAFE_PURE, ROUND_TRIP)
 
 
+# a mapping as a key (`{a: 1}: x`, `? {{ var }}`): ruamel's safe loader and PyYAML refuse
+# it, JSON has no such key; most often an unquoted template placeholder
+MAPPING_KEY = (
+    "invalid YAML: a mapping cannot be a key (an unquoted `{{ ... }}` template "
+    "placeholder? quote it)"
+)
+
+
 def make_yaml(kind: str) -> Any:
     """A new ruamel.yaml instance of `kind` (SAFE, SAFE_PURE or ROUND_TRIP), with the
     options every reader shares; callers add only their dumping options."""
@@ -115,6 +123,8 @@ def problem_from(exc: BaseException, text: str = "", kind: str = ROUND_TRIP) -> 
         return YAMLProblem("duplicate-key", f"duplicate key {name!r}", line, col)
     if isinstance(exc, ComposerError) and "single document" in f"{context} {problem}":
         return YAMLProblem("multi-document", "a stream of more than one YAML document")
+    if problem == "found unhashable key":  # the one wording, whichever reader met it
+        return YAMLProblem("syntax", MAPPING_KEY, line, col)
     message = f"invalid YAML: {problem or type(exc).__name__}"
     return YAMLProblem("syntax", message + (f" ({context})" if context else ""), line, col)
 

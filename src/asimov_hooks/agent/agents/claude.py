@@ -1,6 +1,8 @@
 """Claude Code: hook JSON on stdin, the documented JSON on stdout, always exit 0.
 
 Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
+- PreToolUse / PostToolUse on Bash (`tool_input.command`): the protocol files' state
+  before the command, compared after it (`agent.shellwatch`).
 - PreToolUse / PostToolUse on Write (`tool_input.content`), Edit (`old_string`,
   `new_string`, `replace_all`) and MultiEdit (`edits`), `tool_input.file_path`
   absolute. A deny is `hookSpecificOutput.permissionDecision: "deny"` with
@@ -33,7 +35,7 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, begin
+from ..payload import EventError, absolute, begin, shell_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -42,9 +44,10 @@ if TYPE_CHECKING:  # annotations only
     from ..model import Answer
 
 NAME = "claude"
-USAGE = "Claude Code: PreToolUse, PostToolUse, SessionStart, Stop, UserPromptSubmit"
+USAGE = "Claude Code: PreToolUse, PostToolUse (Write, Edit, MultiEdit, Bash), SessionStart, Stop, UserPromptSubmit"
 PROJECT_ENV = "CLAUDE_PROJECT_DIR"
 FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
+SHELL_TOOL = "Bash"
 KINDS = {
     "PreToolUse": PRE_WRITE,
     "PostToolUse": POST_WRITE,
@@ -62,9 +65,12 @@ def normalize(payload: dict[str, Any]) -> Event:
     cwd = event.cwd
     if event.kind in (PRE_WRITE, POST_WRITE):
         tool = payload.get("tool_name")
+        tool_input = payload.get("tool_input")
+        if tool == SHELL_TOOL:
+            command = tool_input.get("command") if isinstance(tool_input, dict) else None
+            return shell_event(event, payload, command)
         if tool not in FILE_TOOLS:
             return event  # another tool: nothing to govern
-        tool_input = payload.get("tool_input")
         if not isinstance(tool_input, dict):
             raise EventError(f"{tool} event without tool_input")
         path = absolute(tool_input.get("file_path"), cwd, f"{tool} tool_input.file_path")

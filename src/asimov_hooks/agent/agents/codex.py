@@ -5,7 +5,10 @@ Events (developers.openai.com/codex/hooks; openai/codex hook schemas):
   (`*** Begin Patch` ... `*** End Patch`), its paths relative to `cwd`. A deny is
   `hookSpecificOutput.permissionDecision: "deny"` with `permissionDecisionReason`;
   `hookSpecificOutput.additionalContext` reaches the model (PreToolUse, PostToolUse,
-  SessionStart). Shell calls arrive as `Bash` and are not governed here.
+  SessionStart). Shell calls arrive as `Bash` with `tool_input.command`: a patch run
+  through `apply_patch`/`applypatch` in a heredoc (Codex applies it itself when the
+  model has no apply_patch tool) is judged as the tool's; any other command is
+  watched for the protocol files it changes (`agent.shellwatch`).
 - Stop: `{"decision": "block", "reason": ...}` continues the turn with the reason
   as the next instruction. Codex does not cap continuations itself; the turn timer
   does (`stop_hook_active` is not read).
@@ -30,7 +33,7 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, begin
+from ..payload import EventError, absolute, begin, shell_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -39,8 +42,13 @@ if TYPE_CHECKING:  # annotations only
     from ..model import Answer
 
 NAME = "codex"
-USAGE = "Codex CLI: PreToolUse, PostToolUse (apply_patch), SessionStart, Stop, UserPromptSubmit"
+USAGE = (
+    "Codex CLI: PreToolUse, PostToolUse (apply_patch; Bash, with apply_patch heredocs), "
+    "SessionStart, Stop, UserPromptSubmit"
+)
 PATCH_TOOL = "apply_patch"
+# shell-like tools reach the hooks as "Bash" with `tool_input.command`; older names too
+SHELL_TOOLS = frozenset({"Bash", "exec_command", "shell", "local_shell", "shell_command"})
 KINDS = {
     "PreToolUse": PRE_WRITE,
     "PostToolUse": POST_WRITE,
@@ -57,14 +65,17 @@ def normalize(payload: dict[str, Any]) -> Event:
         return event
     cwd = event.cwd
     if event.kind in (PRE_WRITE, POST_WRITE):
-        if payload.get("tool_name") != PATCH_TOOL:
-            return event  # a shell command or another tool: nothing to govern
+        tool = payload.get("tool_name")
         tool_input = payload.get("tool_input")
-        patch = tool_input.get("command") if isinstance(tool_input, dict) else None
-        if not isinstance(patch, str):
+        command = tool_input.get("command") if isinstance(tool_input, dict) else None
+        if tool in SHELL_TOOLS:
+            return _shell(event, payload, command, cwd)
+        if tool != PATCH_TOOL:
+            return event  # another tool: nothing to govern
+        if not isinstance(command, str):
             raise EventError(f"{PATCH_TOOL} event without a string tool_input.command")
         event.tool = PATCH_TOOL
-        _patch_targets(event, patch, cwd)
+        _patch_targets(event, command, cwd)
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
@@ -73,8 +84,28 @@ def normalize(payload: dict[str, Any]) -> Event:
     return event
 
 
+def _shell(event: Event, payload: dict[str, Any], command: object, cwd: str) -> Event:
+    """A shell command: the patches it runs through `apply_patch`/`applypatch` (Codex
+    applies them itself) are judged as the apply_patch tool's; any other command is
+    watched for what it changes (`agent.shellwatch`)."""
+    import os
+
+    from ..shellcmd import command_text, patches
+
+    text = command_text(command)
+    found = patches(text) if text is not None else []
+    if not found:
+        return shell_event(event, payload, command)
+    event.tool = PATCH_TOOL
+    for directory, patch in found:
+        where = os.path.normpath(os.path.join(cwd, directory)) if directory else cwd
+        _patch_targets(event, patch, where)
+    return event
+
+
 def _patch_targets(event: Event, patch: str, cwd: str) -> None:
-    """Every file the patch names; before the write, what each would hold."""
+    """Every file the patch names (added to the event's); before the write, what each
+    would hold."""
     import os
 
     from ..apply_patch import PatchError, parse_patch, patch_paths
@@ -93,16 +124,17 @@ def _patch_targets(event: Event, patch: str, cwd: str) -> None:
                 names.append(op.move_to)
                 sources[op.move_to] = op.path
     seen: list[str] = []
+    known = set(event.targets)
     for name in names:
         path = absolute(name, cwd, f"{PATCH_TOOL} path")
-        if path not in seen:
+        if path not in seen and path not in known:
             seen.append(path)
     if event.kind == POST_WRITE:  # deleted and moved-away files are gone: nothing to trim
-        event.targets = [path for path in seen if os.path.lexists(path)]
+        event.targets += [path for path in seen if os.path.lexists(path)]
         return
-    event.targets = seen
+    event.targets += seen
     resolved = {absolute(t, cwd, "path"): absolute(s, cwd, "path") for t, s in sources.items()}
-    event.edits = [
+    event.edits += [
         Edit(
             path, PatchChange(patch, path, resolved.get(path, path), cwd, error), resolved.get(path)
         )
