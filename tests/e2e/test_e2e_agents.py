@@ -106,6 +106,19 @@ def read(agent: Agent, rel: str = CHECKPOINT) -> str:
         return fh.read()
 
 
+def asks(agent: Agent, server) -> list[int]:
+    """The main-loop requests that brought the model a new checkpoint request (a request
+    stays in the conversation, and Claude Code shows each one twice: as a system message
+    and in a reminder, so what counts is a request more than the one before)."""
+    seen, out = 0, []
+    for i in range(len(server.main_requests())):
+        count = agent.told(server, i).count(REQUEST_HEAD)
+        if count > seen:
+            out.append(i)
+        seen = count
+    return out
+
+
 def ran(done) -> None:
     assert done.returncode == 0, (done.returncode, done.stdout[-2000:], done.stderr[-3000:])
 
@@ -129,12 +142,11 @@ def test_long_turn_asks_for_the_checkpoint_once(agent) -> None:
     with agent.server_class(script) as srv:
         ran(agent.run(srv, "Build the feature."))
         assert srv.turns_used() == len(script), "the agent stopped before writing, or looped"
-        mains = srv.main_requests()
-        asked = [i for i, r in enumerate(mains) if REQUEST_HEAD in agent.told(srv, i)]
+        asked = asks(agent, srv)
         first = agent.told(srv, 1)
-    assert asked and asked[0] == 1, "the request did not follow the long turn"
+        assert len(srv.main_requests()) == len(script), "asked again after the checkpoint"
+    assert asked == [1], "the request did not follow the long turn, or came again"
     assert CHECKPOINT in first  # the request names the file to write
-    assert len(mains) == len(script), "asked again after the checkpoint was written"
     assert read(agent) == FRESH
 
 
@@ -219,7 +231,7 @@ def test_quick_answer_to_the_request_is_not_asked_again(agent) -> None:
     script = [say("The feature is built.", before=worked(agent)), say("Nothing changed since.")]
     with agent.server_class(script) as srv:
         ran(agent.run(srv, "Build the feature."))
-        asked = [i for i in range(len(srv.main_requests())) if REQUEST_HEAD in agent.told(srv, i)]
+        asked = asks(agent, srv)
         assert srv.turns_used() == len(script)
         assert len(srv.main_requests()) == 2, "asked again after a quick answer"
     assert asked == [1]
@@ -250,11 +262,9 @@ def test_session_inside_a_linked_worktree(agent, tmp_path) -> None:
     assert read(agent) == GOOD_CHECKPOINT  # the main checkout's checkpoint is untouched
 
 
-# ------------------------------------------------ waiting for the runtime's fixes
-PENDING = "the agent runtime does not do this yet (the real-agents work in progress)"
+# ------------------------------------------------ shell writes, work after the request
 
 
-@pytest.mark.xfail(strict=True, reason=PENDING)
 def test_shell_write_of_the_checkpoint_is_caught(agent) -> None:
     shell = f"cat > {CHECKPOINT} <<'EOF'\n{OVERSIZED}EOF\n"
     with agent.server_class([agent.shell(shell), say("Saved.")]) as srv:
@@ -263,11 +273,9 @@ def test_shell_write_of_the_checkpoint_is_caught(agent) -> None:
     assert "max-lines-hard" in told and CHECKPOINT in told
 
 
-def test_work_after_the_request_is_asked_about_again(agent, request) -> None:
+def test_work_after_the_request_is_asked_about_again(agent) -> None:
     """The agent answers the request with more real work (longer than the threshold) and
     no checkpoint: it is asked again; the quick write that follows ends the session."""
-    if agent.name == "claude":  # Claude Code marks that stop `stop_hook_active`
-        request.applymarker(pytest.mark.xfail(strict=True, reason=PENDING))
     script = [
         say("The feature is built.", before=worked(agent)),
         agent.write(
@@ -281,8 +289,7 @@ def test_work_after_the_request_is_asked_about_again(agent, request) -> None:
     with agent.server_class(script) as srv:
         ran(agent.run(srv, "Build the feature."))
         assert srv.turns_used() == len(script), "not asked again after the work"
-        assert REQUEST_HEAD in agent.told(srv, 1)
-        assert agent.told(srv).count(REQUEST_HEAD) == 2, "asked more than twice"
+        assert asks(agent, srv) == [1, 3]
         assert len(srv.main_requests()) == len(script)
     assert read(agent) == FRESH
 
@@ -297,7 +304,6 @@ def codex(tmp_path, agent_commands, sink):
     made.cleanup()
 
 
-@pytest.mark.xfail(strict=True, reason=PENDING)
 def test_codex_patch_through_the_shell_is_refused(codex) -> None:
     """A model Codex has no metadata for is offered `exec_command` and no `apply_patch`
     tool; it runs `apply_patch` with a heredoc through the shell, which Codex applies."""
@@ -313,3 +319,29 @@ def test_codex_patch_through_the_shell_is_refused(codex) -> None:
     assert "apply_patch" not in tools and "exec_command" in tools
     assert read(codex) == GOOD_CHECKPOINT
     assert "max-lines-hard" in results[0], results
+
+
+@pytest.fixture
+def claude(tmp_path, agent_commands, sink):
+    project = make_project(str(tmp_path / "project"))
+    made = AGENTS["claude"](agent_commands["claude"], project)
+    made.sink_url = sink.url
+    install_hooks(made)
+    commit_all(project, "the hooks")
+    yield made
+    made.cleanup()
+
+
+def test_claude_worktree_session_governs_the_worktree(claude) -> None:
+    """`claude --worktree NAME` starts the session in .claude/worktrees/NAME, while
+    $CLAUDE_PROJECT_DIR stays the main checkout: the worktree's checkpoint is governed."""
+    tree = os.path.join(claude.project, ".claude", "worktrees", "e2e")
+    script = [claude.write(CHECKPOINT, OVERSIZED, base=tree), say("Saved.")]
+    with claude.server_class(script) as srv:
+        argv = claude.argv
+        claude.argv = lambda prompt, resume: [*argv(prompt, resume), "--worktree", "e2e"]
+        ran(claude.run(srv, "Save the checkpoint."))
+        results = claude.tool_results(srv)
+    assert os.path.isdir(tree)
+    assert not os.path.exists(os.path.join(tree, CHECKPOINT))
+    assert "refused" in results[0] and "max-lines-hard" in results[0], results
