@@ -34,12 +34,14 @@ def validate(
     prog: str = "asimov-validate",
     jobs: int = 1,
     color: str = "auto",
+    format_assertion: bool = False,
 ) -> int:
     try:
         config = load_config(config_path)
     except ConfigError as exc:
         sys.stderr.write(f"{prog}: error: {exc}\n")
         return EXIT_USAGE
+    config.format_assertion = format_assertion
     from .config_check import known_rule_ids, unknown_rule_ids
 
     known = known_rule_ids()
@@ -133,6 +135,7 @@ def run_options(
     jobs: int = 0,
     color: str = "auto",
     prog: str = "asimov-validate",
+    format_assertion: bool = False,
 ) -> int:
     """Run validate from parsed command-line options (click's or cli.options.parse_command's)."""
     from ..output.report import default_format
@@ -149,6 +152,7 @@ def run_options(
         jobs=jobs,
         color=color,
         prog=prog,
+        format_assertion=format_assertion,
     )
 
 
