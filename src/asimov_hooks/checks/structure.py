@@ -53,6 +53,43 @@ def recommended_field(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tupl
             yield (), f"no {field}" + (f" while {condition}" if condition else "")
 
 
+def _walk(node: Any, parts: list[str], path: tuple) -> Iterator[tuple[tuple, Any]]:
+    """The values at a dotted path whose `name[]` parts step into every list item."""
+    if not parts:
+        yield path, node
+        return
+    part, rest = parts[0], parts[1:]
+    each = part.endswith("[]")
+    key = part[:-2] if each else part
+    if not isinstance(node, dict) or key not in node:
+        return
+    value = node[key]
+    if not each:
+        yield from _walk(value, rest, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _walk(item, rest, (*path, key, i))
+
+
+def unknown_status(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
+    """A status the protocol does not document: agents still read it, so a warning that
+    names the documented values, never an error."""
+    known = opts.get("known", [])
+    if not known:
+        return
+    for field in opts.get("fields", []):
+        for path, value in _walk(ctx.data, field.split("."), ()):
+            if isinstance(value, str) and value not in known:
+                where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+                yield (
+                    path,
+                    (
+                        f"{where.lstrip('.')}: {value!r} is not one of the documented statuses "
+                        f"({', '.join(known)})"
+                    ),
+                )
+
+
 def name_matches_field(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
     """A field that names the file (`session_id`, `skill`) must agree with the file name."""
     field, suffix = opts.get("field", "session_id"), opts.get("suffix", ".json")
@@ -149,4 +186,5 @@ RULES = {
     "skill-matches-name": name_matches_field,
     "timestamp-order": timestamp_order,
     "unknown-key": unknown_key,
+    "unknown-status": unknown_status,
 }

@@ -281,7 +281,7 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
         target, fields, count = done
         click.echo(
             f"{shown}: rotated {count} item{'s' if count != 1 else ''} of "
-            f"{', '.join(fields)} to {project.show(target)}"
+            f"{show(', '.join(fields))} to {project.show(target)}"
         )
         if over_limit:
             size, limit = size_of(project, path)

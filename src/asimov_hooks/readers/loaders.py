@@ -80,6 +80,20 @@ def load_yaml_plain(text: str, limits: dict[str, int] | None = None) -> Any:
     return to_plain(root, max_nodes=lim["max-alias-nodes"])
 
 
+def load_data(text: str) -> tuple[Any, bool]:
+    """(plain data, whether it may hold aliases) of a one-document text, as the safe
+    loader reads it, through the libyaml fast path when it can (linear, no round
+    trip): for data only read as data (the trim archive). The fast path reads no
+    anchors, so its data shares nothing; the alias check of the rest and the guards
+    are the caller's."""
+    fast = _fast_document(text, 0)
+    if fast is not None:
+        return fast.data, False
+    from .yamlio import SAFE, load_all, single
+
+    return single(load_all(text, SAFE)), True
+
+
 def _check_aliases(root: Any, limits: dict[str, int]) -> None:
     from .guards import InputProblem, check_aliases
 
@@ -181,32 +195,15 @@ def _is_container(node: Any) -> bool:
 
 
 def count_nodes(root: Any, max_nodes: int) -> int:
-    """Size of the tree with aliases expanded, computed without expanding them."""
-    memo: dict[int, int] = {}
+    """How many nodes the document's aliases add once expanded, computed without
+    expanding them; a `yaml-aliases` problem past `max_nodes`. A document without
+    aliases adds none, however long it is (its byte cap bounds it)."""
+    from .guards import InputProblem, alias_expansion
 
-    def size(node: Any) -> int:
-        if not isinstance(node, (dict, list)):
-            return 1
-        key = id(node)
-        if key in memo:
-            return memo[key]
-        memo[key] = 1  # a recursive alias counts once and ends here
-        children = node.values() if isinstance(node, dict) else node
-        total = 1
-        for child in children:
-            total += size(child)
-            if total > max_nodes:
-                break
-        memo[key] = total
-        return total
-
-    total = size(root)
-    if total > max_nodes:
-        raise YAMLProblem(
-            "yaml-aliases",
-            f"aliases expand to more than {max_nodes:,} nodes (alias bomb?); not checked",
-        )
-    return total
+    try:
+        return alias_expansion(root, 1 << 62, max_nodes)[1]
+    except InputProblem as problem:
+        raise YAMLProblem("yaml-aliases", f"{problem.message}; not checked") from None
 
 
 def to_plain(node: Any, max_nodes: int = 100_000) -> Any:
