@@ -130,7 +130,7 @@ def _dotted(path: tuple) -> str:
     return out or "(document)"
 
 
-_EVALUATORS: dict[tuple[str, str], Any] = {}
+_EVALUATORS: dict[tuple[str, str, bool], Any] = {}
 
 
 def evaluator(schema_name: str, config: Any = None) -> Any:
@@ -139,7 +139,8 @@ def evaluator(schema_name: str, config: Any = None) -> Any:
     from ..readers.schemas import is_user_schema, schema_for
 
     user = is_user_schema(schema_name)
-    key = (schema_name, config.base_dir if user and config is not None else "")
+    formats = bool(getattr(config, "format_assertion", False))
+    key = (schema_name, config.base_dir if user and config is not None else "", formats)
     if key not in _EVALUATORS:
         schema = schema_for(schema_name, config)
         from ..minischema import compile_schema
@@ -150,7 +151,7 @@ def evaluator(schema_name: str, config: Any = None) -> Any:
             limits = config.limits if config is not None else {}
             seconds = limits.get("pattern-milliseconds", 1000) / 1000
         try:
-            _EVALUATORS[key] = compile_schema(schema, seconds)
+            _EVALUATORS[key] = compile_schema(schema, seconds, formats)
         except InvalidSchema as exc:
             raise ConfigError(f"schema {schema_name!r}: {exc.message}") from None
     return _EVALUATORS[key]
