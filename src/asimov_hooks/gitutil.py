@@ -77,14 +77,9 @@ def find_toplevel(start: str, for_git: bool = False) -> str | None:
             return toplevel(start)
         except GitError:
             return None
-    directory = os.path.realpath(start)
-    while True:
-        if os.path.exists(os.path.join(directory, ".git")):
-            return directory
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
+    from .fs.walk import tree_of  # a link to another repository is not a work tree
+
+    return tree_of(start)
 
 
 def find_git_dir(top: str) -> str | None:
