@@ -81,7 +81,8 @@ def _walk(
     create: bool = False,
 ) -> Walk | None:
     """`path` walked by descriptor from the top of its work tree (`fs.walk.Walk`), or,
-    `git_internal`, from the git directory holding it; None outside any work tree."""
+    `git_internal`, from the git directory holding it; None outside any work tree.
+    `create`: `path` is a directory, made (with its parents) where missing."""
     from .walk import Outside, Walk, git_dirs, relative_parts
 
     top = os.path.realpath(root) if root is not None else work_tree_of(path)
@@ -95,8 +96,8 @@ def _walk(
         bases = sorted((os.path.realpath(d) for d in git_dirs(top)), key=len, reverse=True)
         for base in (b for b in bases if _inside(real, b)):
             try:
-                return Walk(base, real[len(base) :].split(os.sep), follow=follow,
-                            create=create, git_ok=True)  # fmt: skip
+                below = real[len(base) :].split(os.sep) + (["."] if create else [])
+                return Walk(base, below, follow=follow, create=create, git_ok=True)
             except Outside:
                 break
         raise UnsafePath(f"{what} {show(path)} is not inside the repository's git directory")
@@ -104,7 +105,7 @@ def _walk(
     try:
         if parts is None:
             raise Outside("outside")
-        walk = Walk(top, parts, follow=follow, create=create)
+        walk = Walk(top, parts + (["."] if create else []), follow=follow, create=create)
     except Outside as exc:
         if exc.why == "git":
             reason = "leads into the repository's git directory"
@@ -337,8 +338,7 @@ def make_dirs(path: str, root: str | None = None, *, git_internal: bool = False)
     """`os.makedirs` for a directory inside the work tree (or, `git_internal`, inside its
     git directory), one directory at a time from the top by descriptor; an existing
     component that is a link out of it is refused, never followed."""
-    inner = os.path.join(path, ".")
-    walk = _walk(inner, root, what="directory", git_internal=git_internal, create=True)
+    walk = _walk(path, root, what="directory", git_internal=git_internal, create=True)
     if walk is None:
         real = os.path.realpath(path)
         os.makedirs(real, exist_ok=True)

@@ -163,7 +163,15 @@ class Walk:
         )
 
     def _walk(self, pending: list[str], follow: bool, create: bool, git_ok: bool) -> None:
-        stack = [os.open(self.top, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))]
+        try:
+            stack = [os.open(self.top, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))]
+        except FileNotFoundError:  # a top the caller chose that is not there yet
+            if not create:
+                self.missing, self.parts = True, [p for p in pending if p not in ("", ".")]
+                self.name = self.parts.pop() if self.parts else ""
+                return
+            os.makedirs(self.top, exist_ok=True)
+            stack = [os.open(self.top, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))]
         names: list[str] = []
         hops = 0
         pending.reverse()  # a stack: the next component last
