@@ -71,6 +71,13 @@ def _inside(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
+def _plain(path: str, *, follow: bool = True) -> Walk:
+    """A file outside any work tree (nothing to hold it to): its directory by descriptor."""
+    from .walk import plain
+
+    return plain(path, follow=follow)
+
+
 def _walk(
     path: str,
     root: str | None,
@@ -111,8 +118,6 @@ def _walk(
             reason = "leads into the repository's git directory"
         elif exc.why == "hops":
             reason = "goes through too many symbolic links"
-        elif exc.why == "not-dir":
-            reason = "goes through something that is not a directory"
         elif exc.hops:
             reason = "is a symbolic link that leads outside the repository"
         else:
@@ -161,6 +166,8 @@ def _open_read(path: str, root: str | None, confined: bool, git_internal: bool) 
         if walk is None:
             return os.open(path, _READ_FLAGS | getattr(os, "O_CLOEXEC", 0))
         with walk:
+            if walk.missing and walk.blocked:
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
             if walk.missing:
                 raise FileNotFoundError
             if not walk.name:
@@ -254,15 +261,6 @@ def read_head(path: str, max_bytes: int, *, root: str | None = None) -> tuple[by
         os.close(fd)
 
 
-def _unconfined(path: str, *, follow: bool = True) -> Walk:
-    """A file outside any work tree (nothing to hold it to): its directory by descriptor."""
-    from .walk import Walk
-
-    full = os.path.realpath(path) if follow else os.path.abspath(path)
-    directory = os.path.realpath(os.path.dirname(full))
-    return Walk(directory, [os.path.basename(full)], follow=False, git_ok=True)
-
-
 def atomic_write(
     path: str,
     data: bytes,
@@ -270,8 +268,13 @@ def atomic_write(
     root: str | None = None,
     mode: int | None = None,
     git_internal: bool = False,
+    expect: object = ...,
 ) -> str:
     """Replace the file's content in one rename; returns the real path written.
+
+    `expect`: the content the file must still have (None: it must not exist) right
+    before the rename, or `Changed` is raised and nothing is written: a read-modify-write
+    under `locked` then reads again, so a writer that does not lock loses nothing.
 
     The path is walked by descriptor from the top of the work tree, so a symlink can only
     lead to a file inside it (that file is written, never the link's outside target).
@@ -281,56 +284,33 @@ def atomic_write(
     before it becomes visible, and is renamed relative to that same descriptor; it goes
     on failure.
     """
-    walk = _walk(path, root, what="target", git_internal=git_internal) or _unconfined(path)
+    walk = _walk(path, root, what="target", git_internal=git_internal) or _plain(path)
     with walk:
         if walk.missing or walk.dir_fd is None:
             raise FileNotFoundError(errno.ENOENT, "no such directory", path)
         if not walk.name:
             raise UnsafePath(f"{show(path)} is not a regular file; not replaced")
-        return _write_at(walk, path, data, mode)
+        return _write_at(walk, path, data, mode, expect)
 
 
-def _write_at(walk: Walk, path: str, data: bytes, mode: int | None) -> str:
-    dir_fd, name = walk.dir_fd, walk.name
+class Changed(FileProblem):
+    """The file changed between the read and the write (`atomic_write(expect=...)`)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(UNSAFE, f"{show(path)} changed while being edited; not written")
+
+
+def _write_at(walk: Walk, path: str, data: bytes, mode: int | None, expect: object) -> str:
+    from .walk import write_at
+
     try:
-        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-    except FileNotFoundError:
-        st = None
-    if st is not None and not stat.S_ISREG(st.st_mode):
+        refused = write_at(walk.dir_fd, walk.name, data, mode, expect)
+    except OSError as exc:  # say which file, never our temporary name
+        raise OSError(exc.errno, exc.strerror, path) from None
+    if refused == "changed":
+        raise Changed(path)
+    if refused:
         raise UnsafePath(f"{show(path)} is not a regular file; not replaced")
-    if st is not None and mode is None:
-        mode = stat.S_IMODE(st.st_mode)
-    if mode is None:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    from .stale import clean_stale_temps, temp_name
-
-    clean_stale_temps(dir_fd, name)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    while True:
-        tmp = temp_name(name)
-        try:
-            fd = os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=dir_fd)
-            break
-        except FileExistsError:
-            continue
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-            os.fchmod(fd, mode)
-        finally:
-            os.close(fd)
-        os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-    except BaseException:
-        import contextlib  # the error path only: start-up stays small
-
-        with contextlib.suppress(OSError):
-            os.unlink(tmp, dir_fd=dir_fd)
-        raise
     return walk.real
 
 
@@ -351,7 +331,7 @@ def remove(path: str, root: str | None = None, *, git_internal: bool = False) ->
     """Remove a file of the work tree (never through a link out of it: a link inside
     is itself removed, not what it points at), relative to its directory's descriptor."""
     walk = _walk(path, root, what="file", git_internal=git_internal, follow=False)
-    with walk or _unconfined(path, follow=False) as where:
+    with walk or _plain(path, follow=False) as where:
         if where.missing or not where.name:
             raise FileNotFoundError(errno.ENOENT, "no such file", path)
         os.unlink(where.name, dir_fd=where.dir_fd)
@@ -360,7 +340,7 @@ def remove(path: str, root: str | None = None, *, git_internal: bool = False) ->
 def remove_dir(path: str, root: str | None = None) -> None:
     """Remove an empty directory of the work tree (OSError when it is not empty)."""
     walk = _walk(path, root, what="directory")
-    with walk or _unconfined(path) as where:
+    with walk or _plain(path) as where:
         if where.missing or not where.name:
             raise FileNotFoundError(errno.ENOENT, "no such directory", path)
         os.rmdir(where.name, dir_fd=where.dir_fd)

@@ -38,7 +38,7 @@ class Outside(Exception):
 
     def __init__(self, why: str, hops: int = 0) -> None:
         super().__init__(why)
-        self.why = why  # "outside", "git", "hops", "not-dir"
+        self.why = why  # "outside", "git", "hops"
         self.hops = hops  # links followed before it
 
 
@@ -152,6 +152,7 @@ class Walk:
         self.parts: list[str] = []
         self.missing = False
         self.hops = 0  # links followed
+        self.blocked = False  # missing because a file stands where a directory goes
         self._walk(list(parts), follow, create, git_ok)
 
     @property
@@ -200,8 +201,10 @@ class Walk:
                 target = None
                 if fd == -2 and (follow or not last):
                     target = self._link(stack[-1], part)
-                    if target is None and not last:
-                        raise Outside("not-dir")
+                    if target is None and not last:  # a file where a directory goes
+                        if create:
+                            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), part)
+                        fd, self.blocked = -1, True
                 if target is not None:
                     hops = self.hops = hops + 1
                     if hops > MAX_HOPS:
@@ -271,3 +274,88 @@ class Walk:
         if self.dir_fd is not None:
             os.close(self.dir_fd)
             self.dir_fd = None
+
+
+def plain(path: str, *, follow: bool = True) -> Walk:
+    """The directory of a file outside any work tree, opened as it resolves (the path is
+    the user's own), and the file's name in it."""
+    full = os.path.realpath(path) if follow else os.path.abspath(path)
+    directory = os.path.realpath(os.path.dirname(full))
+    return Walk(directory, [os.path.basename(full)], follow=False, git_ok=True)
+
+
+_READ = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def read_at(dir_fd: int, name: str) -> bytes | None:
+    """The bytes at `name` in `dir_fd` now (None: nothing there), the name unfollowed."""
+    try:
+        fd = os.open(name, _READ, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return None
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def write_at(
+    dir_fd: int, name: str, data: bytes, mode: int | None, expect: object = ...
+) -> str | None:
+    """Replace `name` in the directory `dir_fd` by a temporary file made there (O_EXCL,
+    unfollowed) and renamed relative to the same descriptor. Returns None when written,
+    "not-regular" when something other than a regular file is there (left alone), or
+    "changed" when `expect` (bytes, or None for no file) is given and the file no longer
+    holds it right before the rename. The temporary file takes the target's permission
+    bits (or `mode`, or the umask's default) before it becomes visible."""
+    import stat
+
+    from .stale import clean_stale_temps, temp_name
+
+    try:
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return "not-regular"
+    if st is not None and mode is None:
+        mode = stat.S_IMODE(st.st_mode)
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    clean_stale_temps(dir_fd, name)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    while True:
+        tmp = temp_name(name)
+        try:
+            fd = os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=dir_fd)
+            break
+        except FileExistsError:
+            continue
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+            os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
+        if expect is not ... and read_at(dir_fd, name) != expect:
+            os.unlink(tmp, dir_fd=dir_fd)
+            return "changed"
+        os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=dir_fd)
+        raise
+    return None
