@@ -20,6 +20,7 @@ import os
 import shlex
 import shutil
 import sys
+import time
 
 from ..fs.access import (
     Changed,
@@ -203,7 +204,7 @@ def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome
     record_dir = os.path.dirname(record_path(top))
     root, internal = _record_root(os.path.join(record_dir, RECORD), top)
     make_dirs(record_dir, root, git_internal=internal)  # one lock for every run, from the first
-    for _ in range(RETRIES):
+    for attempt in range(RETRIES):
         made_dir = create and not os.path.isdir(directory)
         try:
             if made_dir:
@@ -228,6 +229,7 @@ def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome
             ) from None
         if outcome is not False:
             return outcome
+        time.sleep(0.002 * (attempt + 1))  # a writer that does not lock: let it finish
     raise SettingsError(
         f"{_rel(path, top)}: changed by another program on every try; nothing changed"
     )
