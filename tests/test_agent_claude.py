@@ -114,29 +114,36 @@ def test_design_sequences(repo) -> None:
     assert stop(repo) is None
 
 
-def test_loop_guard(repo) -> None:
-    """A stop Claude Code makes while already continuing because of a Stop hook is
-    never blocked, however long the checkpoint took; it changes no state."""
+def test_the_timer_is_the_loop_guard(repo) -> None:
+    """The checkpoint-injection design's flows 2 and 3 with the stops Claude Code makes
+    while continuing because of the Stop hook (`stop_hook_active: true`): a quick
+    answer to the request is not asked again; real work after it is; and never twice
+    without the threshold of work in between."""
     prompt(repo)
     work(repo)
-    reason(stop(repo))
-    work(repo)  # the checkpoint update took longer than the threshold
-    before = turn_row(repo, SESSION)
+    message = reason(stop(repo))
+    assert stop(repo, active=True) is None  # a quick answer: no loop
     assert stop(repo, active=True) is None
-    assert turn_row(repo, SESSION) == before
+    work(repo)  # 40 s of real work in answer to the request
+    assert reason(stop(repo, active=True)) == message
+    assert turn_row(repo, SESSION)["checkpoints"] == 2
+    assert stop(repo, active=True) is None  # asked just now: not again
 
 
-def test_state_follows_the_project_not_cwd(repo) -> None:
+def test_state_follows_the_session_not_cwd(repo) -> None:
     """The agent `cd`s into a nested repository between prompt and stop (Claude Code
-    sets $CLAUDE_PROJECT_DIR for every hook): the same turn, in the project's state."""
+    sets $CLAUDE_PROJECT_DIR for every hook): the turn stays in the state of the
+    declared project; the nested repository, which uses no checkpoint protocol, is
+    not asked about, and back in the project the same turn asks."""
     nested = git_init(os.path.join(repo, "vendor", "lib"))
     env = {"CLAUDE_PROJECT_DIR": repo}
     payload = fixture("claude", "user_prompt_submit", repo, prompt="go")
     assert answer(run_event("claude", payload, repo, **env)) is None
     work(repo)
     payload = fixture("claude", "stop", repo, cwd=nested)
-    reason(answer(run_event("claude", payload, nested, **env)))
+    assert answer(run_event("claude", payload, nested, **env)) is None
     assert not os.path.exists(os.path.join(nested, ".git", "asimov-hooks"))
+    reason(answer(run_event("claude", fixture("claude", "stop", repo), repo, **env)))
 
 
 def test_claude_project_dir_wins_over_cwd(repo, tmp_path) -> None:

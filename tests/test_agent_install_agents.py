@@ -18,7 +18,7 @@ def repo(tmp_path, isolated_home) -> str:
 
 
 CODEX = (
-    '{"hooks":{"PreToolUse":[{"matcher":"apply_patch","hooks":[{"type":"command",'
+    '{"hooks":{"PreToolUse":[{"matcher":"apply_patch|Bash","hooks":[{"type":"command",'
     '"command":"python3 .codex/hooks/guard.py","timeout":10}]}]}}\n'
 )
 CODEX_OURS = '{"type":"command","command":"asimov-hooks agent-event --agent codex"}'
@@ -27,10 +27,10 @@ CODEX_OURS = '{"type":"command","command":"asimov-hooks agent-event --agent code
 def test_codex_exact_bytes(repo) -> None:
     installed = round_trip(repo, ".codex/hooks.json", CODEX, "codex")
     assert installed == (
-        '{"hooks":{"PreToolUse":[{"matcher":"apply_patch","hooks":[{"type":"command",'
+        '{"hooks":{"PreToolUse":[{"matcher":"apply_patch|Bash","hooks":[{"type":"command",'
         '"command":"python3 .codex/hooks/guard.py","timeout":10}]},'
-        '{"matcher":"apply_patch","hooks":[' + CODEX_OURS + "]}],"
-        '"PostToolUse":[{"matcher":"apply_patch","hooks":[' + CODEX_OURS + "]}],"
+        '{"matcher":"apply_patch|Bash","hooks":[' + CODEX_OURS + "]}],"
+        '"PostToolUse":[{"matcher":"apply_patch|Bash","hooks":[' + CODEX_OURS + "]}],"
         '"SessionStart":[{"matcher":"resume|compact","hooks":[' + CODEX_OURS + "]}],"
         '"Stop":[{"hooks":[' + CODEX_OURS + "]}],"
         '"UserPromptSubmit":[{"hooks":[' + CODEX_OURS + "]}]}}\n"
@@ -46,7 +46,7 @@ def test_codex_stale_absolute_path_in_users_group(repo) -> None:
     proc = agent(repo, "install", "--agent", "codex")
     assert proc.returncode == 0 and "up to date for PreToolUse" in proc.stdout
     assert get(path).startswith(
-        '{"hooks":{"PreToolUse":[{"matcher":"apply_patch","hooks":[{"type":"command",'
+        '{"hooks":{"PreToolUse":[{"matcher":"apply_patch|Bash","hooks":[{"type":"command",'
         '"command":"python3 .codex/hooks/guard.py","timeout":10},' + CODEX_OURS + "]}],"
     )
     assert agent(repo, "uninstall", "--agent", "codex").returncode == 0
@@ -59,7 +59,7 @@ GEMINI = """{
     "hooks": {
         "BeforeTool": [
             {
-                "matcher": "write_file|replace",
+                "matcher": "write_file|replace|run_shell_command",
                 "hooks": [
                     {
                         "name": "lint",
@@ -79,7 +79,7 @@ def test_gemini_round_trip_and_layout(repo) -> None:
     installed = round_trip(repo, ".gemini/settings.json", GEMINI, "gemini")
     kept_lines(GEMINI, installed)
     assert (
-        '            },\n            {\n                "matcher": "write_file|replace",\n'
+        '            },\n            {\n                "matcher": "write_file|replace|run_shell_command",\n'
         '                "hooks": [\n                    {\n'
         '                        "name": "asimov-hooks",\n'
         '                        "type": "command",\n'
@@ -103,7 +103,7 @@ GEMINI_COMMENTS = """{
   "hooks": {
     "BeforeTool": [
       // lint before every write
-      {"matcher": "write_file|replace", "hooks": [{"type": "command", "command": "lint // not a comment"}]}
+      {"matcher": "write_file|replace|run_shell_command", "hooks": [{"type": "command", "command": "lint // not a comment"}]}
     ]
   }
 }

@@ -29,7 +29,7 @@ EVENTS = {  # the fixture of each kind of event, per agent
     "gemini": {"prompt": "before_agent", "stop": "after_agent", "start": "session_start_resume"},
     "cursor": {"prompt": "before_submit_prompt", "stop": "stop", "start": "session_start"},
 }
-LOOP_GUARD = {
+CONTINUED = {  # a stop that follows a continuation a hook asked for
     "codex": {"stop_hook_active": True},
     "gemini": {"stop_hook_active": True},
     "cursor": {"loop_count": 1},
@@ -167,13 +167,18 @@ def test_turn_timer_sequences(agent: str, repo: str) -> None:
 
 
 @pytest.mark.parametrize("agent", AGENTS)
-def test_loop_guard_never_blocks_a_continued_stop(agent: str, repo: str) -> None:
+def test_the_timer_guards_continued_stops(agent: str, repo: str) -> None:
+    """Flow 3 of the checkpoint-injection design: a stop after a continuation the
+    hook asked for is judged by the timer, not skipped: quick, nothing; after the
+    threshold of real work, asked again; never twice in a row."""
     agent_event(agent, event(agent, "prompt", repo), repo)
     work(repo)
-    guarded = event(agent, "stop", repo, **LOOP_GUARD[agent])
-    assert continued_with(agent, agent_event(agent, guarded, repo)) is None
-    # the guard changed nothing: the next unguarded stop still asks
     assert continued_with(agent, agent_event(agent, event(agent, "stop", repo), repo))
+    continued = event(agent, "stop", repo, **CONTINUED[agent])
+    assert continued_with(agent, agent_event(agent, continued, repo)) is None
+    work(repo)
+    assert continued_with(agent, agent_event(agent, continued, repo))
+    assert continued_with(agent, agent_event(agent, continued, repo)) is None
 
 
 @pytest.mark.parametrize("agent", AGENTS)

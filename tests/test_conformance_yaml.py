@@ -94,3 +94,52 @@ def test_valid_yaml_reads_as_the_safe_loader_reads_it(case: str) -> None:
         plain = load_yaml_plain(text)
     assert _norm(data) == _norm(want)
     assert _norm(plain) == _norm(to_plain(want))
+
+
+def _libyaml(text: str) -> tuple[bool, list]:
+    from ruamel.yaml import YAML
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return True, list(YAML(typ="safe", pure=False).load_all(text))
+    except Exception:
+        return False, []
+
+
+# valid YAML (the spec's examples 5.12, 7.12 and 8.8 among them) that only the pure-Python
+# scanner refuses: a tab between tokens, blank lines before a block scalar's first line
+PURE_SCANNER_ONLY = sorted(
+    case
+    for case, spec in CASES.items()
+    if not spec["error"] and not _safe(spec["yaml"])[0] and _libyaml(spec["yaml"])[0]
+)
+
+
+def test_the_pure_scanner_cases_are_there() -> None:
+    names = " ".join(CASES[case]["name"] for case in PURE_SCANNER_ONLY)
+    for example in ("Example 5.12.", "Example 7.12.", "Example 8.8."):
+        assert example in names, names
+
+
+@pytest.mark.parametrize("case", PURE_SCANNER_ONLY)
+def test_what_only_the_pure_scanner_refuses_is_read_as_libyaml_reads_it(case: str) -> None:
+    text = CASES[case]["yaml"]
+    docs = _libyaml(text)[1]
+    if len(docs) != 1:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _norm(load_yaml(text).data) == _norm(docs[0])
+        assert _norm(load_yaml_plain(text)) == _norm(to_plain(docs[0]))
+        assert _norm(parse(text)[1]) == _norm(docs[0])
+
+
+@pytest.mark.parametrize("case", sorted(c for c, spec in CASES.items() if spec["error"]))
+def test_invalid_yaml_the_safe_loader_refuses_stays_refused(case: str) -> None:
+    text = CASES[case]["yaml"]
+    if _safe(text)[0]:
+        return
+    with warnings.catch_warnings(), pytest.raises(YAMLProblem):
+        warnings.simplefilter("ignore")
+        load_yaml(text)

@@ -82,12 +82,13 @@ def test_validate_subdirectory_and_excluded(repo) -> None:
     assert "ignored-dir" not in proc.stdout and "1 file checked" in proc.stdout
 
 
-def test_ephemeral_hook_trims_and_reports_without_failing(repo) -> None:
+def test_ephemeral_hook_trims_and_fails_once_as_fixers_do(repo) -> None:
     path = write(repo, ".claude_checkpoint.yaml", BLOATED)
     proc = run_script("asimov-hooks", "ephemeral", cwd=repo)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.returncode == 1, proc.stdout + proc.stderr  # it changed a file
     assert "1 file(s) git does not track" in proc.stdout
     assert "completed: removed 7 of 12 items" in proc.stdout
+    assert "trimmed 1 file(s) git does not track" in proc.stdout and "commit again" in proc.stdout
     with open(path, encoding="utf-8") as fh:
         assert "task 1\n" not in fh.read()
     assert os.path.isfile(os.path.join(repo, ".claude_checkpoint.archive.yaml"))
@@ -129,15 +130,17 @@ def test_ephemeral_hook_through_pre_commit(head_clone, repo, tmp_path) -> None:
     write(repo, ".claude_checkpoint.yaml", BLOATED)
     write(repo, "README.md", "hello\n")
     git(repo, "add", "README.md", ".gitignore")
-    # the hook is not verbose (a clean commit prints one line): --verbose shows its report
-    tried = try_repo(
-        head_clone, "asimov-ephemeral", "--verbose", cwd=repo, store=tmp_path / "store"
-    )
+    # no terminal here (as in an agent's shell or an IDE), no --verbose: the trim fails
+    # the hook once, so pre-commit shows what it changed
+    tried = try_repo(head_clone, "asimov-ephemeral", cwd=repo, store=tmp_path / "store")
     output = tried.stdout + tried.stderr
-    assert tried.returncode == 0, output
-    assert "Passed" in output and "completed: removed 7 of 12 items" in output, output
+    assert tried.returncode == 1, output
+    assert "Failed" in output and "completed: removed 7 of 12 items" in output, output
+    assert "commit again" in output
     with open(os.path.join(repo, ".claude_checkpoint.yaml"), encoding="utf-8") as fh:
         assert "task 1\n" not in fh.read()
+    again = try_repo(head_clone, "asimov-ephemeral", cwd=repo, store=tmp_path / "store")
+    assert again.returncode == 0 and "Passed" in again.stdout, again.stdout + again.stderr
     write(repo, ".claude_checkpoint.yaml", BROKEN)
     tried = try_repo(
         head_clone, "asimov-ephemeral", "--verbose", cwd=repo, store=tmp_path / "store"

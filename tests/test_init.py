@@ -101,7 +101,8 @@ def test_init_writes_the_hooks_the_family_needs(tmp_path, family) -> None:
     assert hook_ids(config) == EXPECTED_HOOKS[family]
     assert config["repos"][0]["repo"] == "/some/checkout"
     assert config["repos"][0]["rev"] == "0123abc"
-    assert "default_install_hook_types" not in config  # no checkout hook unless asked
+    # commits and the merge commits git makes itself; no checkout hook unless asked
+    assert config["default_install_hook_types"] == ["pre-commit", "pre-merge-commit"]
     assert "next: `pre-commit install`" in done.stdout
 
 
@@ -206,7 +207,12 @@ def test_merge_driver_and_agent_installs_run(tmp_path, isolated_home) -> None:
     assert "merge=asimov-checkpoint" in read(repo, ".gitattributes")
     config = config_of(repo)
     assert hook_ids(config)[-1] == "asimov-merge-driver"  # every other clone registers it
-    assert config["default_install_hook_types"] == ["pre-commit", "post-checkout", "post-merge"]
+    assert config["default_install_hook_types"] == [
+        "pre-commit",
+        "pre-merge-commit",
+        "post-checkout",
+        "post-merge",
+    ]
     settings = json.loads(read(repo, ".claude/settings.json"))
     assert "PreToolUse" in settings["hooks"]
     assert ".claude/settings.local.json" in read(repo, ".gitignore").splitlines()

@@ -146,3 +146,61 @@ def test_the_readme_local_recipe_through_pre_commit(tmp_path, store) -> None:
     assert "warmup.yaml" in bad.stdout
     checkout = pre_commit(repo, store, "run", "--hook-stage", "post-checkout")
     assert checkout.stdout.strip() == "", checkout.stdout
+
+
+def test_init_then_pre_commit_install_stops_a_merge_that_breaks_claude_md(
+    tmp_path, head_clone, store
+) -> None:
+    """The default form (the repository at the version's tag; here a local clone stands
+    in for the published URL), installed by the real `pre-commit install`: two branches
+    each keep CLAUDE.md within the Asimov limit (15 lines), and git's own merge of them,
+    19 lines, is stopped by the pre-merge-commit hook before the merge commit exists."""
+    from asimov_hooks import __version__
+
+    tag = f"v{__version__}"
+    if git(head_clone, "tag", "--list", tag).stdout.strip() != tag:
+        git(head_clone, "tag", tag)
+    repo = family_repo(tmp_path, "asimov")
+    base = ["# CLAUDE.md", "", "Read warmup.yaml first.", *(f"- rule {n}" for n in range(8))]
+    write(repo, "CLAUDE.md", "\n".join(base) + "\n")  # 11 lines
+    done = init(repo, "--repo", head_clone)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert config_of(repo)["repos"][0]["rev"] == tag
+    git(repo, "config", "--unset-all", "core.hooksPath")  # the test repository's guard
+    installed = pre_commit(repo, store, "install")
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    for hook in ("pre-commit", "pre-merge-commit"):
+        assert os.path.isfile(os.path.join(repo, ".git", "hooks", hook)), hook
+    commit = ["commit", "-q", "-m"]
+    env = {"PRE_COMMIT_HOME": store}
+    git(repo, "add", "-A")
+    first = git_with(repo, env, *commit, "set up asimov-hooks")
+    assert first.returncode == 0, first.stdout + first.stderr
+    git(repo, "checkout", "-q", "-b", "topic")
+    write(repo, "CLAUDE.md", "\n".join([*base, *(f"- topic {n}" for n in range(4))]) + "\n")
+    topic = git_with(repo, env, *commit, "topic rules", "CLAUDE.md")
+    assert topic.returncode == 0, topic.stdout + topic.stderr  # 15 lines: within the limit
+    git(repo, "checkout", "-q", "main")
+    lead = [*base[:3], *(f"- main {n}" for n in range(4)), *base[3:]]
+    write(repo, "CLAUDE.md", "\n".join(lead) + "\n")
+    ours = git_with(repo, env, *commit, "main rules", "CLAUDE.md")
+    assert ours.returncode == 0, ours.stdout + ours.stderr
+    merged = git_with(repo, env, "merge", "--no-edit", "topic")
+    assert merged.returncode != 0, merged.stdout + merged.stderr
+    assert "CLAUDE.md" in merged.stdout + merged.stderr
+    assert read(repo, "CLAUDE.md").count("\n") == 19  # git merged it; the hook refused it
+    assert git(repo, "rev-parse", "-q", "--verify", "MERGE_HEAD", check=False).returncode == 0
+    assert git(repo, "log", "--format=%s", "-1").stdout.strip() == "main rules"
+
+
+def git_with(repo: str, env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    """git with the hooks' environment (pre-commit's store, our scripts on PATH)."""
+    return subprocess.run(
+        ["git", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=script_env(**env, PIP_DISABLE_PIP_VERSION_CHECK="1"),
+        timeout=900,
+        check=False,
+    )

@@ -427,7 +427,7 @@ def test_refused_files_are_reported_and_untouched(capsys, text, message):
     ("use", "message"),
     [
         ("in_progress: *m\n", "in_progress is an alias"),
-        ("context:\n  - *m\n", "would not parse"),
+        ("context:\n  - *m\n", "holds the anchor &m, which a kept part refers to (*m)"),
     ],
 )
 def test_anchor_in_removed_item_used_elsewhere_is_refused(capsys, use, message):

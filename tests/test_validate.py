@@ -121,15 +121,20 @@ def test_warmup_identity_shapes(tmp_path, cli, identity: str) -> None:
 
 
 def test_warmup_errors(tmp_path, cli) -> None:
+    # shapes the protocol's own warmup files use: no project name, no identity at all,
+    # a one-line session step
     path = write(tmp_path, "warmup.yaml", "identity:\n  tagline: t\nsession:\n  start: go\n")
+    assert cli(path).code == 0
+    write(tmp_path, "warmup.yaml", "mission: {problem: p}\n")
+    assert cli(path).code == 0
+    # a section of a type the protocol never used is still an error
+    write(tmp_path, "warmup.yaml", "identity: my-project\nmission: [p]\n")
     run = cli(path)
     assert run.code == 1
-    assert only(run, "schema")[0].startswith("1:1: error schema identity: ")
-    assert "session.start: 'go' is not of type array" in run.out
-    write(tmp_path, "warmup.yaml", "mission: {problem: p}\n")
-    assert "missing required property 'identity'" in cli(path).out
-    write(tmp_path, "warmup.yaml", "identity: {project: ''}\n")
-    assert "identity.project: '' is shorter than 1 characters" in cli(path).out
+    assert only(run, "schema") == [
+        "1:11: error schema identity: 'my-project' is not of type object (got string)",
+        "2:1: error schema mission: ['p'] is not of type object (got array)",
+    ]
 
 
 def test_warmup_in_asimov_dir(tmp_path, cli) -> None:
@@ -183,7 +188,13 @@ def test_sprint_shapes(tmp_path, cli) -> None:
         run, "schema"
     )
     write(tmp_path, "sprint.yaml", "phases: {}\nprevious: {}\n")
-    assert cli(path).code == 1
+    assert cli(path).code == 0  # neither sprint: nor rules:, as in the protocol's early files
+    write(tmp_path, "sprint.yaml", "sprint:\n  current: Add X\n  status: completed\n")
+    run = cli(path)
+    assert run.code == 0 and only(run, "unknown-status") == [
+        "3:11: warning unknown-status sprint.status: 'completed' is not one of the documented "
+        "statuses (planned, in_progress, blocked, done)"
+    ]
 
 
 def test_roadmap(tmp_path, cli) -> None:
@@ -194,19 +205,28 @@ def test_roadmap(tmp_path, cli) -> None:
     path = write(tmp_path, "roadmap.yaml", good)
     assert cli(path).code == 0
     write(tmp_path, "roadmap.yaml", good.replace("in_progress", "shipping"))
-    assert "3:11: error schema current.status: 'shipping' is not one of" in "\n".join(
-        only(cli(path), "schema")
-    )
+    run = cli(path)
+    assert run.code == 0 and only(run, "schema") == []
+    assert only(run, "unknown-status") == [
+        "3:11: warning unknown-status current.status: 'shipping' is not one of the documented "
+        "statuses (planned, in_progress, blocked, released, done)"
+    ]
     write(tmp_path, "roadmap.yaml", "current:\n  version: '1'\n  status: done\nbacklog: []\n")
-    assert "current: missing required property 'summary'" in cli(path).out
+    assert cli(path).code == 0  # no summary: the protocol's later roadmaps omit it
+    write(tmp_path, "roadmap.yaml", "current: [1.0]\n")
+    assert only(cli(path), "schema") == [
+        "1:1: error schema current: [1.0] is not any of the allowed shapes"
+    ]
 
 
 def test_asimov_project(tmp_path, cli) -> None:
     path = write(tmp_path, ".asimov/project.yaml", "identity:\n  name: p\n  type: python\n")
     assert cli(path).code == 0
     write(tmp_path, ".asimov/project.yaml", "identity:\n  name: p\nquality: {test: pytest}\n")
+    assert cli(path).code == 0
+    write(tmp_path, ".asimov/project.yaml", "identity: p\nquality: [pytest]\n")
     run = cli(path)
-    assert run.code == 1 and "identity: missing required property 'type'" in run.out
+    assert run.code == 1 and "identity: 'p' is not of type object (got string)" in run.out
     write(tmp_path, ".asimov/project.yaml", "identity: {name: p, type: python}\n" + "# c\n" * 60)
     run = cli(path)
     assert run.code == 0 and "warning max-lines-soft 61 lines, over the soft limit of 50" in run.out

@@ -10,11 +10,11 @@ import click
 
 from ..agent.targets import NAMES
 from ..cli.clickopts import CONTEXT
-from ..fs.access import FileProblem, read_bytes
+from ..fs.access import FileProblem, read_bytes, show
 from . import families as fam
-from .plan import INSTALL_TYPES, MERGE_DRIVER_HOOK, hooks_for, ignores_for
-from .precommit import PRE_COMMIT_CONFIG, SpliceError, extend
-from .source import LOCAL, checkout, hook_entries
+from .plan import hooks_for, ignores_for, install_types
+from .precommit import PRE_COMMIT_CONFIG, SpliceError, extend, newline_of
+from .source import LOCAL, hook_entries, is_remote, published_url, release_tag
 
 GITIGNORE = ".gitignore"
 IGNORE_HEADER = "# agent session files (asimov-hooks init)"
@@ -54,24 +54,26 @@ def _gitignore(top: str, text: str | None, wanted: list[tuple[str, str]]) -> str
     if not lines:
         return text or ""
     base = text or ""
+    newline = newline_of(base)
     if base and not base.endswith("\n"):
-        base += "\n"
+        base += newline
     if base.strip():
-        base += "\n"
-    return base + IGNORE_HEADER + "\n" + "".join(f"{p}\n" for p in lines)
+        base += newline
+    return base + IGNORE_HEADER + newline + "".join(f"{p}{newline}" for p in lines)
 
 
 def _diff(rel: str, old: str | None, new: str) -> str:
+    """The unified diff, each line escaped (fs.access.show): the lines are the
+    checkout's, and a diff is printed to a terminal or a CI log."""
     import difflib
 
-    return "".join(
-        difflib.unified_diff(
-            (old or "").splitlines(keepends=True),
-            new.splitlines(keepends=True),
-            fromfile=f"a/{rel}" if old is not None else "/dev/null",
-            tofile=f"b/{rel}",
-        )
+    lines = difflib.unified_diff(
+        (old or "").splitlines(keepends=True),
+        new.splitlines(keepends=True),
+        fromfile=f"a/{rel}" if old is not None else "/dev/null",
+        tofile=f"b/{rel}",
     )
+    return "".join(show(line.rstrip("\n")) + "\n" for line in lines)
 
 
 def _run(args: list[str], top: str) -> int:
@@ -82,11 +84,20 @@ def _run(args: list[str], top: str) -> int:
 @click.command("init", context_settings=CONTEXT)
 @click.option(
     "--repo",
-    help="Where pre-commit gets the hooks: a path or git URL (with --rev), "
-    "or `local` (installed commands). Default: this installation's checkout at "
-    "its commit, else local.",
+    help="Where pre-commit gets the hooks (a git URL or path). Default: the project's "
+    "published repository.",
 )
-@click.option("--rev", help="The commit (or tag) of --repo; the full commit id is safest.")
+@click.option(
+    "--rev",
+    help="The tag or commit of --repo. Default: the tag of this installation's version "
+    f"({release_tag()}).",
+)
+@click.option(
+    "--local",
+    is_flag=True,
+    help="Write `repo: local` hooks that run the asimov-hooks installed on this machine "
+    "(every clone then needs it on PATH) instead of the published repository.",
+)
 @click.option(
     "--merge-driver",
     is_flag=True,
@@ -101,31 +112,33 @@ def _run(args: list[str], top: str) -> int:
 )
 @click.option("--dry-run", is_flag=True, help="Print the changes as a diff; write nothing.")
 def command(
-    repo: str | None, rev: str | None, merge_driver: bool, agents: tuple[str, ...], dry_run: bool
+    repo: str | None,
+    rev: str | None,
+    local: bool,
+    merge_driver: bool,
+    agents: tuple[str, ...],
+    dry_run: bool,
 ) -> None:
     """Set this repository up: the pre-commit hooks its agent files need, and .gitignore
     lines for the files agents keep locally.
 
     Finds which families the repository uses (Asimov protocol files, OC checkpoints,
     code-intel sessions, other agents' instruction files), then adds the missing hooks to
-    .pre-commit-config.yaml, keeping every line of an existing one. Running it again
-    changes nothing.
+    .pre-commit-config.yaml, keeping every line of an existing one, and the hook types
+    they run at to default_install_hook_types. The hooks come from the published
+    repository at the tag of this version, a config every clone can use. Running it
+    again changes nothing.
     """
     from ..gitutil import toplevel
 
     top = toplevel(os.getcwd())
     if top is None:
         raise click.UsageError("not inside a git work tree (run `git init` first)")
-    if repo is None:
-        repo, rev = checkout() or (LOCAL, None)
-    elif repo != LOCAL and rev is None:
-        raise click.UsageError("--repo needs --rev (the commit pre-commit should build)")
-    if repo == LOCAL:
-        rev = None
+    repo, rev, binding = _source(repo, rev, local)
     found = fam.detect(top)
     oc = fam.OC in found
     hooks = hooks_for(set(found), merge_driver=merge_driver)
-    types = INSTALL_TYPES if MERGE_DRIVER_HOOK in hooks else ()
+    types = install_types(hooks)
     try:
         old_config = _read(top, PRE_COMMIT_CONFIG)
         new_config, notes = extend(old_config or "", repo, rev, hook_entries(repo, hooks), types)
@@ -139,11 +152,11 @@ def command(
             ignores_for(set(found), claude, os.path.isdir(os.path.join(top, ".asimov"))),
         )
     except (SpliceError, UnicodeDecodeError, OSError) as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(show(str(exc))) from None
     except FileProblem as exc:  # a FIFO, a device or a link out of the repository
-        raise click.ClickException(exc.message) from None
+        raise click.ClickException(show(exc.message)) from None
     for family, evidence in found.items():
-        click.echo(f"found {fam.DESCRIPTION[family]}: {', '.join(evidence)}")
+        click.echo(f"found {fam.DESCRIPTION[family]}: {show(fam.listing(evidence))}")
     if not found:
         click.echo(
             "found no agent files yet: adding asimov-validate, which checks them once they exist"
@@ -153,6 +166,8 @@ def command(
     if dry_run:
         for rel, old, new in changes:
             click.echo(_diff(rel, old, new), nl=False)
+        if binding and any(rel == PRE_COMMIT_CONFIG for rel, _, _ in changes):
+            click.echo(binding, err=True)
         if merge_driver:
             click.echo("would run: asimov-hooks install")
         for agent in agents:
@@ -166,7 +181,9 @@ def command(
     if not changes:
         click.echo(f"{PRE_COMMIT_CONFIG} and {GITIGNORE}: nothing to add")
     for note in notes:
-        click.echo(note, err=True)
+        click.echo(show(note), err=True)
+    if binding and any(rel == PRE_COMMIT_CONFIG for rel, _, _ in changes):
+        click.echo(binding, err=True)
     status = 0
     if merge_driver:
         status = _run(["install"], top) or status
@@ -179,4 +196,50 @@ def command(
         )
     if changes:
         click.echo("next: `pre-commit install` (and commit the changed files)")
+        if _which("pre-commit") is None:
+            click.echo(
+                "note: pre-commit is not on PATH: install it first (`pipx install pre-commit` "
+                "or `uv tool install pre-commit`)",
+                err=True,
+            )
     sys.exit(status)
+
+
+def _which(name: str) -> str | None:
+    import shutil
+
+    return shutil.which(name)
+
+
+def _source(repo: str | None, rev: str | None, local: bool) -> tuple[str, str | None, str]:
+    """(repo, rev, a note when the config is bound to this machine)."""
+    if local or repo == LOCAL:
+        if rev is not None:
+            raise click.UsageError("--local hooks run the installed commands: they take no --rev")
+        return (
+            LOCAL,
+            None,
+            (
+                "note: `repo: local` binds this config to machines where asimov-hooks is installed "
+                "on PATH (every clone, CI included); without --local, init writes the published "
+                "repository at a release tag, which pre-commit installs for everyone"
+            ),
+        )
+    if repo is None:
+        repo = published_url()
+        if repo is None:
+            raise click.UsageError(
+                "this installation names no published repository (its metadata has no "
+                "Repository URL): pass --repo URL, or --local"
+            )
+    rev = rev or release_tag()
+    if is_remote(repo):
+        return repo, rev, ""
+    return (
+        repo,
+        rev,
+        (
+            f"note: {repo} is a path on this machine: the config works only where that path "
+            "exists; commit it with a git URL (the default) for the rest of the team"
+        ),
+    )

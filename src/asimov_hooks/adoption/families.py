@@ -24,13 +24,15 @@ DESCRIPTION = {
     AGENTS: "agent instruction files",
 }
 
-_ASIMOV_NAMES = {
-    ".claude_checkpoint.yaml",
+# in the order `init` names them: the protocol's identity file first
+_ASIMOV_NAMES = (
     "warmup.yaml",
     "sprint.yaml",
     "roadmap.yaml",
     "ethics.yaml",
-}
+    ".claude_checkpoint.yaml",
+)
+SHOWN = 6  # names listed per family; the rest are counted
 _AGENT_NAMES = {"CLAUDE.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md"}
 # ignored by design: looked for on disk, not in git's list
 _EPHEMERAL = {
@@ -47,7 +49,11 @@ def family_of(rel: str) -> str | None:
     if ".asimov" in dirs or ".forge" in dirs or name in _ASIMOV_NAMES:
         return ASIMOV
     if ".checkpoints" in dirs:
-        return OC
+        # the checkpoints and their history archives, not a README beside them
+        oc_file = name.endswith(".checkpoint.json") or (
+            "history" in dirs and name.endswith(".json")
+        )
+        return OC if oc_file else None
     if ".code-intel" in dirs:
         return CODE_INTEL
     if name in _AGENT_NAMES or (name.endswith(".mdc") and ".cursor" in dirs):
@@ -58,7 +64,7 @@ def family_of(rel: str) -> str | None:
 
 
 def detect(top: str) -> dict[str, list[str]]:
-    """Family -> the paths (relative to `top`, sorted, at most a few) that show it."""
+    """Family -> every path (relative to `top`) that shows it, protocol files first."""
     found: dict[str, list[str]] = {}
     try:
         done = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=top)
@@ -71,4 +77,18 @@ def detect(top: str) -> dict[str, list[str]]:
         family = family_of(rel)
         if family is not None:
             found.setdefault(family, []).append(rel)
-    return {family: found[family][:3] for family in ORDER if family in found}
+    return {family: sorted(found[family], key=_weight) for family in ORDER if family in found}
+
+
+def _weight(rel: str) -> tuple[int, int, str]:
+    """Protocol files before the rest, shallow paths before deep ones."""
+    name = rel.rsplit("/", 1)[-1]
+    rank = _ASIMOV_NAMES.index(name) if name in _ASIMOV_NAMES else len(_ASIMOV_NAMES)
+    return rank, rel.count("/"), rel
+
+
+def listing(paths: list[str]) -> str:
+    """The paths as `init` prints them: the first few, then how many more."""
+    shown = ", ".join(paths[:SHOWN])
+    more = len(paths) - SHOWN
+    return shown + (f" and {more} more" if more > 0 else "")

@@ -27,7 +27,11 @@ HOOKS = {
     AGENTS: ("asimov-validate",),
 }
 MERGE_DRIVER_HOOK = "asimov-merge-driver"
-INSTALL_TYPES = ("pre-commit", "post-checkout", "post-merge")
+# the git hooks `pre-commit install` sets up (`default_install_hook_types`): the file hooks
+# run on commits and on merge commits git makes itself (a merge without conflicts runs
+# pre-merge-commit, not pre-commit); the checkout hooks only for the merge-driver hook
+COMMIT_TYPES = ("pre-commit", "pre-merge-commit")
+CHECKOUT_TYPES = ("post-checkout", "post-merge")
 
 # (pattern, why): git-ignored where they belong, next to what writes them
 ARCHIVES = ((".claude_checkpoint.archive.yaml", "the trim archive of a git-ignored checkpoint"),)
@@ -46,6 +50,11 @@ def hooks_for(families: set[str], merge_driver: bool = False) -> list[str]:
     if merge_driver:
         wanted.add(MERGE_DRIVER_HOOK)
     return [hook for hook in HOOK_ORDER if hook in wanted]
+
+
+def install_types(hooks: list[str]) -> tuple[str, ...]:
+    """The hook types the hooks run at, for `default_install_hook_types`."""
+    return COMMIT_TYPES + (CHECKOUT_TYPES if MERGE_DRIVER_HOOK in hooks else ())
 
 
 def ignores_for(families: set[str], claude: bool, layout: bool) -> list[tuple[str, str]]:

@@ -14,6 +14,7 @@ from typing import Any
 from ..readers.yamlio import ROUND_TRIP, load_all, single
 
 PRE_COMMIT_CONFIG = ".pre-commit-config.yaml"
+TYPES_KEY = "default_install_hook_types"
 
 
 class SpliceError(Exception):
@@ -66,7 +67,8 @@ def _scalar(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, list):
         return "[" + ", ".join(_scalar(v) for v in value) + "]"
-    if re.fullmatch(r"[A-Za-z0-9_./@+-][A-Za-z0-9_./@+ -]*", text) and not text.endswith(" "):
+    plain = re.fullmatch(r"[A-Za-z0-9_./@+-][A-Za-z0-9_./@+ :-]*", text)
+    if plain and not text.endswith((" ", ":")) and ": " not in text:
         return text
     return "'" + text.replace("'", "''") + "'"
 
@@ -112,6 +114,12 @@ def existing_hook_ids(data: Any) -> set[str]:
     return ids
 
 
+def newline_of(text: str) -> str:
+    """The file's line ending: CRLF when most of its lines end so, else LF."""
+    crlf = text.count("\r\n")
+    return "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
+
+
 def extend(
     text: str,
     repo: str,
@@ -119,8 +127,11 @@ def extend(
     hooks: list[dict[str, Any]],
     install_types: tuple[str, ...] = (),
 ) -> tuple[str, list[str]]:
-    """The text with `hooks` added (those whose id is not there yet), and notes for
-    the user. `hooks` are mappings written as given (id first)."""
+    """The text with `hooks` added (those whose id is not there yet) and
+    `install_types` in `default_install_hook_types`, in the file's own line endings,
+    and notes for the user. `hooks` are mappings written as given (id first)."""
+    newline = newline_of(text)
+    original, text = text, text.replace("\r\n", "\n")
     data = _load(text)
     if data is not None and not isinstance(data, dict):
         raise SpliceError(f"{PRE_COMMIT_CONFIG}: the top level is not a mapping")
@@ -134,12 +145,14 @@ def extend(
     if missing:
         lines = _add_hooks(lines, data, repo, rev, missing)
     if install_types:
-        lines, note = _add_install_types(lines, data, install_types)
+        now = _load("\n".join(lines) + "\n") if missing else data  # positions after the splice
+        lines, note = _add_install_types(lines, now, install_types)
         notes += note
     new = "\n".join(lines) + "\n" if lines else ""
-    if missing or new != text:
-        _verify(data, _load(new), [hook["id"] for hook in missing])
-    return (new if (missing or new != text) else text), notes
+    if not missing and new == text:
+        return original, notes
+    _verify(data, _load(new), [hook["id"] for hook in missing], install_types)
+    return new.replace("\n", newline), notes
 
 
 def _add_hooks(
@@ -189,28 +202,50 @@ def _repos_end(lines: list[str], data: Any) -> int:
 def _add_install_types(
     lines: list[str], data: Any, types: tuple[str, ...]
 ) -> tuple[list[str], list[str]]:
-    key = "default_install_hook_types"
+    """`types` added to `default_install_hook_types`: the key written when missing, the
+    lacking types appended to the user's list (flow or block style) when present."""
+    key = TYPES_KEY
     if key not in data:
         return [*lines, f"{key}: [{', '.join(types)}]"], []
-    have = data.get(key) or []
-    lacking = [t for t in types if t not in have]
+    have = data.get(key)
+    lacking = [t for t in types if t not in (have if isinstance(have, list) else ())]
     if not lacking:
         return lines, []
+    at = data.lc.key(key)[0]
+    if isinstance(have, list) and have.fa.flow_style():
+        found = re.fullmatch(rf"({key}:\s*\[)([^\[\]#]*?)(\s*\]\s*(#.*)?)", lines[at])
+        if found:
+            inner = found.group(2)
+            added = (", " if inner.strip() else "") + ", ".join(lacking)
+            lines = [*lines[:at], found.group(1) + inner + added + found.group(3), *lines[at + 1 :]]
+            return lines, []
+    elif isinstance(have, list) and have:
+        last, col = have.lc.item(len(have) - 1)
+        if last > at and lines[last][:col].strip() == "-":
+            body = [lines[last][:col] + kind for kind in lacking]
+            return [*lines[: last + 1], *body, *lines[last + 1 :]], []
     return lines, [
-        f"{PRE_COMMIT_CONFIG}: add {', '.join(lacking)} to {key} (the merge-driver hook "
-        "runs on checkouts and merges), then run `pre-commit install`"
+        f"{PRE_COMMIT_CONFIG}: add {', '.join(lacking)} to {key} (the hook types these "
+        "hooks run at), then run `pre-commit install`"
     ]
 
 
-def _verify(old: Any, new: Any, added: list[str]) -> None:
-    """The new text means the old plus the added hooks, nothing else."""
+def _verify(old: Any, new: Any, added: list[str], install_types: tuple[str, ...]) -> None:
+    """The new text means the old plus the added hooks and hook types, nothing else."""
     before, after = _plain(old) or {}, _plain(new) or {}
-    types = "default_install_hook_types"
+    types = TYPES_KEY
 
     def rest(data: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in data.items() if k not in ("repos", types)}
 
-    ok = rest(before) == rest(after) and before.get(types, after.get(types)) == after.get(types)
+    had = before.get(types)
+    if types not in before:
+        expected = list(install_types) or None
+    elif isinstance(had, list):
+        expected = [*had, *(t for t in install_types if t not in had)]
+    else:
+        expected = had
+    ok = rest(before) == rest(after) and after.get(types) in (had, expected)
     old_repos, new_repos = before.get("repos") or [], after.get("repos") or []
     ok = ok and len(new_repos) >= len(old_repos)
     new_hooks: list[Any] = []

@@ -1,9 +1,11 @@
-"""Where the hooks come from: this checkout at its commit, or `repo: local`.
+"""Where the hooks come from: the published repository at the installed version's tag
+(the form a team commits), or, on request, `repo: local` hooks that run the installed
+commands.
 
-pre-commit builds a hook from a repository at a commit. Until a release exists, the
-one that is sure to exist is the checkout this installation runs from (an editable
-install or a clone); an installation from a wheel has no repository, so its hooks are
-`repo: local` hooks that run the installed commands (the manifest is packaged with it).
+The repository URL is declared once, in `pyproject.toml`'s `[project.urls]`, and read
+here from the installed distribution's metadata; the version is the package's
+`__version__` (which the build reads too), and its release tag is `v` + version, which
+is what `pre-commit autoupdate` looks for.
 """
 
 from __future__ import annotations
@@ -11,10 +13,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..gitutil import GitError, git
-
 LOCAL = "local"
 MANIFEST = ".pre-commit-hooks.yaml"
+DISTRIBUTION = "asimov-hooks"
+# the [project.urls] labels that name the source repository, in order of preference
+URL_LABELS = ("repository", "source", "source code", "homepage")
 # what a local hook keeps of the manifest's (pre-commit's own keys, in this order)
 _LOCAL_KEYS = ("id", "name", "entry", "files", "always_run", "pass_filenames", "require_serial")
 
@@ -23,17 +26,33 @@ def _package_dir() -> str:
     return os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
-def checkout() -> tuple[str, str] | None:
-    """(path, commit) of the source checkout this package runs from, or None."""
-    top = os.path.dirname(os.path.dirname(_package_dir()))
-    if not os.path.isfile(os.path.join(top, MANIFEST)):
-        return None
+def release_tag(version: str | None = None) -> str:
+    """The tag of a release (`v1.2.3`): one per version."""
+    if version is None:
+        from .. import __version__ as version
+    return f"v{version}"
+
+
+def published_url() -> str | None:
+    """The project's repository URL as the installed distribution declares it (its
+    `Project-URL` metadata, from `[project.urls]`), or None when it declares none."""
+    from importlib.metadata import PackageNotFoundError, metadata
+
     try:
-        done = git("rev-parse", "--verify", "-q", "HEAD", cwd=top, check=False)
-    except GitError:
+        entries = metadata(DISTRIBUTION).get_all("Project-URL") or []
+    except PackageNotFoundError:
         return None
-    commit = done.stdout.strip()
-    return (top, commit) if done.returncode == 0 and commit else None
+    urls: dict[str, str] = {}
+    for entry in entries:
+        label, _, url = str(entry).partition(",")
+        if url.strip():
+            urls.setdefault(label.strip().lower(), url.strip())
+    return next((urls[label] for label in URL_LABELS if label in urls), None)
+
+
+def is_remote(repo: str) -> bool:
+    """A `repo:` every clone can reach (a URL), not a path on this machine."""
+    return "://" in repo or (repo.startswith("git@") and ":" in repo)
 
 
 def manifest() -> list[dict[str, Any]]:

@@ -24,7 +24,9 @@ def warn(message: str) -> None:
     """One line on stderr that does not stop the event (the agent shows it)."""
     import sys
 
-    sys.stderr.write(f"{PROG}: {' '.join(message.split())}\n")
+    from ..fs.access import show
+
+    sys.stderr.write(f"{PROG}: {show(' '.join(message.split()))}\n")
 
 
 def agent_settings(config: Config) -> dict[str, Any]:
@@ -51,6 +53,9 @@ def agent_settings(config: Config) -> dict[str, Any]:
         "protocols": {k: [x for x in v if isinstance(x, str)] for k, v in protocols.items()},
         "checkpoint-kinds": [k for k in section.get("checkpoint-kinds", []) if isinstance(k, str)],
         "context-budget": int(section.get("context-budget", 3000)),
+        "warmup-essentials": [
+            k for k in section.get("warmup-essentials", []) if isinstance(k, str) and k
+        ],
         "max-edits": int(section.get("max-edits", 1000)),
     }
 
@@ -87,7 +92,27 @@ def protocol_file(path: str, project: str) -> tuple[Config, str, str] | None:
     kind = config.kind_for(rel)
     if kind is None or config.excluded(rel):
         return None
+    if _secret(path, project):
+        return None
     return config, kind, rel
+
+
+def _secret(path: str, project: str) -> bool:
+    """Whether `path` is a file git ignores at a path no shipped protocol kind has: a
+    config may declare it a kind (`.env`, `keys/*.pem`) for validation, but what it
+    holds is never read into the agent's context."""
+    from ..gitutil import GitError, git
+    from .protocols import is_protocol_path
+
+    real = os.path.realpath(path)
+    rel = os.path.relpath(real, os.path.realpath(project)).replace(os.sep, "/")
+    if is_protocol_path(rel):
+        return False
+    try:
+        done = git("check-ignore", "-q", "--", rel, cwd=project, check=False)
+    except GitError:
+        return True  # cannot tell: a file that may be a secret is not the agent's
+    return done.returncode == 0  # 1: not ignored; 128: no repository, nothing ignored
 
 
 def line(rel: str, finding: Finding) -> str:

@@ -4,6 +4,8 @@
 
 - pre_write / post_write: `agent.writes` (refuse what a write makes worse; trim and
   check what was written; a checkpoint write counts as the checkpoint).
+- pre_shell / post_shell: `agent.shellwatch` (the protocol files' state before a
+  shell command, compared after it: what it changed is trimmed, checked, reported).
 - stop / prompt / session_start: `agent.turns` (the unified turn timer, the loop
   guard, the re-read and checkpoint request after a restart).
 """
@@ -11,8 +13,8 @@
 from __future__ import annotations
 
 from ..validation.config import ConfigError
-from . import turns, writes
-from .model import POST_WRITE, PRE_WRITE, PROMPT, SESSION_START, STOP
+from . import shellwatch, turns, writes
+from .model import POST_SHELL, POST_WRITE, PRE_SHELL, PRE_WRITE, PROMPT, SESSION_START, STOP
 from .payload import EventError
 
 TYPE_CHECKING = False
@@ -25,6 +27,8 @@ HANDLERS = {
     STOP: turns.stop,
     PROMPT: turns.prompt,
     SESSION_START: turns.session_start,
+    PRE_SHELL: shellwatch.pre_shell,
+    POST_SHELL: shellwatch.post_shell,
 }
 
 

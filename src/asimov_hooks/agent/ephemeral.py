@@ -6,16 +6,21 @@ never meet it. This hook runs on every commit (`always_run`, no file names): it 
 the work tree's files of the `ephemeral` kinds that are not in the index (ignored or
 untracked), trims the trimmable ones (with their archive) and checks them all.
 
-Those files are not part of the commit, so by default nothing here fails it: the
-hook reports what it did and exits 0. `--strict` makes errors fail (exit 1). Under
-pre-commit a clean run says nothing (the hook is not `verbose`); a run with something to
-say (a trim, a warning, an error) also writes its report to the terminal.
+A trim changed a file, so the hook exits 1, as pre-commit's fixers do: pre-commit
+then shows the report whatever runs the commit (a terminal, an agent's shell, an IDE),
+and the next commit passes. Problems in those files are not part of the commit, so by
+default they do not fail it (exit 0); `--strict` makes errors fail (exit 1). Under
+pre-commit a clean run says nothing (the hook is not `verbose`); a run that passes with
+something to say (a warning, an error) also writes its report to the terminal, where
+there is one.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+
+from ..fs.access import show
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -56,7 +61,7 @@ def run(
         files: list[str] = []
         for directory in paths or ["."]:
             if not os.path.isdir(directory):
-                sys.stderr.write(f"{PROG}: error: {directory}: not a directory\n")
+                sys.stderr.write(f"{PROG}: error: {show(directory)}: not a directory\n")
                 return EXIT_USAGE
             for path in sorted(ignored_ephemeral(directory, config, untracked=True)):
                 if path not in files and not config.excluded(config.relpath(path)):
@@ -81,14 +86,15 @@ def run(
             result.fixed, result.fix_error = fixed, fix_error
             results.append(result)
     except ConfigError as exc:
-        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        sys.stderr.write(f"{PROG}: error: {show(str(exc))}\n")
         return EXIT_USAGE
     import io
 
     from ..output.report import write
 
     failed = any(r.fix_error or any(f.level == "error" for f in r.findings) for r in results)
-    code = EXIT_FAIL if strict and failed else EXIT_OK
+    changed = [r for r in results if r.fixed]
+    code = EXIT_FAIL if (strict and failed) or changed else EXIT_OK
     news = any(
         r.fixed or r.fix_error or any(f.level in ("warning", "error") for f in r.findings)
         for r in results
@@ -96,10 +102,15 @@ def run(
     out = io.StringIO()
     out.write(
         f"{PROG}: {len(files)} file(s) git does not track (not part of this commit"
-        + ("" if strict else "; reported, never failing without --strict")
+        + ("" if strict else "; problems reported, failing only with --strict")
         + ")\n"
     )
     write(results, "text", out, quiet)
+    if changed:
+        out.write(
+            f"{PROG}: trimmed {len(changed)} file(s) git does not track (archived what it "
+            "removed); they are not part of the commit: commit again\n"
+        )
     sys.stdout.write(out.getvalue())
     if news and code == EXIT_OK and os.environ.get("PRE_COMMIT"):
         _tell_terminal(out.getvalue())

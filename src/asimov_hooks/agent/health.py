@@ -1,6 +1,7 @@
 """`asimov-hooks doctor`, agent part: for each agent's settings file, are our hooks there
 for every event, does each hook command resolve, is the /checkpoint command there, and
-are Claude Code's hooks in both scopes (every event would run twice)."""
+are Claude Code's hooks in both scopes (every event would run twice), and does Codex CLI
+trust the project and our hooks (it skips an untrusted hook without a word)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,32 @@ def command_resolves(command: str, top: str) -> bool:
     if os.sep in exe:
         return os.access(os.path.join(top, exe), os.X_OK)
     return shutil.which(exe) is not None
+
+
+def path_fix(agent: str | set[str]) -> str:
+    """How to put `asimov-hooks` where the agent finds it: a tool install, which puts
+    one command on PATH for every shell the agent starts (Claude Code: or the local
+    scope, which writes this installation's absolute path)."""
+    from ..adoption.source import published_url, release_tag
+
+    url = published_url()
+    spec = f"git+{url}@{release_tag()}" if url else "asimov-hooks"
+    fix = f"install it with `pipx install {spec}` or `uv tool install {spec}`"
+    if "claude" in ({agent} if isinstance(agent, str) else agent):
+        fix += (
+            ", or run `asimov-hooks agent install --scope local` (this clone only: "
+            "the absolute path of this installation)"
+        )
+    return fix
+
+
+def unresolved_warning(command: str, title: str, agent: str | set[str]) -> str:
+    """What `agent install` says when the command it wrote does not resolve here."""
+    exe = command.split(" ", 1)[0]
+    return (
+        f"warning: `{exe}` is not on PATH, so {title} cannot run the hooks just installed "
+        f"(every one fails until it is): {path_fix(agent)}, then start {title} again"
+    )
 
 
 def _command_lines(top: str, agent: str) -> list[tuple[str, str, str | None]]:
@@ -91,6 +118,10 @@ def diagnose(top: str) -> list[tuple[str, str, str | None]]:
                 lines.append(("ok", f"{rel}: {agent.title} hooks installed for every event", None))
             if scope == "project":
                 lines.extend(_command_lines(top, agent.name))
+            if agent.name == "codex":
+                from .codextrust import lines as trust_lines
+
+                lines.extend(trust_lines(top))
             for command in sorted({c for commands in found.values() for c in commands}):
                 if command_resolves(command, top):
                     lines.append(("ok", f"hook command resolves: {command}", None))
@@ -99,8 +130,7 @@ def diagnose(top: str) -> list[tuple[str, str, str | None]]:
                         (
                             "FAIL",
                             f"hook command does not resolve: {command} (every hook fails)",
-                            f"install asimov-hooks where {agent.title} finds it (PATH), or "
-                            f"run `asimov-hooks agent install {option}` again",
+                            _unresolved_fix(command, agent.name, option),
                         )
                     )
     if not installed_any:
@@ -113,3 +143,13 @@ def diagnose(top: str) -> list[tuple[str, str, str | None]]:
             )
         )
     return lines
+
+
+def _unresolved_fix(command: str, agent: str, option: str) -> str:
+    try:
+        exe = (shlex.split(command) or [""])[0]
+    except ValueError:
+        exe = ""
+    if exe and os.sep not in exe:  # a command looked up on PATH
+        return f"`{exe}` is not on PATH: {path_fix(agent)}"
+    return f"run `asimov-hooks agent install {option}` again"

@@ -25,7 +25,9 @@ POST_WRITE = "post_write"  # a tool wrote file(s): trim, check, report
 STOP = "stop"  # the agent's turn ends: the unified turn timer
 PROMPT = "prompt"  # a prompt reaches the agent: a real one starts a turn
 SESSION_START = "session_start"  # a session starts (or restarts: see RESTART_SOURCES)
-KINDS = (PRE_WRITE, POST_WRITE, STOP, PROMPT, SESSION_START)
+PRE_SHELL = "pre_shell"  # a shell command is about to run: note the protocol files' state
+POST_SHELL = "post_shell"  # a shell command ran: trim, check, report what it changed
+KINDS = (PRE_WRITE, POST_WRITE, STOP, PROMPT, SESSION_START, PRE_SHELL, POST_SHELL)
 
 # session-start sources, as adapters name them (each maps its agent's own words)
 STARTUP, RESUME, CLEAR, COMPACT, FORK = "startup", "resume", "clear", "compact", "fork"
@@ -48,18 +50,21 @@ class Event:
     """One hook event, as the core sees it. Adapters fill what their event carries."""
 
     __slots__ = (
+        "aborted",
         "agent",
         "cwd",
         "edits",
         "kind",
-        "loop_guard",
         "name",
         "project",
         "prompt",
         "session",
+        "shell",
         "source",
         "targets",
         "tool",
+        "tool_use",
+        "turns",
     )
 
     def __init__(self, agent: str, name: str, kind: str | None, cwd: str) -> None:
@@ -67,14 +72,17 @@ class Event:
         self.name = name  # the agent's own event name, for messages
         self.kind = kind  # one of KINDS; None: an event asimov-hooks does not handle
         self.cwd = cwd  # the agent's working directory (an existing directory)
-        self.project = cwd  # the project root the agent works on (state, governed files)
+        self.project = cwd  # the project root: the git top level of cwd (governed files)
+        self.turns = cwd  # where the session's turn state is kept (the declared root)
         self.session: str | None = None  # the agent's session (conversation) id
         self.tool = ""  # the tool's name, for messages ("Write", "apply_patch")
         self.targets: list[str] = []  # absolute paths a write event touches
         self.edits: list[Edit] = []  # pre_write: what each target will hold
-        self.loop_guard = False  # stop: this stop follows one a hook already continued
+        self.aborted = False  # stop: the user aborted the turn (or it failed): never continue it
         self.source: str | None = None  # session_start: STARTUP, RESUME, ... or the agent's word
         self.prompt: str | None = None  # prompt: the text submitted
+        self.shell: str | None = None  # pre_shell / post_shell: the command's text
+        self.tool_use: str | None = None  # the tool call's id, when the agent gives one
 
 
 class Answer:

@@ -23,13 +23,28 @@ def working_dir(value: object) -> str:
 
 
 def project_dir(declared: str | None, cwd: str) -> str:
-    """The project root, a real path: the agent's declared project directory when it
-    names an existing one, else the top of the git work tree holding `cwd`, else `cwd`."""
-    if declared and os.path.isdir(declared):
-        return os.path.realpath(declared)
+    """The project root, a real path: the top of the git work tree holding `cwd` (a
+    linked worktree is its own project, wherever it lives), narrowed to the agent's
+    declared project directory when that is a directory inside the same work tree (a
+    project in a subdirectory of a larger repository). The declared directory stays
+    put when the agent enters a worktree, so it never wins over the work tree of
+    `cwd`; outside any work tree it is the project when it exists, else `cwd`."""
     from ..gitutil import find_toplevel
 
-    return find_toplevel(cwd) or os.path.realpath(cwd)
+    top = find_toplevel(cwd)
+    real = os.path.realpath(declared) if declared and os.path.isdir(declared) else None
+    if top:
+        return real if real and inside(real, top) and find_toplevel(real) == top else top
+    return real or os.path.realpath(cwd)
+
+
+def turn_root(declared: str | None, project: str) -> str:
+    """Where the session's turn state is kept: the agent's declared project directory
+    when it names an existing one (a session that enters a worktree or a nested
+    repository keeps its turn), else the project."""
+    if declared and os.path.isdir(declared):
+        return os.path.realpath(declared)
+    return project
 
 
 def absolute(path: object, cwd: str, what: str) -> str:
@@ -55,7 +70,8 @@ def begin(
 ) -> Event:
     """The part of an event every agent that names its event in `hook_event_name`
     shares: the event's name and kind, the working directory, and (for an event we
-    handle) the session and the project, from `project_env` or the git top level."""
+    handle) the session, the project (the git top level of `cwd`) and the turn root
+    (`project_env`, else the project)."""
     from .model import Event, as_text
 
     name = payload.get("hook_event_name")
@@ -65,5 +81,20 @@ def begin(
     event = Event(agent, name, kinds.get(name), cwd)
     if event.kind is not None:
         event.session = as_text(payload.get("session_id"))
-        event.project = project_dir(os.environ.get(project_env) if project_env else None, cwd)
+        declared = os.environ.get(project_env) if project_env else None
+        event.project = project_dir(declared, cwd)
+        event.turns = turn_root(declared, event.project)
+    return event
+
+
+def shell_event(event: Event, payload: dict[str, Any], command: object) -> Event:
+    """The event as a shell command's (`pre_shell` / `post_shell`): its text, the tool
+    and the tool call's id. A command that is not text is still watched."""
+    from .model import POST_SHELL, POST_WRITE, PRE_SHELL, as_text
+    from .shellcmd import command_text
+
+    event.kind = POST_SHELL if event.kind == POST_WRITE else PRE_SHELL
+    event.shell = command_text(command)
+    event.tool = as_text(payload.get("tool_name")) or "shell"
+    event.tool_use = as_text(payload.get("tool_use_id"))
     return event

@@ -5,13 +5,17 @@ A repository uses a protocol when a file of one of its kinds exists (`agent.prot
 in rules/agent.json: the Asimov Protocol's checkpoint, warmup, sprint, ... files; the
 OC Checkpoint Protocol's `.checkpoints/` files). One that uses neither is never asked
 for a checkpoint: the request would name a file that has no place there.
+
+What is re-read into the agent's context and what it is asked to write are only files of
+the shipped protocol kinds, at the paths the shipped rule pack gives them. A repository's
+config can switch such a kind off (`files: []`, or leave it out of `agent.protocols` /
+`agent.checkpoint-kinds`), never point it at other files: a committed config that declares
+`.env` a checkpoint must not get the user's secrets read to the agent or overwritten.
 """
 
 from __future__ import annotations
 
 import os
-
-from ..fs.access import FileProblem, read_head, show
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -20,15 +24,42 @@ if TYPE_CHECKING:  # annotations only
     from ..validation.config import Config
 
 
+def _shipped(pack: str, key: str) -> dict[str, Any]:
+    from ..validation.packs import load_rule_file
+
+    return load_rule_file(pack).get(key, {})
+
+
+def protocol_patterns(config: Config, kind: str) -> list[str]:
+    """Where the agent hooks look for files of `kind`: the shipped pack's patterns for
+    it, none for a kind the pack does not ship, and none when the repository's config
+    switched the kind off (gave it no `files`). What else the config says a kind
+    matches is for validation only."""
+    shipped = _shipped("kinds.json", "kinds").get(kind, {}).get("files", [])
+    own = config.kinds.get(kind, {}).get("files", shipped)
+    return list(shipped) if own else []
+
+
+def is_protocol_path(rel: str) -> bool:
+    """Whether `rel` (relative to the work tree's top) is at a path the shipped rule
+    pack gives one of its kinds."""
+    from ..validation.globs import match_any
+
+    return any(
+        match_any(rel, spec.get("files", ())) for spec in _shipped("kinds.json", "kinds").values()
+    )
+
+
 def kind_files(config: Config, kind: str, top: str) -> tuple[list[str], list[str]]:
-    """(existing files of `kind`, the literal names it could have), relative to `top`.
-    Literal patterns are looked up; a pattern whose last part alone has wildcards
-    (`.checkpoints/*.checkpoint.json`) lists that one directory."""
+    """(existing files of `kind`, the literal names it could have), relative to `top`,
+    at the kind's shipped paths (`protocol_patterns`). Literal patterns are looked up;
+    a pattern whose last part alone has wildcards (`.checkpoints/*.checkpoint.json`)
+    lists that one directory."""
     from ..validation.globs import match_any
 
     found: list[str] = []
     literal: list[str] = []
-    for pattern in config.kinds.get(kind, {}).get("files", []):
+    for pattern in protocol_patterns(config, kind):
         pattern = pattern.lstrip("/")
         directory, name = os.path.split(pattern)
         if any(ch in directory for ch in "*?["):
@@ -49,18 +80,35 @@ def kind_files(config: Config, kind: str, top: str) -> tuple[list[str], list[str
     return found, literal
 
 
+def protocol_kinds(settings: dict[str, Any]) -> dict[str, list[str]]:
+    """Each shipped protocol with the kinds of it the settings keep (a config may
+    leave kinds out, not add any)."""
+    shipped = _shipped("agent.json", "agent").get("protocols", {})
+    own = settings["protocols"]
+    return {
+        name: [k for k in kinds if k in own.get(name, ())]
+        for name, kinds in shipped.items()
+        if name in own
+    }
+
+
 def used(config: Config, settings: dict[str, Any], top: str) -> list[str]:
     """The protocols (`asimov`, `oc`) with a file in the repository, in settings order."""
     return [
         name
-        for name, kinds in settings["protocols"].items()
+        for name, kinds in protocol_kinds(settings).items()
         if any(kind_files(config, kind, top)[0] for kind in kinds)
     ]
 
 
-def checkpoint_kinds(settings: dict[str, Any], protocols: list[str]) -> list[str]:
-    kinds = settings["checkpoint-kinds"]
-    return [k for k in kinds if any(k in settings["protocols"].get(p, ()) for p in protocols)]
+def checkpoint_kinds(settings: dict[str, Any], protocols: list[str] | None = None) -> list[str]:
+    """The shipped checkpoint kinds the settings keep, of `protocols` (all when None)."""
+    shipped = _shipped("agent.json", "agent").get("checkpoint-kinds", [])
+    kept = [k for k in shipped if k in settings["checkpoint-kinds"]]
+    if protocols is None:
+        return kept
+    own = protocol_kinds(settings)
+    return [k for k in kept if any(k in own.get(p, ()) for p in protocols)]
 
 
 def asimov_path(config: Config, settings: dict[str, Any], top: str) -> str:
@@ -102,52 +150,3 @@ def is_checkpoint_message(prompt: str, settings: dict[str, Any]) -> bool:
         return bool(text) and text == template
     head, _, tail = template.partition("{files}")
     return len(text) > len(head) + len(tail) and text.startswith(head) and text.endswith(tail)
-
-
-def reread(
-    config: Config, settings: dict[str, Any], top: str, protocols: list[str]
-) -> tuple[list[str], list[str]]:
-    """(the checkpoint texts to re-inject, each headed by its name; notes on files
-    not shown). Newest OC checkpoints first; `context-budget` characters in all, and
-    no file is read past what the budget can show."""
-    paths: list[str] = []
-    for kind in checkpoint_kinds(settings, protocols):
-        found = kind_files(config, kind, top)[0]
-        found.sort(key=lambda rel: -_mtime(os.path.join(top, rel)))
-        paths += [rel for rel in found if rel not in paths]
-    budget = max(0, settings["context-budget"])
-    parts: list[str] = []
-    notes: list[str] = []
-    for rel in paths:
-        if budget <= 0:
-            notes.append(
-                f"{rel}: not shown (the {settings['context-budget']}-character re-read budget is used up)"
-            )
-            continue
-        try:
-            raw, more = read_head(os.path.join(top, rel), budget * 4 + 4, root=top)
-        except FileProblem as problem:
-            notes.append(f"{show(rel)}: not re-read: {problem.message}")
-            continue
-        if b"\x00" in raw:
-            notes.append(f"{show(rel)}: not re-read: binary content")
-            continue
-        text = raw.decode("utf-8", "replace").removeprefix("\ufeff")
-        if more or len(text) > budget:
-            cut = text.rfind("\n", 0, budget) + 1 or budget
-            rest = "" if more else f"{text.count(chr(10), cut) + (not text.endswith(chr(10)))} "
-            text = (
-                text[:cut] + f"# ... {rest}more lines not shown: over the "
-                f"{settings['context-budget']}-character re-read budget; run "
-                "`asimov-hooks trim` and keep current state only\n"
-            )
-        budget -= len(text)
-        parts.append(f"--- {rel} ---\n{text}")
-    return parts, notes
-
-
-def _mtime(path: str) -> float:
-    try:
-        return os.stat(path).st_mtime
-    except OSError:
-        return 0.0

@@ -40,6 +40,18 @@ CREATE TABLE IF NOT EXISTS turns (
     PRIMARY KEY (project, session_id)
 )
 """
+# the protocol files' state before a shell command, until the command's PostToolUse
+SHELL_SCHEMA = """
+CREATE TABLE IF NOT EXISTS shell_runs (
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    tool_use_id TEXT NOT NULL,
+    files TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (project, session_id, tool_use_id)
+)
+"""
+SHELL_RUN_TTL = 24 * 3600  # a snapshot whose command never reported back is dropped
 
 
 class StateError(Exception):
@@ -74,6 +86,7 @@ class Store:
             self.conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute(SCHEMA)
+            self.conn.execute(SHELL_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
             raise StateError(f"{self.path}: cannot open the agent state: {exc}") from None
 
@@ -160,3 +173,36 @@ class Store:
                 return True
         except sqlite3.Error as exc:
             raise StateError(f"{self.path}: {exc}") from None
+
+    def shell_started(
+        self, session_id: str, project: str, tool_use_id: str, files: str, now: float
+    ) -> None:
+        """Keep `files` (the protocol files' state, as text) until the command ends."""
+        try:
+            with self.transaction() as conn:
+                conn.execute("DELETE FROM shell_runs WHERE created_at < ?", (now - SHELL_RUN_TTL,))
+                conn.execute(
+                    "INSERT OR REPLACE INTO shell_runs (project, session_id, tool_use_id, "
+                    "files, created_at) VALUES (?, ?, ?, ?, ?)",
+                    (project, session_id, tool_use_id, files, now),
+                )
+        except sqlite3.Error as exc:
+            raise StateError(f"{self.path}: {exc}") from None
+
+    def shell_ended(self, session_id: str, project: str, tool_use_id: str) -> str | None:
+        """The state kept when the command started (and forget it); None if none was."""
+        try:
+            with self.transaction() as conn:
+                row = conn.execute(
+                    "SELECT files FROM shell_runs WHERE project = ? AND session_id = ? "
+                    "AND tool_use_id = ?",
+                    (project, session_id, tool_use_id),
+                ).fetchone()
+                conn.execute(
+                    "DELETE FROM shell_runs WHERE project = ? AND session_id = ? "
+                    "AND tool_use_id = ?",
+                    (project, session_id, tool_use_id),
+                )
+        except sqlite3.Error as exc:
+            raise StateError(f"{self.path}: {exc}") from None
+        return row[0] if row else None

@@ -50,7 +50,10 @@ class Agent:
         return group
 
 
-CLAUDE_FILES = "Write|Edit|MultiEdit"
+# the file tools, and the shell tool (what its commands change is watched)
+CLAUDE_FILES = "Write|Edit|MultiEdit|Bash"
+CODEX_FILES = "apply_patch|Bash"
+GEMINI_FILES = "write_file|replace|run_shell_command"
 
 AGENTS: dict[str, Agent] = {
     agent.name: agent
@@ -72,8 +75,8 @@ AGENTS: dict[str, Agent] = {
             "Codex CLI",
             {"project": ".codex/hooks.json"},
             (
-                ("PreToolUse", "apply_patch"),
-                ("PostToolUse", "apply_patch"),
+                ("PreToolUse", CODEX_FILES),
+                ("PostToolUse", CODEX_FILES),
                 ("SessionStart", "resume|compact"),
                 ("Stop", None),
                 ("UserPromptSubmit", None),
@@ -84,8 +87,8 @@ AGENTS: dict[str, Agent] = {
             "Gemini CLI",
             {"project": ".gemini/settings.json"},
             (
-                ("BeforeTool", "write_file|replace"),
-                ("AfterTool", "write_file|replace"),
+                ("BeforeTool", GEMINI_FILES),
+                ("AfterTool", GEMINI_FILES),
                 ("SessionStart", "resume"),
                 ("AfterAgent", None),
                 ("BeforeAgent", None),

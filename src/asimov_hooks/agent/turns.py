@@ -6,8 +6,9 @@ restart (the checkpoint-injection design, ADR-007's self-healing re-read).
   nothing (checkpoint messages are invisible to session state).
 - stop: turn_start = max(last_message_sent_at, last_checkpoint_at); when the agent
   stops `turn-threshold` seconds or more after it, the stop is blocked once with the
-  checkpoint message and `last_checkpoint_at = now`. A stop that follows one a hook
-  already continued (the loop guard) is never blocked again.
+  checkpoint message and `last_checkpoint_at = now`. The timer is the loop guard: a
+  quick answer to the request is never asked again, while the threshold of work
+  after it is (a stop the request itself continued is judged like any other).
 - session_start after a compaction, resume or fork: the checkpoint is re-read for the
   agent, followed by the checkpoint message, so that it validates and writes a fresh
   one; with no checkpoint yet, the message alone asks for one. That counts as a
@@ -38,8 +39,8 @@ def prompt(event: Event) -> Answer | None:
     if event.prompt is not None and protocols.is_checkpoint_message(event.prompt, settings):
         return None  # checkpoint messages are invisible to session state
     try:
-        with open_store(event.project) as store:
-            store.message_sent(session, event.project, time.time())
+        with open_store(event.turns) as store:
+            store.message_sent(session, event.turns, time.time())
     except StateError as exc:
         raise EventError(str(exc)) from None
     return None
@@ -49,16 +50,16 @@ def stop(event: Event) -> Answer | None:
     from .state import StateError
 
     session = session_of(event)
-    if event.loop_guard:
-        return None  # a hook already continued this turn: never loop
+    if event.aborted:
+        return None  # the user ended the turn: a continuation would override them
     config, settings = project_config(event)
     used = protocols.used(config, settings, event.project)
     if not used:
         return None
     try:
-        with open_store(event.project) as store:
+        with open_store(event.turns) as store:
             due = store.checkpoint_due(
-                session, event.project, time.time(), settings["turn-threshold"]
+                session, event.turns, time.time(), settings["turn-threshold"]
             )
     except StateError as exc:
         raise EventError(str(exc)) from None
@@ -76,12 +77,14 @@ def session_start(event: Event) -> Answer | None:
     if not used:
         warn(f"no checkpoint protocol in use in {top}; nothing re-injected")
         return None
-    parts, notes = protocols.reread(config, settings, top, used)
+    from .reread import reread
+
+    parts, notes, found = reread(config, settings, top, used)
     request = protocols.message(config, settings, top, used)
-    if parts:
+    if found:
         context = (
             f"Session {event.source}: your checkpoint, re-read for you (ADR-007 self-healing "
-            "re-read). It says where the work stood; continue from it.\n" + "\n".join(parts)
+            "re-read). It says where the work stood; continue the task from it.\n"
         )
     elif notes:  # there is one, but it was refused (a link out, a special file...)
         context = (
@@ -89,7 +92,8 @@ def session_start(event: Event) -> Answer | None:
             "the reason is below."
         )
     else:
-        context = f"Session {event.source}: there is no checkpoint yet in this repository."
+        context = f"Session {event.source}: there is no checkpoint yet in this repository.\n"
+    context += "\n".join(parts)
     if notes:
         context += "\n" + "\n".join(notes)
     context += "\n\n" + request
@@ -97,8 +101,8 @@ def session_start(event: Event) -> Answer | None:
         from .state import StateError
 
         try:
-            with open_store(top) as store:
-                store.checkpoint_delivered(event.session, top, time.time())
+            with open_store(event.turns) as store:
+                store.checkpoint_delivered(event.session, event.turns, time.time())
         except (StateError, EventError) as exc:  # the re-read matters more than the record
             warn(f"the checkpoint request was not recorded: {exc}")
     return Answer(context=context)

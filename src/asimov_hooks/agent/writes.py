@@ -185,14 +185,15 @@ def post_write(event: Event) -> Answer | None:
         config, kind, rel = found
         notes += _after_write(event, path, config, kind, rel)
         from .common import agent_settings
+        from .protocols import checkpoint_kinds
 
-        checkpoint = checkpoint or kind in agent_settings(config)["checkpoint-kinds"]
+        checkpoint = checkpoint or kind in checkpoint_kinds(agent_settings(config))
     if checkpoint and event.session is not None:
         from .state import StateError
 
         try:
-            with open_store(event.project) as store:
-                store.checkpoint_delivered(event.session, event.project, time.time())
+            with open_store(event.turns) as store:
+                store.checkpoint_delivered(event.session, event.turns, time.time())
         except StateError as exc:
             warn(f"the checkpoint write was not recorded: {exc}")
     return Answer(context="\n".join(notes)) if notes else None

@@ -2,10 +2,16 @@
 
 Rule `deployed-commit` (emitted by `asimov-hooks oc doctor --online`, never by a file
 check: it asks the network, so it runs only when asked). The health endpoint is fetched
-with the standard library, a short timeout and a bounded read; http and https only (a
-`file:` URL, or a redirect to one, would read this machine's files). Whatever goes wrong
-(no answer, an HTTP error, a body that names no commit) is one finding, never a
-traceback.
+with the standard library, one overall deadline for the whole request (a server that
+trickles its answer a byte at a time is given up at the deadline) and a bounded read;
+http and https only (a `file:` URL, or a redirect to one, would read this machine's
+files). Only a commit-shaped value (7 to 64 hex digits) of the answer is ever shown,
+whatever field it came from; a server's own words (its status reason, where it
+redirects) are not. Whatever goes wrong (no answer, an HTTP error, a body that names no
+commit) is one finding, never a traceback.
+
+Where the URL may come from is `oc/cli`'s business (`health_url`): the command line,
+the user's own git config, or a committed config the user confirmed.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from __future__ import annotations
 RULE = "deployed-commit"
 MAX_ANSWER = 64 * 1024
 SCHEMES = ("http", "https")
+MAX_TIMEOUT = 60.0  # seconds; a committed health-timeout cannot hold the command longer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,8 +43,34 @@ def check_url(url: str) -> str:
     return url
 
 
+def deadline_of(value: Any) -> float:
+    """The overall deadline in seconds: `value` (health-timeout) within (0, 60]."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        return 5.0
+    return min(seconds, MAX_TIMEOUT) if seconds > 0 else 5.0  # NaN: not > 0
+
+
 def fetch(url: str, timeout: float) -> tuple[bytes | None, str | None]:
-    """(body, None) for a 2xx answer, else (None, what went wrong)."""
+    """(body, None) for a 2xx answer, else (None, what went wrong), within `timeout`
+    seconds in all: name lookup, connection, headers and body. A socket timeout bounds
+    each wait, not their sum, so the request runs in a thread the command stops
+    waiting for at the deadline."""
+    import threading
+
+    box: list[tuple[bytes | None, str | None]] = []
+    worker = threading.Thread(
+        target=lambda: box.append(_fetch(url, timeout)), name="health-endpoint", daemon=True
+    )
+    worker.start()
+    worker.join(timeout)
+    if not box:
+        return None, f"no answer within {timeout:g} s"
+    return box[0]
+
+
+def _fetch(url: str, timeout: float) -> tuple[bytes | None, str | None]:
     import urllib.error
     import urllib.request
 
@@ -53,10 +86,12 @@ def fetch(url: str, timeout: float) -> tuple[bytes | None, str | None]:
     try:
         with opener.open(request, timeout=timeout) as answer:
             body = answer.read(MAX_ANSWER + 1)
-    except BadURL as exc:
-        return None, f"redirected elsewhere: {exc}"
+    except BadURL:  # where it points is the server's word: not shown
+        return None, "redirected to a URL that is not http:// or https://; not followed"
     except urllib.error.HTTPError as exc:
-        return None, f"answered HTTP {exc.code} {exc.reason}".rstrip()
+        if 300 <= exc.code < 400 and "Redirection" in str(exc.reason):  # urllib's refusal
+            return None, "redirected to a URL that is not http:// or https://; not followed"
+        return None, f"answered HTTP {exc.code} {_phrase(exc.code)}".rstrip()
     except urllib.error.URLError as exc:
         return None, f"unreachable ({_reason(exc.reason)})"
     except TimeoutError:
@@ -70,11 +105,21 @@ def fetch(url: str, timeout: float) -> tuple[bytes | None, str | None]:
     return body, None
 
 
+def _phrase(code: int) -> str:
+    """The standard phrase of an HTTP status (never the server's own reason text)."""
+    from http import HTTPStatus
+
+    try:
+        return HTTPStatus(code).phrase
+    except ValueError:
+        return ""
+
+
 def _reason(reason: Any) -> str:
     if isinstance(reason, TimeoutError) or "timed out" in str(reason):
         return "timed out"
-    text = getattr(reason, "strerror", None) or str(reason)
-    return str(text)
+    text = getattr(reason, "strerror", None)
+    return str(text) if text else type(reason).__name__
 
 
 def _is_sha(value: Any) -> bool:

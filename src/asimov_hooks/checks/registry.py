@@ -61,6 +61,7 @@ INDEX: dict[str, tuple[str, str]] = {
     "skill-matches-name": ("structure", "data"),
     "timestamp-order": ("structure", "data"),
     "unknown-key": ("structure", "data"),
+    "unknown-status": ("structure", "data"),
     "generated-files-exist": ("drift", "data"),
     "stale-checkpoint": ("drift", "data"),
     "next-action-merged": ("drift", "data git"),

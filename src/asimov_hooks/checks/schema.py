@@ -24,14 +24,21 @@ def check_schema(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
         return
     caps: dict[str, tuple[str, int]] | None = None  # read on the first list over its cap
     for err in _errors(name, ctx):
-        err_path, message = err.path, err.message
-        text = f"{_dotted(err_path)}: {message}" if err_path else message
+        text = f"{_dotted(err.path)}: {err.message}" if err.path else err.message
+        err_path = _data_path(ctx.data, err.path)  # where the file holds it
         cap = None
         if err.keyword == "maxItems" and len(err_path) == 1 and "suggestion-over-cap" in opts:
             if caps is None:
                 caps = _trim_caps(ctx)
             cap = caps.get(err_path[0])
-        if cap is not None:  # too many items where the trimmer caps them: trim is the fix
+        refused = _trim_refuses(ctx) if cap is not None else None
+        if refused is not None:  # trim would leave the file as it is: say why, not "run it"
+            advice = (
+                f"`asimov-hooks trim` cannot fix this file ({refused}); remove items of "
+                f"{err_path[0]} by hand"
+            )
+            yield err_path, text, err.on_key, advice
+        elif cap is not None:  # too many items where the trimmer caps them: trim is the fix
             keep, most = cap
             advice = opts["suggestion-over-cap"].format(field=err_path[0], keep=keep, max=most)
             yield err_path, text, err.on_key, advice
@@ -47,6 +54,30 @@ def _trim_caps(ctx: Context) -> dict[str, tuple[str, int]]:
     if ctx.kind not in settings.kinds:
         return {}
     return {name: (cap.keep, cap.max) for name, cap in settings.caps.items()}
+
+
+def _trim_refuses(ctx: Context) -> str | None:
+    """Why the trimmer would refuse this file (asked once, only for a list over its cap),
+    or None: the suggestion to run it must not send the user round in a loop."""
+    if "trim-refuses" not in ctx.memo:
+        from ..trim.algorithm import trim_text
+        from ..trim.layout import Refused
+        from ..trim.settings import Settings
+
+        reason = None
+        try:
+            trim_text(
+                ctx.text.text,
+                Settings.from_config(ctx.config),
+                ctx.rules.get("max-lines-soft", {}).get("max"),
+                ctx.rules.get("max-lines-hard", {}).get("max"),
+                max_nodes=ctx.rules.get("yaml-aliases", {}).get("max-nodes", 100_000),
+                limits=ctx.config.limits,
+            )
+        except Refused as refused:
+            reason = str(refused)
+        ctx.memo["trim-refuses"] = reason
+    return ctx.memo["trim-refuses"]
 
 
 def _errors(name: str, ctx: Context) -> list[Any]:
@@ -74,6 +105,24 @@ def _run(name: str, config: Any, data: Any) -> list[Any]:
 RULES = {"schema": check_schema}
 
 
+def _data_path(data: Any, path: tuple) -> tuple:
+    """`path` (object keys as their YAML text, as both evaluators see them) with the
+    keys the data holds (`1`, a date), so the finding points at the right line."""
+    real: list[Any] = []
+    node = data
+    for part in path:
+        if isinstance(node, dict) and part not in node:
+            from ..minischema.keywords import key_text
+
+            part = next((key for key in node if key_text(key) == part), part)
+        real.append(part)
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return tuple(real)
+
+
 def _dotted(path: tuple) -> str:
     out = ""
     for part in path:
@@ -81,7 +130,7 @@ def _dotted(path: tuple) -> str:
     return out or "(document)"
 
 
-_EVALUATORS: dict[tuple[str, str], Any] = {}
+_EVALUATORS: dict[tuple[str, str, bool], Any] = {}
 
 
 def evaluator(schema_name: str, config: Any = None) -> Any:
@@ -90,7 +139,8 @@ def evaluator(schema_name: str, config: Any = None) -> Any:
     from ..readers.schemas import is_user_schema, schema_for
 
     user = is_user_schema(schema_name)
-    key = (schema_name, config.base_dir if user and config is not None else "")
+    formats = bool(getattr(config, "format_assertion", False))
+    key = (schema_name, config.base_dir if user and config is not None else "", formats)
     if key not in _EVALUATORS:
         schema = schema_for(schema_name, config)
         from ..minischema import compile_schema
@@ -101,7 +151,7 @@ def evaluator(schema_name: str, config: Any = None) -> Any:
             limits = config.limits if config is not None else {}
             seconds = limits.get("pattern-milliseconds", 1000) / 1000
         try:
-            _EVALUATORS[key] = compile_schema(schema, seconds)
+            _EVALUATORS[key] = compile_schema(schema, seconds, formats)
         except InvalidSchema as exc:
             raise ConfigError(f"schema {schema_name!r}: {exc.message}") from None
     return _EVALUATORS[key]

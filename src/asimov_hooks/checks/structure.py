@@ -53,6 +53,43 @@ def recommended_field(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tupl
             yield (), f"no {field}" + (f" while {condition}" if condition else "")
 
 
+def _walk(node: Any, parts: list[str], path: tuple) -> Iterator[tuple[tuple, Any]]:
+    """The values at a dotted path whose `name[]` parts step into every list item."""
+    if not parts:
+        yield path, node
+        return
+    part, rest = parts[0], parts[1:]
+    each = part.endswith("[]")
+    key = part[:-2] if each else part
+    if not isinstance(node, dict) or key not in node:
+        return
+    value = node[key]
+    if not each:
+        yield from _walk(value, rest, (*path, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _walk(item, rest, (*path, key, i))
+
+
+def unknown_status(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
+    """A status the protocol does not document: agents still read it, so a warning that
+    names the documented values, never an error."""
+    known = opts.get("known", [])
+    if not known:
+        return
+    for field in opts.get("fields", []):
+        for path, value in _walk(ctx.data, field.split("."), ()):
+            if isinstance(value, str) and value not in known:
+                where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+                yield (
+                    path,
+                    (
+                        f"{where.lstrip('.')}: {value!r} is not one of the documented statuses "
+                        f"({', '.join(known)})"
+                    ),
+                )
+
+
 def name_matches_field(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
     """A field that names the file (`session_id`, `skill`) must agree with the file name."""
     field, suffix = opts.get("field", "session_id"), opts.get("suffix", ".json")
@@ -91,13 +128,19 @@ def unknown_key(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str
     if not known:
         return
     for key in ctx.data:
-        if not isinstance(key, str) or key in known:
+        if type(key) is str:
+            name = key
+        else:  # `1:`, `2020-01-01:` are the keys "1", "2020-01-01", as the schema sees them
+            from ..minischema.keywords import key_text
+
+            name = key_text(key)
+        if name in known:
             continue
         import difflib  # only for a key to name (a valid file does not pay for it)
 
-        close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        yield (key,), f"unknown key {key!r} (not one of the checkpoint's known keys){hint}", True
+        yield (key,), f"unknown key {name!r} (not one of the checkpoint's known keys){hint}", True
 
 
 def definitions_cache_keys(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
@@ -143,4 +186,5 @@ RULES = {
     "skill-matches-name": name_matches_field,
     "timestamp-order": timestamp_order,
     "unknown-key": unknown_key,
+    "unknown-status": unknown_status,
 }

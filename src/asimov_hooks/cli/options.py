@@ -96,6 +96,27 @@ FORMAT = Option(
     help="Output format [default: text; github when GITHUB_ACTIONS=true].",
 )
 
+# `oc doctor --online`: where the health URL may come from (docs/oc-toolkit.md)
+ONLINE = Option(
+    "--online",
+    dest="online",
+    help="Also compare the commit the deployed health endpoint reports with the local HEAD.",
+)
+HEALTH_URL = Option(
+    "--url",
+    dest="url",
+    kind=VALUE,
+    metavar="URL",
+    help="The health endpoint for --online (http or https) [default: git config "
+    "asimov-hooks.healthUrl].",
+)
+ALLOW_COMMITTED_URL = Option(
+    "--allow-committed-url",
+    dest="allow_committed_url",
+    help="With --online, fetch the oc.health-url of the repository's config (without it a "
+    "committed URL is never fetched).",
+)
+
 VALIDATE = Command(
     "validate",
     "paths",
@@ -118,6 +139,13 @@ VALIDATE = Command(
             kind=MULTI,
             metavar="RULE[,RULE]",
             help="Do not run these rules (repeatable).",
+        ),
+        Option(
+            "--format-assertion",
+            dest="format_assertion",
+            help="Assert the `format` of strings in schemas (date-time, date, time, "
+            "duration, email, hostname, ipv4, ipv6, uri, uri-reference, uuid, json-pointer, "
+            "regex), as check-jsonschema does; by default `format` is an annotation.",
         ),
         Option(
             "-j",

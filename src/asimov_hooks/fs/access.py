@@ -355,10 +355,24 @@ _CONTROL[0x2028] = "\\u2028"
 _CONTROL[0x2029] = "\\u2029"
 
 
-def show(text: str) -> str:
+# what a CI runner reads as a command at the start of a line: GitHub's `::error ...::`,
+# `::stop-commands::`, and its older `##[command]` form
+_COMMAND_STARTS = ("::", "##[")
+
+
+def show(text: str, *, line_start: bool = True) -> str:
     """`text` (a path or a value from the repository) with control characters made
-    visible, so it cannot end a line, forge a CI annotation or drive a terminal."""
-    return text.translate(_CONTROL) if not text.isprintable() else text
+    visible, so it cannot end a line, forge a CI annotation or drive a terminal. Text
+    that begins (after blanks) like a workflow command (`::`, `##[`) has its first
+    character escaped too (`\\x3a:error::`), unless `line_start=False` (a part never
+    printed at the start of a line: a workflow command's value)."""
+    if not text.isprintable():
+        text = text.translate(_CONTROL)
+    head = text.lstrip(" ")
+    if line_start and head.startswith(_COMMAND_STARTS):
+        at = len(text) - len(head)
+        text = f"{text[:at]}\\x{ord(head[0]):02x}{head[1:]}"
+    return text
 
 
 def github_escape(text: str, *, property_value: bool = False) -> str:

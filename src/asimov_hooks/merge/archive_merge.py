@@ -6,10 +6,15 @@ theirs added, copied as its own text. git's `union` line merge would also keep b
 sides' lines, but it interleaves lines of entries that look alike (the same source and
 reason), which can re-group items under the wrong entry.
 
-Archives only grow, so the merge is linear in their size: each side is parsed once
-(libyaml when installed, as the trimmer reads it), entries are compared by a hashable
-key rather than against every other entry, and the result is parsed once more and must
-read as ours followed by the entries taken from theirs, or git's line merge runs instead.
+Archives only grow, so the merge is linear in their size. Each side is cut into its
+top-level items by their text; the three sides share most items, so the distinct items
+are parsed once, together (libyaml when installed, as the trimmer reads it). Entries
+are compared by a hashable key rather than against every other entry. A side that is
+not such a plain list (a header that is not comments, anchors, tags) is parsed whole,
+and the result then parsed once more: it must read as ours followed by the entries
+taken from theirs, or git's line merge runs instead. The driver merges archives up to
+the archive kind's byte cap (`max-bytes-hard`); past it, git's line merge runs and says
+so, both sides' entries kept.
 """
 
 from __future__ import annotations
@@ -22,30 +27,50 @@ if TYPE_CHECKING:  # annotations only
 
 def _load(text: str) -> Any:
     """The archive's data; guarded like every reader (depth, tags, alias expansion)."""
+    return _read(text)[0]
+
+
+def _read(text: str) -> tuple[Any, bool]:
+    """(the archive's data, whether it holds aliases); guarded like every reader."""
     from ..readers.document import guard
-    from ..readers.guards import InputProblem, check_aliases, limits
-    from ..readers.yamlio import SAFE, load_all, single
+    from ..readers.guards import InputProblem, alias_expansion, limits
+    from ..readers.loaders import load_data
 
     lim = limits()
     guard(text, "yaml", lim)
-    data = single(load_all(text, SAFE))
+    data, shared = load_data(text)
+    if not shared:
+        return data, False
     try:
         # a plain archive has about as many nodes as bytes: only aliases may expand it
-        check_aliases(data, lim["max-aliases"], max(lim["max-alias-nodes"], len(text)))
+        aliases, _ = alias_expansion(data, lim["max-aliases"], lim["max-alias-nodes"])
     except InputProblem as exc:
         raise ValueError(exc.message) from None
-    return data
+    return data, aliases > 0
+
+
+def _split(text: str) -> tuple[str, list[str]]:
+    """(the text before the first top-level `- ` item, the text of each item)."""
+    starts = [0] if _starts_item(text, 0) else []
+    at = text.find("\n-")
+    while at >= 0:
+        if _starts_item(text, at + 1):
+            starts.append(at + 1)
+        at = text.find("\n-", at + 2)
+    if not starts:
+        return text, []
+    ends = [*starts[1:], len(text)]
+    return text[: starts[0]], [text[a:b] for a, b in zip(starts, ends, strict=True)]
+
+
+def _starts_item(text: str, at: int) -> bool:
+    """Whether the line at `at` starts a top-level item: `- ...` or a lone `-`."""
+    return text.startswith(("- ", "-\n", "-\r\n"), at) or text[at:] == "-"
 
 
 def _chunks(text: str) -> list[str]:
     """The text of each top-level `- ` item (comments before the first one dropped)."""
-    chunks: list[list[str]] = []
-    for line in text.splitlines(keepends=True):
-        if line.startswith("- ") or line.rstrip("\r\n") == "-":
-            chunks.append([line])
-        elif chunks:
-            chunks[-1].append(line)
-    return ["".join(lines) for lines in chunks]
+    return _split(text)[1]
 
 
 def _entries(text: str) -> list[Any] | None:
@@ -58,10 +83,7 @@ def _entries(text: str) -> list[Any] | None:
         return []
     if not isinstance(data, list):
         return None
-    starts = sum(
-        1 for line in text.splitlines() if line.startswith("- ") or line.rstrip("\r\n") == "-"
-    )
-    return data if starts == len(data) else None
+    return data if len(_chunks(text)) == len(data) else None
 
 
 def _key(value: Any) -> Hashable:
@@ -76,26 +98,62 @@ def _key(value: Any) -> Hashable:
     return value
 
 
+def _bucket(value: Any) -> Hashable:
+    """A cheap stand-in, equal whenever the values are: an entry's scalar fields."""
+    if isinstance(value, dict):
+        return frozenset(
+            (k, v) for k, v in value.items() if v is None or isinstance(v, (str, int, float))
+        )
+    if isinstance(value, list):
+        return (list, len(value))
+    try:
+        hash(value)
+    except TypeError:
+        return type(value)
+    return value
+
+
 class _Seen:
-    """Entries of base and ours, looked up by key (by `==` only for odd values)."""
+    """Entries of base and ours, looked up by key (by `==` only for odd values).
+
+    Entries are grouped by their scalar fields, and only the groups an entry of theirs
+    falls in get their full keys worked out, each entry's once: the merge costs a
+    look at every entry, not a full key of every one."""
 
     def __init__(self, *sides: list[Any]) -> None:
-        self.keys: set[Hashable] = set()
-        self.odd: list[Any] = []
+        self.groups: dict[Hashable, list[Any]] = {}
+        self.keyed: dict[Hashable, tuple[set[Hashable], list[Any]]] = {}
+        # the sides share the entry objects of items with the same text: each is
+        # grouped once, and theirs' copy of one is found by identity
+        self.ids: set[int] = set()
         for side in sides:
             for entry in side:
-                try:
-                    self.keys.add(_key(entry))
-                except TypeError:
-                    self.odd.append(entry)
+                if id(entry) not in self.ids:
+                    self.ids.add(id(entry))
+                    self.groups.setdefault(_bucket(entry), []).append(entry)
 
     def __contains__(self, entry: Any) -> bool:
+        if id(entry) in self.ids:
+            return True
+        group = _bucket(entry)
+        if group not in self.groups:
+            return False
+        if group not in self.keyed:
+            keys: set[Hashable] = set()
+            odd: list[Any] = []
+            for other in self.groups[group]:
+                try:
+                    keys.add(_key(other))
+                except TypeError:
+                    odd.append(other)
+            self.keyed[group] = (keys, odd)
+        keys, odd = self.keyed[group]
         try:
-            if _key(entry) in self.keys:
+            if _key(entry) in keys:
                 return True
         except TypeError:
             pass
-        return any(entry == other for other in self.odd)
+        return any(entry == other for other in odd)
 
 
 def merge_archive(base: bytes | None, ours: bytes, theirs: bytes) -> bytes | None:
@@ -105,11 +163,16 @@ def merge_archive(base: bytes | None, ours: bytes, theirs: bytes) -> bytes | Non
         b_text = base.decode("utf-8-sig") if base else ""
     except UnicodeDecodeError:
         return None
-    sides = [_entries(t) for t in (b_text, o_text, t_text)]
-    if any(side is None for side in sides):
-        return None
-    b_data, o_data, t_data = sides  # type: ignore[misc]
-    t_chunks = _chunks(t_text) if t_data else []
+    texts = (b_text, o_text, t_text)
+    shared = _by_item(texts)
+    if shared is not None:
+        b_data, o_data, t_data, t_chunks = shared
+    else:
+        sides = [_entries(t) for t in texts]
+        if any(side is None for side in sides):
+            return None
+        b_data, o_data, t_data = sides  # type: ignore[misc]
+        t_chunks = _chunks(t_text) if t_data else []
     seen = _Seen(b_data, o_data)
     added = [
         (entry, chunk) for entry, chunk in zip(t_data, t_chunks, strict=True) if entry not in seen
@@ -119,10 +182,44 @@ def merge_archive(base: bytes | None, ours: bytes, theirs: bytes) -> bytes | Non
     merged = o_text + joiner + "".join(chunk for _, chunk in added)
     if not merged.endswith("\n"):
         merged += newline
-    try:
-        if (_load(merged) or []) != o_data + [entry for entry, _ in added]:
+    if shared is None:
+        try:
+            if (_load(merged) or []) != o_data + [entry for entry, _ in added]:
+                return None
+        except Exception:
             return None
-    except Exception:
-        return None
     bom = b"\xef\xbb\xbf" if ours.startswith(b"\xef\xbb\xbf") else b""
     return bom + merged.encode("utf-8")
+
+
+# an archive's header (before its first item) that is only comments
+_COMMENTS_ONLY = r"\A(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*(?:#[^\n]*)?\Z"
+
+
+def _by_item(texts: tuple[str, ...]) -> tuple[Any, Any, Any, list[str]] | None:
+    """(base, ours, theirs entries, theirs' item texts), each distinct item parsed once,
+    or None when a side is not a plain list of self-contained items (then each side is
+    parsed whole). An item of a block list without anchors, aliases or tags means the
+    same wherever it stands: a side is valid exactly when its header is only comments
+    and each of its items reads as one entry."""
+    import re
+
+    split = [_split(text) for text in texts]
+    if any(not re.match(_COMMENTS_ONLY, header) for header, _ in split):
+        return None
+    # an item at the end of a file without a line break gets one, so items join up
+    distinct = dict.fromkeys(_ended(item) for _, items in split for item in items)
+    try:
+        data, aliased = _read("".join(distinct))
+    except Exception:  # a side that does not parse: each is parsed whole, as before
+        return None
+    data = [] if data is None else data
+    if aliased or not isinstance(data, list) or len(data) != len(distinct):
+        return None
+    read = dict(zip(distinct, data, strict=True))
+    b_data, o_data, t_data = ([read[_ended(item)] for item in items] for _, items in split)
+    return b_data, o_data, t_data, split[2][1]
+
+
+def _ended(item: str) -> str:
+    return item if item.endswith("\n") else item + "\n"

@@ -150,6 +150,15 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
     if settings.fmt == "archive":
         from .archive_merge import merge_archive
 
+        largest = max(len(ours), len(theirs), len(base or b""))
+        if settings.max_bytes is not None and largest > settings.max_bytes:
+            reason = (
+                f"{largest:,} bytes, over the archive's {settings.max_bytes:,}-byte cap "
+                "(max-bytes-hard), so its entries are not merged one by one: keep both "
+                "sides' new entries when you resolve the conflict"
+            )
+            return Outcome(1, None, "line-merge", reason=reason)
+
         merged = merge_archive(base, ours, theirs)
         if merged is None:
             return Outcome(1, None, "line-merge", reason="a side is not a plain archive list")

@@ -335,9 +335,10 @@ def install_command(
     """Register the checkpoint merge driver with git (idempotent).
 
     Sets merge.asimov-checkpoint.name, .driver (this interpreter, so it works from a
-    venv or pre-commit's environment) and .recursive=binary, routes the checkpoint
-    files to it and the trim archives to git's union merge in .gitattributes. Disable
-    it for one command with ASIMOV_HOOKS_MERGE_DRIVER=0.
+    venv or pre-commit's environment) and .recursive=binary, and routes the checkpoint
+    files and their trim archives to it in .gitattributes: it merges a checkpoint
+    field by field (real conflicts stay conflicts) and an archive by keeping both
+    branches' entries. Disable it for one command with ASIMOV_HOOKS_MERGE_DRIVER=0.
     """
     from ..fs.access import FileProblem
     from ..validation.config import ConfigError

@@ -79,7 +79,11 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
     if kind is None:
         return f"no asimov-hooks file kind matches {relpath!r}"
     if config.kinds[kind].get("archive"):  # a trim archive: append-only, keep both sides
-        return Settings(fmt="archive", policies=Policies({}, "conflict"), marker_size=marker_size)
+        # merged up to the archive's own byte cap (what validate lets be committed)
+        cap = config.rules_for(kind, relpath).get("max-bytes-hard", {}).get("max")
+        return Settings(
+            fmt="archive", policies=Policies({}, "conflict"), marker_size=marker_size, max_bytes=cap
+        )
     kind_merge = section.get("kinds", {}).get(kind)
     fmt = config.kinds.get(kind, {}).get("format")
     if not kind_merge or fmt not in ("yaml", "json"):

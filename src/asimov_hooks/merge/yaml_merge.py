@@ -66,6 +66,7 @@ def load(body: str, max_depth: int = 100, max_aliases: int = 1000, max_nodes: in
     """
     from ..readers.document import YAMLProblem, guard
     from ..readers.guards import InputProblem, check_aliases
+    from ..readers.rtdata import refuse_mapping_keys
     from ..readers.yamlio import ROUND_TRIP, reading, single
 
     try:
@@ -73,6 +74,7 @@ def load(body: str, max_depth: int = 100, max_aliases: int = 1000, max_nodes: in
         try:
             with reading(body, ROUND_TRIP):
                 root = single(list(_yaml().load_all(body)))
+            refuse_mapping_keys(root)  # as every other reader does
         except YAMLProblem:
             _INSTANCES.pop((None, False), None)  # do not reuse a parser stopped mid-stream
             raise

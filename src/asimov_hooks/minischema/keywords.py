@@ -56,6 +56,7 @@ SUPPORTED = frozenset(
         "else",
         "not",
         "deprecated",
+        "format",  # an annotation; asserted under --format-assertion (formats.py)
     }
 )
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -146,15 +147,79 @@ def _equal(a: Any, b: Any) -> bool:
     if isinstance(a, datetime.date) and isinstance(b, str):
         return a.isoformat() == b
     if isinstance(a, dict) and isinstance(b, dict):
+        a, b = text_keys(a), text_keys(b)  # object keys are strings (key_text)
         return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=False))
     return a == b
 
 
-def _show(value: Any) -> str:
-    text = repr(value) if not isinstance(value, datetime.date) else repr(value.isoformat())
-    return text if len(text) <= 60 else text[:57] + "..."
+def key_text(key: Any) -> str:
+    """An object key as JSON Schema sees it: a string, the key's YAML text. `1:` is "1",
+    `2020-01-01:` "2020-01-01", `true:` "true", `~:` "null", `? [a, b]` "[a, b]"; both
+    evaluators see these, so they give one verdict, and messages show them so."""
+    if type(key) is str:
+        return key
+    if isinstance(key, str):
+        return str(key)
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if key is None:
+        return "null"
+    if isinstance(key, int):
+        return str(int(key))
+    if isinstance(key, float):
+        if key != key:
+            return ".nan"
+        if key in (float("inf"), float("-inf")):
+            return ".inf" if key > 0 else "-.inf"
+        return repr(float(key))
+    if isinstance(key, datetime.date):
+        return key.isoformat()
+    if isinstance(key, tuple):  # a sequence as a key: its flow form
+        return "[" + ", ".join(key_text(item) for item in key) + "]"
+    return str(key)
+
+
+def text_keys(value: dict) -> dict:
+    """`value` with every key its `key_text` (itself when all keys are strings already)."""
+    if all(type(key) is str for key in value):
+        return value
+    return {key_text(key): item for key, item in value.items()}
+
+
+def _show(value: Any, room: int = 60) -> str:
+    """A value for a message, as YAML data reads (never a Python repr such as
+    `datetime.date(...)` or `ordereddict([...])`), cut to about `room` characters."""
+    if isinstance(value, datetime.date):
+        text = repr(value.isoformat())
+    elif isinstance(value, dict):
+        parts: list[str] = []
+        used = 2
+        for key, item in value.items():
+            if used > room:
+                parts.append("...")
+                break
+            part = f"{_show(key_text(key), room)}: {_show(item, room - used)}"
+            parts.append(part)
+            used += len(part) + 2
+        text = "{" + ", ".join(parts) + "}"
+    elif isinstance(value, list):
+        shown: list[str] = []
+        used = 2
+        for item in value:
+            if used > room:
+                shown.append("...")
+                break
+            part = _show(item, room - used)
+            shown.append(part)
+            used += len(part) + 2
+        text = "[" + ", ".join(shown) + "]"
+    elif type(value) in (str, int, float, bool) or value is None:
+        text = repr(value)
+    else:
+        text = repr(key_text(value)) if isinstance(value, (str, tuple)) else repr(value)
+    return text if len(text) <= room else text[: max(room - 3, 0)] + "..."
 
 
 def _accept(value: Any, path: tuple, out: list) -> None:

@@ -8,6 +8,12 @@ for `/` and `~0` for `~`, array items by index), or a plain name given by an
 `$anchor`. Anything outside the document (another file, a URL nobody defines here) is
 `Unresolvable`: a user's schema is refused with it, the evaluator never fetches.
 
+Plain-name anchors are written per draft (the root's `$schema`; 2020-12 when it has
+none): `$anchor` (and 2020-12's `$dynamicAnchor`) from draft 2019-09 on; before, an
+identifier with a fragment, `"$id": "#foo"` (draft-06/07) or `"id": "#foo"` (draft-04),
+names its node `foo` in the resource around it. Up to draft-07 a node holding `$ref` is
+only that reference: an identifier beside it is ignored, as those drafts say.
+
 Only the keywords that hold subschemas are walked for `$id` and `$anchor`: an `$id`
 inside an `enum` or `const` value is data, not an identifier.
 """
@@ -21,8 +27,23 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
 # the keywords of draft 2020-12 (and the older `definitions`, `additionalItems`) whose
 # values are subschemas: a map of them, a list of them, or one
 _SCHEMA_MAPS = frozenset(
-    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+    {
+        "properties",
+        "patternProperties",
+        "$defs",
+        "definitions",
+        "dependentSchemas",
+        "dependencies",  # draft-07 and before: a map of schemas (or lists of names)
+    }
 )
+# `$schema` of the drafts before 2019-09 (with or without `#`, http or https) -> the
+# keyword naming a resource: their anchors are identifiers with a fragment
+_OLD_DRAFTS = {
+    "json-schema.org/draft-03/schema": "id",
+    "json-schema.org/draft-04/schema": "id",
+    "json-schema.org/draft-06/schema": "$id",
+    "json-schema.org/draft-07/schema": "$id",
+}
 _SCHEMA_LISTS = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 _SCHEMA_ONE = frozenset(
     {
@@ -61,6 +82,15 @@ def _join(base: str, ref: str) -> str:
     return urljoin(base, ref)
 
 
+def old_draft(schema: Any) -> str | None:
+    """The identifier keyword (`id` or `$id`) of a draft before 2019-09 that `schema`
+    declares in `$schema`, else None (2019-09, 2020-12, or no `$schema`)."""
+    declared = schema.get("$schema") if isinstance(schema, dict) else None
+    if not isinstance(declared, str):
+        return None
+    return _OLD_DRAFTS.get(declared.partition("://")[2].rstrip("#"))
+
+
 class References:
     """The resources (`$id`), anchors and base URIs of one schema document."""
 
@@ -69,6 +99,9 @@ class References:
         self._base: dict[int, str] = {}  # id(schema node) -> its base URI
         self._resources: dict[str, Any] = {}
         self._anchors: dict[tuple[str, str], Any] = {}
+        old = old_draft(root)
+        self._ident = old or "$id"  # the keyword naming a resource
+        self._old = old is not None  # anchors are identifiers' fragments; $ref stands alone
         self._walk(root, "")
         self._resources.setdefault("", root)
 
@@ -78,14 +111,25 @@ class References:
             node, base = todo.pop()
             if not isinstance(node, dict) or id(node) in self._base:
                 continue
-            ident = node.get("$id")
+            ident = node.get(self._ident)
+            if self._old and "$ref" in node:
+                ident = None  # up to draft-07 everything beside a $ref is ignored
             if isinstance(ident, str):
-                base = _join(base, ident).partition("#")[0]
-                self._resources.setdefault(base, node)
+                uri, _, fragment = _join(base, ident).partition("#")
+                if fragment and self._old:  # "#foo" (or "other.json#foo"): an anchor
+                    if not ident.startswith("#"):
+                        self._resources.setdefault(uri, node)
+                    base = uri
+                    if not fragment.startswith("/"):
+                        self._anchors.setdefault((uri, fragment), node)
+                else:
+                    base = uri
+                    self._resources.setdefault(base, node)
             self._base[id(node)] = base
-            anchor = node.get("$anchor")
-            if isinstance(anchor, str):
-                self._anchors.setdefault((base, anchor), node)
+            for keyword in () if self._old else ("$anchor", "$dynamicAnchor"):
+                anchor = node.get(keyword)
+                if isinstance(anchor, str):
+                    self._anchors.setdefault((base, anchor), node)
             for key, value in node.items():
                 if key in _SCHEMA_MAPS:
                     if isinstance(value, dict):

@@ -12,7 +12,7 @@ import sys
 import click
 
 from ..cli.clickopts import CONTEXT, click_option
-from ..cli.options import COLOR, FORMAT, QUIET, STRICT
+from ..cli.options import ALLOW_COMMITTED_URL, COLOR, FORMAT, HEALTH_URL, ONLINE, QUIET, STRICT
 from ..fs.access import FileProblem, locked, show
 from .cliutil import (
     _fail,
@@ -281,7 +281,7 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
         target, fields, count = done
         click.echo(
             f"{shown}: rotated {count} item{'s' if count != 1 else ''} of "
-            f"{', '.join(fields)} to {project.show(target)}"
+            f"{show(', '.join(fields))} to {project.show(target)}"
         )
         if over_limit:
             size, limit = size_of(project, path)
@@ -296,16 +296,9 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
 @click_option(FORMAT)
 @click_option(COLOR)
 @click_option(QUIET)
-@click.option(
-    "--online",
-    is_flag=True,
-    help="Also compare the commit the deployed health endpoint reports with the local HEAD.",
-)
-@click.option(
-    "--url",
-    metavar="URL",
-    help="The health endpoint for --online (http or https) [default: the oc.health-url setting].",
-)
+@click_option(ONLINE)
+@click_option(HEALTH_URL)
+@click_option(ALLOW_COMMITTED_URL)
 @dir_options
 def doctor_command(
     strict: bool,
@@ -314,6 +307,7 @@ def doctor_command(
     quiet: bool,
     online: bool,
     url: str | None,
+    allow_committed_url: bool,
     directory,
     config_path,  # type: ignore[no-untyped-def]
 ) -> None:
@@ -322,36 +316,30 @@ def doctor_command(
     project_dir missing on this machine, stale in_progress checkpoints, generated_files
     that do not exist or that git shows changed since the checkpoint's updated_at,
     next_actions at PRs or tickets already merged, .checkpoints/ ignored by git. With
-    --online, the deployed health endpoint's commit against the local HEAD. Exit codes
-    as asimov-validate: 1 on errors (or warnings with --strict).
+    --online, the deployed health endpoint's commit against the local HEAD: the URL of
+    --url, else of `git config asimov-hooks.healthUrl`; the repository's own oc.health-url
+    only with --allow-committed-url. Exit codes as asimov-validate: 1 on errors (or
+    warnings with --strict).
     """
     from ..output.report import default_format, write
-    from .drift_report import check
+    from .drift_report import check, health_url
 
     if url is not None and not online:
         _fail("--url is the health endpoint of --online; give both")
+    if allow_committed_url and not online:
+        _fail("--allow-committed-url is about the URL --online fetches; give both")
     project = _project(directory, config_path)
-    if online:
-        from ..checks.online import BadURL, check_url
-
-        url = url or project.settings.get("health-url")
-        if not url:
-            _fail(
-                "--online needs the deployed health endpoint: --url URL, or oc.health-url "
-                "in .asimov-hooks.yaml"
-            )
-        try:
-            check_url(str(url))
-        except BadURL as exc:
-            _fail(str(exc))
-    if not project.files() and not online:
+    try:
+        target = health_url(project, url, allow_committed_url) if online else None
+    except OcError as exc:
+        _fail(str(exc))
+    if not project.files() and not online and (fmt or default_format()) == "text":
+        # the machine formats say it their way: a report with no results
         click.echo(f"no checkpoints in {project.show(project.dir)}/; nothing to check")
         sys.exit(0)
     results = check(project)
-    if online:
-        from .drift_report import online as online_result
-
-        results.append(online_result(project, str(url)))
+    if target is not None:
+        results.append(target)
     write(results, fmt or default_format(), sys.stdout, quiet, color)
     sys.exit(1 if any(r.fails(strict) for r in results) else 0)
 

@@ -30,15 +30,75 @@ def check(project: Project) -> list[FileResult]:
     from ..validation.engine import Checker
 
     checker = Checker(project.config, DRIFT_RULES | set(PARSE_RULES))
-    files = [checker.record(project.show(path)) for path in project.files()]
+    # the record's path is the file's (relative as the user sees it); the report escapes it
+    files = [checker.record(project.rel(path)) for path in project.files()]
     checker.prefetch(files)
     return [checker.check(record) for record in files]
+
+
+USER_URL_KEY = "asimov-hooks.healthUrl"  # git config: the user's own, never committed
+
+
+def health_url(project: Project, given: str | None, allow_committed: bool) -> FileResult:
+    """`--online`: the deployed-commit result for the health URL the user chose, in
+    this order: `--url`, `git config asimov-hooks.healthUrl` (a git config is the
+    user's, never part of a checkout), the repository's `oc.health-url` when confirmed
+    with --allow-committed-url. A committed URL without that confirmation is one
+    finding saying how to allow it, and nothing is fetched: a cloned repository must
+    not make this command send requests into the user's network. OcError (exit 2) for
+    no URL at all, and for one that is not http(s)."""
+    from ..checks.online import BadURL, check_url
+    from ..gitutil import GitError, config_get
+    from .store import OcError
+
+    url = given
+    if url is None:
+        try:
+            url = config_get(USER_URL_KEY, cwd=project.root) or None
+        except GitError:
+            url = None
+    committed = project.settings.get("health-url")
+    if url is None and committed:
+        if not allow_committed:
+            return _not_fetched(project, str(committed))
+        url = str(committed)
+    if not url:
+        raise OcError(
+            "--online needs the deployed health endpoint: --url URL, or "
+            f"`git config {USER_URL_KEY} URL`"
+        )
+    try:
+        check_url(url)
+    except BadURL as exc:
+        raise OcError(str(exc)) from None
+    return online(project, url)
+
+
+def _not_fetched(project: Project, url: str) -> FileResult:
+    from ..checks.online import RULE
+    from ..findings import FileResult, Finding
+
+    where = project.show(project.config.source) if project.config.source else "the config"
+    result = FileResult(where, "oc-checkpoint")
+    result.findings.append(
+        Finding(
+            where,
+            1,
+            1,
+            "warning",
+            RULE,
+            f"oc.health-url {url!r} comes from the repository's config; not fetched. "
+            "To fetch it: asimov-hooks oc doctor --online --allow-committed-url (or "
+            f"--url URL, or git config {USER_URL_KEY} URL)",
+        )
+    )
+    return result
 
 
 def online(project: Project, url: str) -> FileResult:
     """`--online`: the deployed-commit rule on the health endpoint at `url`, as one more
     result of the report (its path is the URL)."""
-    from ..checks.online import RULE, check
+    from ..checks.online import RULE, check, deadline_of
     from ..findings import FileResult, Finding
     from ..gitutil import GitError
 
@@ -50,7 +110,7 @@ def online(project: Project, url: str) -> FileResult:
     settings = project.settings
     keys = [str(k) for k in settings.get("health-commit-keys") or ("commit", "sha")]
     try:
-        message = check(project.root, url, float(settings.get("health-timeout", 5)), keys)
+        message = check(project.root, url, deadline_of(settings.get("health-timeout", 5)), keys)
     except GitError as exc:
         message = f"cannot compare with the local HEAD: {exc}"
     if message is not None:

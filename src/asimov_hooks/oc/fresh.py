@@ -27,6 +27,9 @@ DEFAULT_PHASE = "start"
 DEFAULT_STEP = "start"
 DEFAULT_SUMMARY = "New checkpoint: nothing done yet."
 RESET_ARCHIVE = "history/{skill}.{time}.checkpoint.json.bak"
+# the on-disk versions the checkpoint schema knows (rules/schemas/oc-checkpoint.schema.json);
+# Restart keeps the one the old file declared, a new file gets the first
+VERSIONS = ("1.0", "1.1")
 
 
 def check_skill(skill: str) -> str:
@@ -68,10 +71,11 @@ def fresh(
     step: str | None = None,
     summary: str | None = None,
     actions: Sequence[str] = (),
+    version: str = VERSIONS[0],
 ) -> dict[str, Any]:
     """A new in_progress checkpoint, in the protocol's key order."""
     return {
-        "protocol_version": "1.0",
+        "protocol_version": version,
         "skill": skill,
         "project": project,
         "project_dir": project_dir,
@@ -138,7 +142,8 @@ def archive_name(project: Project, skill: str, when: str) -> str:
 
 def reset(project: Project, skill: str, **fields: Any) -> tuple[str, str, FileResult]:
     """Archive `skill`'s checkpoint and write a fresh one in its place; returns (file,
-    archive, validation of the fresh file). Keeps the header the old file had."""
+    archive, validation of the fresh file). Keeps the header the old file had: project,
+    project directory and protocol version."""
     path = project.path_for(skill)
     skill = skill_of(path)
     when = stamp()
@@ -157,6 +162,9 @@ def reset(project: Project, skill: str, **fields: Any) -> tuple[str, str, FileRe
                 text("project_dir", project.root),
                 when,
                 **fields,
+                version=old.get("protocol_version")
+                if old.get("protocol_version") in VERSIONS
+                else VERSIONS[0],
             )
             content, result = _checked(project, path, data, "fresh checkpoint")
             target = archive_name(project, skill, when)

@@ -22,9 +22,14 @@ if TYPE_CHECKING:  # annotations only
     from typing import Any, TextIO
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/asimov-hooks/asimov-hooks"
 LEVELS = {"error": "error", "warning": "warning", "info": "note", "off": "none"}
 FINGERPRINT = "asimovHooks/v1"
+
+
+def published_url() -> str | None:
+    from ..adoption.source import published_url as declared
+
+    return declared()
 
 
 def _root(path: str, roots: dict[str, str]) -> str:
@@ -142,7 +147,8 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
                         "name": "asimov-hooks",
                         "version": __version__,
                         "semanticVersion": __version__,
-                        "informationUri": INFORMATION_URI,
+                        # the project's repository, as pyproject.toml declares it
+                        **({"informationUri": url} if (url := published_url()) else {}),
                         "rules": [_rule_descriptor(rule) for rule in rules],
                     }
                 },

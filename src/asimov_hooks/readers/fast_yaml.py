@@ -107,10 +107,10 @@ def _fast_document(text: str, max_nodes: int) -> Document | None:
         return None
     loader = cls(text)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), no_gc():
             warnings.simplefilter("ignore")
             root = loader.get_single_node()
-            data = _build(loader, root, max_nodes) if root is not None else None
+            data = _build(loader, root) if root is not None else None
     except Exception:  # any problem: the round-trip loader reports it properly
         return None
     finally:
@@ -126,24 +126,40 @@ class _HandOver(Exception):
     """The fast builder leaves this document to the round-trip loader."""
 
 
-def _build(loader: Any, root: Any, max_nodes: int) -> Any:
+class no_gc:  # a statement: `with no_gc():`
+    """The cyclic garbage collector paused while a parser builds a large tree: its
+    objects are all alive, and the collector's passes over them made a parse of a few
+    megabytes several times slower (they grow with every object already built)."""
+
+    def __enter__(self) -> None:
+        import gc
+
+        self.was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.was:
+            import gc
+
+            gc.enable()
+
+
+def _build(loader: Any, root: Any) -> Any:
     """Plain data from the composed nodes, as SafeConstructor builds it.
 
     The fast path never sees anchors or tags, so every node is built once; the common
     tags are built here, other scalars by SafeConstructor itself. Anything else (a
-    merge key, a complex key, a duplicate key, nesting past _FAST_MAX_DEPTH, more than
-    `max_nodes` nodes) goes to the round-trip loader, whose answer is the reference.
+    merge key, a complex key, a duplicate key, nesting past _FAST_MAX_DEPTH) goes to the
+    round-trip loader, whose answer is the reference. Without anchors nothing expands:
+    the node count is bounded by the byte cap, so a long file is read here too.
     """
     tags = _TAGS
     str_tag, seq_tag, map_tag = tags[_STR], tags[_SEQ], tags[_MAP]
     int_tag, bool_tag, null_tag = tags[_INT], tags[_BOOL], tags[_NULL]
     float_tag, timestamp_tag = tags[_FLOAT], tags[_TIMESTAMP]
-    count = 0
 
     def build(node: Any, depth: int) -> Any:
-        nonlocal count
-        count += 1
-        if count > max_nodes or depth > _FAST_MAX_DEPTH:
+        if depth > _FAST_MAX_DEPTH:
             raise _HandOver
         tag = node.ctag
         if tag is str_tag:

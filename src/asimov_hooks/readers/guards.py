@@ -306,30 +306,62 @@ def check_tags(text: str) -> None:
 # ------------------------------------------------------------------ aliases
 def check_aliases(root: Any, max_aliases: int, max_nodes: int) -> None:
     """Raise InputProblem when loaded data (ruamel shares aliased objects) uses more
-    than `max_aliases` alias references or expands to more than `max_nodes` nodes.
-    Counted without expanding anything."""
-    memo: dict[int, int] = {}
-    aliases = 0
+    than `max_aliases` alias references or when its aliases, expanded, would add more
+    than `max_nodes` nodes (an alias bomb). Counted without expanding anything: a
+    document without aliases adds nothing, however many entries it holds (its size is
+    bounded by its byte cap, not here)."""
+    alias_expansion(root, max_aliases, max_nodes)
 
-    def size(node: Any) -> int:
-        nonlocal aliases
-        if not isinstance(node, (dict, list)):
-            return 1
-        key = id(node)
-        if key in memo:
-            aliases += 1
-            if aliases > max_aliases:
-                raise InputProblem(f"more than {max_aliases:,} alias references (*name)")
-            return memo[key]
-        memo[key] = 1  # a recursive alias counts once and ends here
-        todo = node.values() if isinstance(node, dict) else node
+
+def alias_expansion(root: Any, max_aliases: int, max_nodes: int) -> tuple[int, int]:
+    """(alias references, nodes their expansion adds) of loaded data; InputProblem past
+    either bound. Linear in the data: each shared object is sized once."""
+    if not isinstance(root, (dict, list)):
+        return 0, 0
+    size: dict[int, int] = {}
+    order: list[Any] = []  # containers, children before parents
+    stack: list[tuple[Any, Any]] = [(root, iter(_children(root)))]
+    size[id(root)] = 1  # being sized: a recursive alias counts once and ends here
+    edges = 0
+    while stack:
+        node, children = stack[-1]
+        for child in children:
+            if isinstance(child, (dict, list)):
+                edges += 1
+                if id(child) not in size:
+                    size[id(child)] = 1
+                    stack.append((child, iter(_children(child))))
+                    break
+        else:
+            stack.pop()
+            order.append(node)
+    # every reference to a container past its first is an alias, whose expansion adds
+    # the container's whole size
+    aliases = edges - (len(order) - 1)
+    if aliases > max_aliases:
+        raise InputProblem(f"more than {max_aliases:,} alias references (*name)")
+    if not aliases:
+        return 0, 0
+    for node in order:
         total = 1
-        for child in todo:
-            total += size(child)
-            if total > max_nodes:
-                break
-        memo[key] = total
-        return total
+        for child in _children(node):
+            total += size[id(child)] if isinstance(child, (dict, list)) else 1
+        size[id(node)] = min(total, max_nodes + 1)
+    seen: set[int] = {id(root)}
+    added = 0
+    for node in order:
+        for child in _children(node):
+            if isinstance(child, (dict, list)):
+                if id(child) in seen:
+                    added += size[id(child)]
+                    if added > max_nodes:
+                        raise InputProblem(
+                            f"aliases expand to more than {max_nodes:,} nodes (alias bomb?)"
+                        )
+                else:
+                    seen.add(id(child))
+    return aliases, added
 
-    if size(root) > max_nodes:
-        raise InputProblem(f"aliases expand to more than {max_nodes:,} nodes (alias bomb?)")
+
+def _children(node: Any) -> Any:
+    return node.values() if isinstance(node, dict) else node

@@ -74,8 +74,24 @@ def load_yaml_plain(text: str, limits: dict[str, int] | None = None) -> Any:
         from .yamlio import SAFE_PURE, load_all, single
 
         root = single(load_all(text, SAFE_PURE))
+    except YAMLProblem as problem:  # refused by the pure scanner alone: libyaml's reading
+        root = _libyaml(text, problem)[1]
     _check_aliases(root, lim)
     return to_plain(root, max_nodes=lim["max-alias-nodes"])
+
+
+def load_data(text: str) -> tuple[Any, bool]:
+    """(plain data, whether it may hold aliases) of a one-document text, as the safe
+    loader reads it, through the libyaml fast path when it can (linear, no round
+    trip): for data only read as data (the trim archive). The fast path reads no
+    anchors, so its data shares nothing; the alias check of the rest and the guards
+    are the caller's."""
+    fast = _fast_document(text, 0)
+    if fast is not None:
+        return fast.data, False
+    from .yamlio import SAFE, load_all, single
+
+    return single(load_all(text, SAFE)), True
 
 
 def _check_aliases(root: Any, limits: dict[str, int]) -> None:
@@ -106,11 +122,23 @@ def load_yaml(
     return fast if fast is not None else _rt_document(text, max_nodes, lim)
 
 
+def _libyaml(text: str, problem: YAMLProblem) -> tuple[Any, Any]:
+    """libyaml's (node, data) for a text only the pure scanner refuses; else `problem`."""
+    from .yamlio import libyaml_reading
+
+    read = libyaml_reading(text, problem)
+    if read is None:
+        raise problem
+    return read
+
+
 def _rt_document(text: str, max_nodes: int, limits: dict[str, int] | None = None) -> Document:
     try:
         root = plain_rt(_load(text))
     except UnkeptComments:
         return _safe_document(text, max_nodes, limits)
+    except YAMLProblem as problem:
+        return _safe_document(text, max_nodes, limits, _libyaml(text, problem))
     if limits is not None:
         _check_aliases(root, {**limits, "max-alias-nodes": max_nodes})
     count_nodes(root, max_nodes)
@@ -125,7 +153,7 @@ def _rt_document(text: str, max_nodes: int, limits: dict[str, int] | None = None
                 break
             try:
                 child = node[part]
-                if isinstance(part, int):
+                if isinstance(node, list):  # an int is a key in a mapping (`1:`)
                     pos = lc.item(part)
                 elif (on_key and i == len(path) - 1) or _is_container(child):
                     # a nested block is best shown at the key that introduces it
@@ -140,16 +168,22 @@ def _rt_document(text: str, max_nodes: int, limits: dict[str, int] | None = None
     return Document(root, locate)
 
 
-def _safe_document(text: str, max_nodes: int, limits: dict[str, int] | None) -> Document:
+def _safe_document(
+    text: str, max_nodes: int, limits: dict[str, int] | None, read: tuple | None = None
+) -> Document:
     """The plain reading, with positions from its node marks, for valid YAML whose
-    comments the round-trip reader cannot place: the checks need only data."""
+    comments the round-trip reader cannot place (or, `read`, libyaml's node and data of
+    a text only the pure scanner refuses): the checks need only data."""
     from .fast_yaml import _node_position
     from .yamlio import SAFE_PURE, make_yaml, reading, single
 
-    yaml = make_yaml(SAFE_PURE)
-    with reading(text, SAFE_PURE):
-        node = single(list(yaml.compose_all(text)))
-        data = yaml.constructor.construct_document(node) if node is not None else None
+    if read is not None:
+        node, data = read
+    else:
+        yaml = make_yaml(SAFE_PURE)
+        with reading(text, SAFE_PURE):
+            node = single(list(yaml.compose_all(text)))
+            data = yaml.constructor.construct_document(node) if node is not None else None
     if limits is not None:
         _check_aliases(data, {**limits, "max-alias-nodes": max_nodes})
     count_nodes(data, max_nodes)
@@ -161,32 +195,15 @@ def _is_container(node: Any) -> bool:
 
 
 def count_nodes(root: Any, max_nodes: int) -> int:
-    """Size of the tree with aliases expanded, computed without expanding them."""
-    memo: dict[int, int] = {}
+    """How many nodes the document's aliases add once expanded, computed without
+    expanding them; a `yaml-aliases` problem past `max_nodes`. A document without
+    aliases adds none, however long it is (its byte cap bounds it)."""
+    from .guards import InputProblem, alias_expansion
 
-    def size(node: Any) -> int:
-        if not isinstance(node, (dict, list)):
-            return 1
-        key = id(node)
-        if key in memo:
-            return memo[key]
-        memo[key] = 1  # a recursive alias counts once and ends here
-        children = node.values() if isinstance(node, dict) else node
-        total = 1
-        for child in children:
-            total += size(child)
-            if total > max_nodes:
-                break
-        memo[key] = total
-        return total
-
-    total = size(root)
-    if total > max_nodes:
-        raise YAMLProblem(
-            "yaml-aliases",
-            f"aliases expand to more than {max_nodes:,} nodes (alias bomb?); not checked",
-        )
-    return total
+    try:
+        return alias_expansion(root, 1 << 62, max_nodes)[1]
+    except InputProblem as problem:
+        raise YAMLProblem("yaml-aliases", f"{problem.message}; not checked") from None
 
 
 def to_plain(node: Any, max_nodes: int = 100_000) -> Any:
@@ -195,11 +212,12 @@ def to_plain(node: Any, max_nodes: int = 100_000) -> Any:
 
     count_nodes(node, max_nodes)
 
+    from ..minischema.keywords import key_text
     from .rtdata import plain_scalar
 
     def conv(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {str(plain_scalar(k)): conv(v) for k, v in value.items()}
+        if isinstance(value, dict):  # keys as JSON Schema sees them: their YAML text
+            return {key_text(plain_scalar(k)): conv(v) for k, v in value.items()}
         if isinstance(value, list):
             return [conv(v) for v in value]
         value = plain_scalar(value)  # `&f true` is a bool, `!!str x` a string

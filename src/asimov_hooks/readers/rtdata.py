@@ -87,6 +87,8 @@ def _rekey(mapping: Any) -> None:
     plain: dict[Any, Any] = {}
     moved: dict[Any, Any] = {}
     for key, value in items:
+        if _is_mapping(key):
+            raise mapping_key(places.get(key))
         new = plain_scalar(key) if not isinstance(key, (dict, list)) else key
         if new in plain:
             where = places.get(key)
@@ -106,3 +108,38 @@ def _rekey(mapping: Any) -> None:
     else:
         mapping.clear()
         mapping.update(plain)
+
+
+def _is_mapping(key: Any) -> bool:
+    from collections.abc import Mapping
+
+    return isinstance(key, Mapping)
+
+
+def mapping_key(where: Any) -> YAMLProblem:
+    """The safe loader's refusal of a mapping as a key, placed at the key."""
+    from .yamlio import MAPPING_KEY
+
+    line, col = (where[0] + 1, where[1] + 1) if where else (0, 0)
+    return YAMLProblem("syntax", MAPPING_KEY, line, col)
+
+
+def refuse_mapping_keys(root: Any) -> None:
+    """A YAMLProblem at the first mapping used as a key in a round-trip tree (the merge
+    driver keeps the round-trip objects, so it asks here rather than `plain_rt`)."""
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, dict):
+            lc = getattr(node, "lc", None)
+            for key, value in node.items():
+                if _is_mapping(key):
+                    raise mapping_key(lc.data.get(key) if lc is not None else None)
+                if isinstance(value, (dict, list)):
+                    todo.append(value)
+        elif isinstance(node, list):
+            todo.extend(v for v in node if isinstance(v, (dict, list)))

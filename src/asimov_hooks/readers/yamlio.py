@@ -34,6 +34,14 @@ ROUND_TRIP = "rt"
 KINDS = (SAFE, SAFE_PURE, ROUND_TRIP)
 
 
+# a mapping as a key (`{a: 1}: x`, `? {{ var }}`): ruamel's safe loader and PyYAML refuse
+# it, JSON has no such key; most often an unquoted template placeholder
+MAPPING_KEY = (
+    "invalid YAML: a mapping cannot be a key (an unquoted `{{ ... }}` template "
+    "placeholder? quote it)"
+)
+
+
 def make_yaml(kind: str) -> Any:
     """A new ruamel.yaml instance of `kind` (SAFE, SAFE_PURE or ROUND_TRIP), with the
     options every reader shares; callers add only their dumping options."""
@@ -115,6 +123,8 @@ def problem_from(exc: BaseException, text: str = "", kind: str = ROUND_TRIP) -> 
         return YAMLProblem("duplicate-key", f"duplicate key {name!r}", line, col)
     if isinstance(exc, ComposerError) and "single document" in f"{context} {problem}":
         return YAMLProblem("multi-document", "a stream of more than one YAML document")
+    if problem == "found unhashable key":  # the one wording, whichever reader met it
+        return YAMLProblem("syntax", MAPPING_KEY, line, col)
     message = f"invalid YAML: {problem or type(exc).__name__}"
     return YAMLProblem("syntax", message + (f" ({context})" if context else ""), line, col)
 
@@ -140,6 +150,58 @@ def load_all(text: str, kind: str) -> list[Any]:
             raise
     with reading(text, SAFE_PURE):
         return list(make_yaml(SAFE_PURE).load_all(text))
+
+
+# what only ruamel's pure-Python scanner refuses, where libyaml and the YAML 1.2 spec read
+# the text: a tab separating tokens (`key:<TAB>value`, `block:<TAB>|`, a tab opening a
+# plain scalar's continuation line) and blank lines with spaces before a block scalar's
+# first line (the spec's examples 5.12, 7.12 and 8.8), a tab inside a `%YAML` directive
+_PURE_SCANNER_ONLY = (
+    "found character '\\t' that cannot start any token",
+    "more indented follow up line than first in a block scalar",
+    "expected a digit, but found '\\t'",
+)
+
+
+def libyaml_reading(text: str, problem: YAMLProblem) -> tuple[Any, Any] | None:
+    """(composed node, data) as libyaml reads `text`, where the pure reader refused it with
+    `problem` for a reason of its scanner alone; None: the refusal stands (another
+    reason, libyaml refuses too, or no libyaml). The node marks are character offsets, so
+    positions and the trimmer's cuts hold as with the pure reader."""
+    if problem.rule != "syntax" or not any(s in problem.message for s in _PURE_SCANNER_ONLY):
+        return None
+    if _PURE_SCANNER_ONLY[1] in problem.message and not _leading_blanks_fit(text):
+        return None  # libyaml lets this one through, the spec does not
+    try:
+        from ruamel.yaml.cyaml import CParser  # noqa: F401 - libyaml is there
+    except ImportError:
+        return None
+    yaml = make_yaml(SAFE)
+    try:
+        with reading(text, SAFE):
+            node = single(list(yaml.compose_all(text)))
+            data = yaml.constructor.construct_document(node) if node is not None else None
+    except YAMLProblem:
+        return None
+    return node, data
+
+
+def _leading_blanks_fit(text: str) -> bool:
+    """No blank line before a block scalar's first line holds more spaces than that line
+    is indented (the spec's rule, which the pure scanner applies to too many lines)."""
+    import re
+
+    header = re.compile(r"(?:^|[\s:?-])[|>][-+1-9]{0,2}[ \t]*(?:#.*)?$")
+    lines = text.replace("\r", "").split("\n")
+    for i, line in enumerate(lines):
+        if not header.search(line):
+            continue
+        widest, j = 0, i + 1
+        while j < len(lines) and not lines[j].strip(" "):
+            widest, j = max(widest, len(lines[j])), j + 1
+        if j < len(lines) and widest > len(lines[j]) - len(lines[j].lstrip(" ")):
+            return False
+    return True
 
 
 def unreadable_scalar(text: str, kind: str = ROUND_TRIP) -> tuple[int, int]:

@@ -6,7 +6,7 @@ command are `trimmer`'s."""
 from __future__ import annotations
 
 from ..checks.measure import count_lines
-from .cut import expected_data, lines_phrase, plan_cut, removed_comments, render
+from .cut import cut_anchor, expected_data, lines_phrase, plan_cut, removed_comments, render
 from .settings import Settings
 
 TYPE_CHECKING = False
@@ -106,6 +106,14 @@ def trim_text(
     result.messages += cut.messages
     result.step, result.after = step, after
     if cut.removed:
+        dangling = cut_anchor(layout, cut)
+        if dangling is not None:
+            name, line = dangling
+            raise Refused(
+                f"the part trimming removes holds the anchor &{name}, which a kept part "
+                f"refers to (*{name}); cannot trim safely",
+                line,
+            )
         expected = expected_data(layout, cut)
         checked = _verified(new_text, expected, settings, max_nodes, limits)
         if checked is None and not text.endswith("\n"):

@@ -72,18 +72,19 @@ def _load(text: str, limits: dict[str, int] | None = None, first_line: int = 1) 
     from ..readers.document import YAMLProblem, guard
     from ..readers.guards import InputProblem, check_aliases
     from ..readers.guards import limits as default_limits
-    from ..readers.yamlio import SAFE, load_all, single
+    from ..readers.loaders import load_data
 
     lim = limits if limits is not None else default_limits()
     try:
         guard(text, "yaml", lim)
-        data = single(load_all(text, SAFE))  # libyaml when available: archives only grow
+        data, shared = load_data(text)  # libyaml when available: archives only grow
     except YAMLProblem as exc:
         if exc.placed:
             exc.line += first_line - 1
         raise ArchiveError(exc.located()) from None
     try:
-        check_aliases(data, lim["max-aliases"], lim["max-alias-nodes"])
+        if shared:
+            check_aliases(data, lim["max-aliases"], lim["max-alias-nodes"])
     except InputProblem as exc:
         raise ArchiveError(exc.message) from None
     return data

@@ -16,13 +16,24 @@ def lines_phrase(count: int) -> str:
 class Cut:
     """Text edits of one plan and what they remove."""
 
-    __slots__ = ("chars", "dropped", "edits", "kept", "lines", "messages", "removed", "scalars")
+    __slots__ = (
+        "chars",
+        "dropped",
+        "edits",
+        "kept",
+        "kept_nodes",
+        "lines",
+        "messages",
+        "removed",
+        "scalars",
+    )
 
     def __init__(self) -> None:
         self.lines: list[tuple[int, int]] = []  # inclusive line ranges
         self.chars: list[tuple[int, int, str]] = []  # (start, end, replacement)
         self.removed: dict[str, Any] = {}
         self.kept: dict[str, list[Any]] = {}  # windowed lists after the cut
+        self.kept_nodes: dict[str, list[Any]] = {}  # ... and their items' nodes
         self.dropped: list[str] = []
         self.scalars: list[tuple[int, int]] = []
         self.messages: list[str] = []
@@ -74,6 +85,7 @@ def plan_cut(layout: Any, windows: dict[str, tuple[str, int]], drop: list[str], 
                 cut.chars.append((kept[-1].node.end_mark.index, items[-1].node.end_mark.index, ""))
         cut.removed[key] = [item.value for item in gone]
         cut.kept[key] = [item.value for item in kept]
+        cut.kept_nodes[key] = [item.node for item in kept]
         for item in gone:
             cut.scalars += iter_scalars(item.node)
         cut.messages.append(
@@ -157,3 +169,34 @@ def expected_data(layout: Any, cut: Cut) -> dict[Any, Any]:
         for key, value in layout.data.items()
         if key not in cut.dropped
     }
+
+
+def cut_anchor(layout: Any, cut: Cut) -> tuple[str, int] | None:
+    """(anchor name, its line) of an anchor the cut removes while a kept part still
+    refers to it (`*name`), else None: such a cut would leave a dangling alias."""
+    lines = layout.lines
+    spans = [(lines.start(first), lines.start(last + 1)) for first, last in cut.lines]
+    spans += [(start, end) for start, end, _ in cut.chars]
+
+    def removed(node: Any) -> bool:
+        index = node.start_mark.index
+        return any(start <= index < end for start, end in spans)
+
+    kept: list[Any] = []
+    for key, fld in layout.fields.items():
+        if key not in cut.dropped:
+            kept += cut.kept_nodes.get(key, [fld.key_node, fld.node])
+    seen: set[int] = set()
+    while kept:
+        node = kept.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if getattr(node, "anchor", None) and removed(node):
+            return node.anchor, node.start_mark.line + 1
+        if type(node).__name__ == "SequenceNode":
+            kept.extend(node.value)
+        elif type(node).__name__ == "MappingNode":
+            for pair in node.value:
+                kept.extend(pair)
+    return None

@@ -251,6 +251,8 @@ def analyze(
         item.lead, item.trail = key_line, value_last
         if key in list_fields and _node_kind(value_node) == "SequenceNode":
             _locate_items(layout, item, key_end)
+            if item.items and item.items[-1].last > value_last:  # ends with `- *name`
+                value_last = item.last = item.trail = item.items[-1].last
         fields.append(item)
         previous_last = value_last
     _assign_between(layout, fields)
@@ -267,12 +269,16 @@ def _locate_items(layout: Layout, fld: Field, key_end: int) -> None:
     previous_end = seq.start_mark.index
     after = key_end  # block: last line owned so far
     for index, (node, value) in enumerate(zip(seq.value, values, strict=True)):
-        if node.start_mark.index < previous_end:
+        # an alias (`- *name`) is the anchored node again, marks and all: it stands on
+        # its dash line, which a block list cuts by; a flow list cuts by the node marks
+        alias = node.start_mark.index < previous_end
+        if alias and seq.flow_style:
             raise Refused(
-                f"{fld.key}[{index}] is an alias (*name); cannot trim safely",
+                f"{fld.key}[{index}] is an alias (*name) in a [...] list; cannot trim safely",
                 node.start_mark.line + 1,
             )
-        previous_end = node.end_mark.index
+        if not alias:
+            previous_end = node.end_mark.index
         if seq.flow_style:
             fld.items.append(Item(value, node, -1, -1))
             continue
@@ -285,11 +291,17 @@ def _locate_items(layout: Layout, fld: Field, key_end: int) -> None:
         if (
             dash >= lines.count
             or not lines.get(dash).lstrip().startswith("-")
-            or dash > lines.line_of(node.start_mark.index)
+            or (not alias and dash > lines.line_of(node.start_mark.index))
+            or (alias and not lines.get(dash).lstrip()[1:].lstrip().startswith("*"))
         ):
             raise Refused(
                 f"cannot find the dash of {fld.key}[{index}]; cannot trim safely", dash + 1
             )
+        if alias:  # `- *name` is one token on the dash line
+            fld.items.append(Item(value, node, dash, dash))
+            after = dash
+            previous_end = max(previous_end, lines.start(dash + 1))
+            continue
         last = last_line(layout, node, max(dash, lines.line_of(node.start_mark.index)))
         fld.items.append(Item(value, node, dash, last))
         after = last

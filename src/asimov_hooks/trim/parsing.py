@@ -31,16 +31,23 @@ def parse(
 ) -> tuple[Any, Any]:
     """(composed node, constructed data) of a one-document YAML text."""
     from ..readers.loaders import YAMLProblem, count_nodes, guard
-    from ..readers.yamlio import SAFE_PURE, make_yaml, reading, single
+    from ..readers.yamlio import SAFE_PURE, libyaml_reading, make_yaml, reading, single
 
     try:  # nesting and tags first: the same verdict as validate, before any parser runs
         guard(text, "yaml", limits)
         yaml = make_yaml(SAFE_PURE)  # pure: the node marks are where the text is cut
-        with reading(text, SAFE_PURE):
-            node = single(list(yaml.compose_all(text)))
-            # constructing flattens merge keys into the nodes, moving their marks
+        try:
+            with reading(text, SAFE_PURE):
+                node = single(list(yaml.compose_all(text)))
+                # constructing flattens merge keys into the nodes, moving their marks
+                _refuse_merge_keys(node)
+                data = yaml.constructor.construct_document(node) if node is not None else None
+        except YAMLProblem as problem:  # only the pure scanner refuses it: libyaml's reading
+            read = libyaml_reading(text, problem)
+            if read is None:
+                raise
+            node, data = read  # libyaml's marks are character offsets too
             _refuse_merge_keys(node)
-            data = yaml.constructor.construct_document(node) if node is not None else None
         if limits is not None:
             from ..readers.guards import InputProblem, check_aliases
 

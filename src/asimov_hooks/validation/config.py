@@ -214,6 +214,8 @@ class Config:
         self._limits: dict[str, int] | None = None
         # what a reader works out from a section once per run (the trim Settings)
         self.derived: dict[str, Any] = {}
+        # `asimov-validate --format-assertion`: schemas' `format`s are asserted
+        self.format_assertion = False
 
     @property
     def limits(self) -> dict[str, int]:
@@ -297,6 +299,8 @@ class Config:
             rid: normalize_rule(v) for rid, v in self.data.get("rules", {}).items()
         }
         ignored = set(self.ignore)
+        if kind and "schema" not in merged and self.kinds.get(kind, {}).get("schema"):
+            merged["schema"] = {"level": "error"}  # a kind that names a schema is checked by it
         layers = [self.kinds.get(kind, {}).get("rules", {})] if kind else []
         profile = profile_for(self, kind, rel)
         if profile:  # the kind's rules under this profile (CLAUDE.md: validation/profiles)

@@ -11,9 +11,11 @@ An adapter module provides:
 - `normalize(payload: dict) -> agent.model.Event`. Map the agent's event name to one
   of the core's kinds (`PRE_WRITE`, `POST_WRITE`, `STOP`, `PROMPT`, `SESSION_START`;
   `kind=None` for an event asimov-hooks does not handle) and fill in:
-  - `cwd` (an existing directory; `os.getcwd()` when the payload has none) and
-    `project`: the agent's project root (its documented project directory
-    variable, else `payload.project_dir(None, cwd)`: the git top level of `cwd`);
+  - `cwd` (an existing directory; `os.getcwd()` when the payload has none),
+    `project`: the git top level of `cwd` (`payload.project_dir(declared, cwd)`,
+    narrowed to the agent's documented project directory variable when that lies in
+    the same work tree), and `turns`: where the session's turn state is kept
+    (`payload.turn_root`: the declared project directory, else the project);
   - `session`: the agent's session or conversation id (the turn timer needs one);
   - write events: `tool` (its name, for messages) and `targets`, absolute paths
     (`payload.absolute(path, cwd)`); for a tool that does not write files leave
@@ -25,8 +27,11 @@ An adapter module provides:
     the byte limit) when it cannot be worked out within bounds (the core refuses it). `simulate.Write(content)` and
     `simulate.Replace(edits)` cover whole-content writes and exact replacements; a
     patch format brings its own class. `source` is the file a move reads from;
-  - `STOP`: `loop_guard` True when this stop follows one a hook already continued
-    (Claude Code's `stop_hook_active`, a loop counter above zero);
+  - `STOP`: `aborted` True when the user aborted the turn or it ended in an error
+    (a continuation would override the user). A stop that follows one a hook
+    continued (`stop_hook_active`, a loop counter) is NOT a reason to skip: the turn
+    timer is the loop guard (a quick answer to the request is never asked again;
+    the threshold of work after it is);
   - `SESSION_START`: `source`, mapped to `model.STARTUP`, `RESUME`, `CLEAR`,
     `COMPACT` or `FORK` where the agent's word means one of them;
   - `PROMPT`: `prompt`, the submitted text.

@@ -1,15 +1,17 @@
 """Claude Code: hook JSON on stdin, the documented JSON on stdout, always exit 0.
 
 Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
+- PreToolUse / PostToolUse on Bash (`tool_input.command`): the protocol files' state
+  before the command, compared after it (`agent.shellwatch`).
 - PreToolUse / PostToolUse on Write (`tool_input.content`), Edit (`old_string`,
   `new_string`, `replace_all`) and MultiEdit (`edits`), `tool_input.file_path`
   absolute. A deny is `hookSpecificOutput.permissionDecision: "deny"` with
   `permissionDecisionReason` (shown to Claude); context for Claude is
   `hookSpecificOutput.additionalContext` (PreToolUse, PostToolUse, SessionStart).
   Exit 2 would refuse too, but the JSON keeps the refusal to this one tool call.
-- Stop: `stop_hook_active` is true when Claude is already continuing because of a
-  Stop hook; `{"decision": "block", "reason": ...}` keeps the turn going with the
-  reason as Claude's next instruction.
+- Stop: `{"decision": "block", "reason": ...}` keeps the turn going with the reason
+  as Claude's next instruction. `stop_hook_active` (Claude is already continuing
+  because of a Stop hook) is not read: the turn timer guards against loops.
 - SessionStart `source`: startup, resume, clear, compact, and fork (a session that
   begins as a fork of another, reported as resume before Claude Code 2.1.214).
 - UserPromptSubmit `prompt`.
@@ -33,7 +35,7 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, begin
+from ..payload import EventError, absolute, begin, shell_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -42,9 +44,10 @@ if TYPE_CHECKING:  # annotations only
     from ..model import Answer
 
 NAME = "claude"
-USAGE = "Claude Code: PreToolUse, PostToolUse, SessionStart, Stop, UserPromptSubmit"
+USAGE = "Claude Code: PreToolUse, PostToolUse (Write, Edit, MultiEdit, Bash), SessionStart, Stop, UserPromptSubmit"
 PROJECT_ENV = "CLAUDE_PROJECT_DIR"
 FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
+SHELL_TOOL = "Bash"
 KINDS = {
     "PreToolUse": PRE_WRITE,
     "PostToolUse": POST_WRITE,
@@ -62,17 +65,18 @@ def normalize(payload: dict[str, Any]) -> Event:
     cwd = event.cwd
     if event.kind in (PRE_WRITE, POST_WRITE):
         tool = payload.get("tool_name")
+        tool_input = payload.get("tool_input")
+        if tool == SHELL_TOOL:
+            command = tool_input.get("command") if isinstance(tool_input, dict) else None
+            return shell_event(event, payload, command)
         if tool not in FILE_TOOLS:
             return event  # another tool: nothing to govern
-        tool_input = payload.get("tool_input")
         if not isinstance(tool_input, dict):
             raise EventError(f"{tool} event without tool_input")
         path = absolute(tool_input.get("file_path"), cwd, f"{tool} tool_input.file_path")
         event.tool, event.targets = tool, [path]
         if event.kind == PRE_WRITE:
             event.edits = [Edit(path, _change(tool, tool_input))]
-    elif event.kind == STOP:
-        event.loop_guard = payload.get("stop_hook_active") is True
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None

@@ -5,9 +5,13 @@ Events (developers.openai.com/codex/hooks; openai/codex hook schemas):
   (`*** Begin Patch` ... `*** End Patch`), its paths relative to `cwd`. A deny is
   `hookSpecificOutput.permissionDecision: "deny"` with `permissionDecisionReason`;
   `hookSpecificOutput.additionalContext` reaches the model (PreToolUse, PostToolUse,
-  SessionStart). Shell calls arrive as `Bash` and are not governed here.
-- Stop: `stop_hook_active`; `{"decision": "block", "reason": ...}` continues the turn
-  with the reason as the next instruction. Codex does not cap continuations itself.
+  SessionStart). Shell calls arrive as `Bash` with `tool_input.command`: a patch run
+  through `apply_patch`/`applypatch` in a heredoc (Codex applies it itself when the
+  model has no apply_patch tool) is judged as the tool's; any other command is
+  watched for the protocol files it changes (`agent.shellwatch`).
+- Stop: `{"decision": "block", "reason": ...}` continues the turn with the reason
+  as the next instruction. Codex does not cap continuations itself; the turn timer
+  does (`stop_hook_active` is not read).
 - SessionStart `source`: startup, resume, clear, compact.
 - UserPromptSubmit `prompt`.
 - No project directory variable: the project is the git top level of `cwd`.
@@ -29,7 +33,7 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, begin
+from ..payload import EventError, absolute, begin, shell_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -38,8 +42,13 @@ if TYPE_CHECKING:  # annotations only
     from ..model import Answer
 
 NAME = "codex"
-USAGE = "Codex CLI: PreToolUse, PostToolUse (apply_patch), SessionStart, Stop, UserPromptSubmit"
+USAGE = (
+    "Codex CLI: PreToolUse, PostToolUse (apply_patch; Bash, with apply_patch heredocs), "
+    "SessionStart, Stop, UserPromptSubmit"
+)
 PATCH_TOOL = "apply_patch"
+# shell-like tools reach the hooks as "Bash" with `tool_input.command`; older names too
+SHELL_TOOLS = frozenset({"Bash", "exec_command", "shell", "local_shell", "shell_command"})
 KINDS = {
     "PreToolUse": PRE_WRITE,
     "PostToolUse": POST_WRITE,
@@ -56,16 +65,17 @@ def normalize(payload: dict[str, Any]) -> Event:
         return event
     cwd = event.cwd
     if event.kind in (PRE_WRITE, POST_WRITE):
-        if payload.get("tool_name") != PATCH_TOOL:
-            return event  # a shell command or another tool: nothing to govern
+        tool = payload.get("tool_name")
         tool_input = payload.get("tool_input")
-        patch = tool_input.get("command") if isinstance(tool_input, dict) else None
-        if not isinstance(patch, str):
+        command = tool_input.get("command") if isinstance(tool_input, dict) else None
+        if tool in SHELL_TOOLS:
+            return _shell(event, payload, command, cwd)
+        if tool != PATCH_TOOL:
+            return event  # another tool: nothing to govern
+        if not isinstance(command, str):
             raise EventError(f"{PATCH_TOOL} event without a string tool_input.command")
         event.tool = PATCH_TOOL
-        _patch_targets(event, patch, cwd)
-    elif event.kind == STOP:
-        event.loop_guard = payload.get("stop_hook_active") is True
+        _patch_targets(event, command, cwd)
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
@@ -74,8 +84,28 @@ def normalize(payload: dict[str, Any]) -> Event:
     return event
 
 
+def _shell(event: Event, payload: dict[str, Any], command: object, cwd: str) -> Event:
+    """A shell command: the patches it runs through `apply_patch`/`applypatch` (Codex
+    applies them itself) are judged as the apply_patch tool's; any other command is
+    watched for what it changes (`agent.shellwatch`)."""
+    import os
+
+    from ..shellcmd import command_text, patches
+
+    text = command_text(command)
+    found = patches(text) if text is not None else []
+    if not found:
+        return shell_event(event, payload, command)
+    event.tool = PATCH_TOOL
+    for directory, patch in found:
+        where = os.path.normpath(os.path.join(cwd, directory)) if directory else cwd
+        _patch_targets(event, patch, where)
+    return event
+
+
 def _patch_targets(event: Event, patch: str, cwd: str) -> None:
-    """Every file the patch names; before the write, what each would hold."""
+    """Every file the patch names (added to the event's); before the write, what each
+    would hold."""
     import os
 
     from ..apply_patch import PatchError, parse_patch, patch_paths
@@ -94,30 +124,41 @@ def _patch_targets(event: Event, patch: str, cwd: str) -> None:
                 names.append(op.move_to)
                 sources[op.move_to] = op.path
     seen: list[str] = []
+    known = set(event.targets)
     for name in names:
         path = absolute(name, cwd, f"{PATCH_TOOL} path")
-        if path not in seen:
+        if path not in seen and path not in known:
             seen.append(path)
     if event.kind == POST_WRITE:  # deleted and moved-away files are gone: nothing to trim
-        event.targets = [path for path in seen if os.path.lexists(path)]
+        event.targets += [path for path in seen if os.path.lexists(path)]
         return
-    event.targets = seen
+    event.targets += seen
     resolved = {absolute(t, cwd, "path"): absolute(s, cwd, "path") for t, s in sources.items()}
-    event.edits = [
+    event.edits += [
         Edit(
-            path, PatchChange(patch, path, resolved.get(path, path), cwd, error), resolved.get(path)
+            path,
+            PatchChange(patch, path, resolved.get(path, path), cwd, error, event.project),
+            resolved.get(path),
         )
         for path in seen
     ]
 
 
 class PatchChange:
-    """What an apply_patch leaves in one file (`agent.model.Change`)."""
+    """What an apply_patch leaves in one file (`agent.model.Change`). Every file the
+    patch reads on the way (a chain of moves onto the target) is read inside `project`
+    only: a source outside it is never opened, and the change is then not worked out."""
 
-    __slots__ = ("cwd", "error", "patch", "source", "target")
+    __slots__ = ("cwd", "error", "patch", "project", "source", "target")
 
     def __init__(
-        self, patch: str, target: str, source: str, cwd: str, error: Exception | None
+        self,
+        patch: str,
+        target: str,
+        source: str,
+        cwd: str,
+        error: Exception | None,
+        project: str | None = None,
     ) -> None:
         self.patch, self.target, self.source, self.cwd, self.error = (
             patch,
@@ -126,6 +167,7 @@ class PatchChange:
             cwd,
             error,
         )
+        self.project = project or cwd
 
     def apply(self, current: str | None, limit: int) -> str | None:
         from ..apply_patch import PatchError, apply_patch
@@ -139,7 +181,7 @@ class PatchChange:
 
         def read(name: str) -> str | None:
             path = where(name)
-            return current if path == self.source else _read_other(path, limit)
+            return current if path == self.source else _read_other(path, limit, self.project)
 
         try:
             results = apply_patch(
@@ -158,23 +200,29 @@ class PatchChange:
         raise CannotSimulate(f"the patch leaves {self.target} unchanged")
 
 
-def _read_other(path: str, limit: int) -> str | None:
-    """A file a patch reads besides the target's own source (a chain of moves)."""
+def _read_other(path: str, limit: int, project: str) -> str | None:
+    """A file a patch reads besides the target's own source (a chain of moves), held
+    to the project: one outside it (by its path or through a link) or in `.git/` is
+    neither opened nor looked for, and nothing about it is said."""
     import os
 
-    from ...fs.access import FileProblem, read_bytes
+    from ...fs.access import FileProblem, confine, read_bytes
     from ..simulate import CannotSimulate
 
+    try:
+        confine(path, project)
+    except FileProblem:
+        raise CannotSimulate("the patch moves a file from outside the repository") from None
     if not os.path.lexists(path):
         return None
     try:
-        raw = read_bytes(path, limit, bound="limit")
-    except FileProblem as exc:
-        raise CannotSimulate(exc.message) from None
+        raw = read_bytes(path, limit, root=project, bound="limit")
+    except FileProblem:
+        raise CannotSimulate("a file the patch moves cannot be read as text") from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise CannotSimulate(f"{path} is not UTF-8 text") from None
+        raise CannotSimulate("a file the patch moves is not UTF-8 text") from None
 
 
 def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:

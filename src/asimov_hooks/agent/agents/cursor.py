@@ -8,7 +8,7 @@ Events (cursor.com/docs/hooks, `.cursor/hooks.json` version 1):
 - stop: `status` (completed, aborted, error), `loop_count` (automatic follow-ups the
   stop hook already triggered in this conversation). `{"followup_message": ...}` is
   submitted as the next user message (it reaches beforeSubmitPrompt); Cursor allows
-  at most 5 in a row. Only a completed loop with no follow-up before it is continued.
+  at most 5 in a row. Only a completed loop is continued, under the turn timer.
 - beforeSubmitPrompt: `prompt`; the answer is `{"continue": true}`.
 - sessionStart: `additional_context` is added to the new conversation. Its payload
   carries no source: a resumed conversation cannot be told from a new one.
@@ -54,14 +54,14 @@ def normalize(payload: dict[str, Any]) -> Event:
     if event.kind is None:
         return event
     event.session = as_text(payload.get("conversation_id")) or as_text(payload.get("session_id"))
-    event.project = project_dir(None, cwd)
+    event.project = event.turns = project_dir(None, cwd)
     if event.kind == POST_WRITE:
         event.tool, event.targets = "edit", [path]
     elif event.kind == STOP:
-        count = payload.get("loop_count")
-        followed = isinstance(count, int) and not isinstance(count, bool) and count > 0
-        # a follow-up after the user aborted (or an error) would override the user
-        event.loop_guard = followed or payload.get("status", "completed") != "completed"
+        # a follow-up after the user aborted (or an error) would override the user;
+        # `loop_count` is not a guard: the turn timer never asks twice without the
+        # threshold of work in between
+        event.aborted = payload.get("status", "completed") != "completed"
     elif event.kind == PROMPT:
         event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
     return event
@@ -88,7 +88,10 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
     elif answer.context:  # afterFileEdit: no channel to the agent; the user sees stderr
         import sys
 
-        sys.stderr.write(f"asimov-hooks agent-event: {answer.context.rstrip()}\n")
+        from ...fs.access import show
+
+        text = "\n".join(map(show, answer.context.rstrip().splitlines()))
+        sys.stderr.write(f"asimov-hooks agent-event: {text}\n")
     if out is None:
         return None, 0
     import json

@@ -7,10 +7,12 @@ Events (geminicli.com/docs/hooks and /docs/hooks/reference; google-gemini/gemini
   A deny is `{"decision": "deny", "reason": ...}`: the reason reaches the agent as the
   tool's error and the turn goes on. AfterTool's `hookSpecificOutput.additionalContext`
   is appended to the tool result; BeforeTool has no context field.
-- AfterAgent (once per turn, after the final response): `stop_hook_active` is true
-  when this turn is itself a retry a hook asked for; `{"decision": "deny", "reason":
-  ...}` rejects the response and sends the reason to the agent as a new prompt (which
-  runs BeforeAgent again with that prompt).
+- BeforeTool / AfterTool on `run_shell_command` (`tool_input.command`): the protocol
+  files' state before the command, compared after it (`agent.shellwatch`).
+- AfterAgent (once per turn, after the final response): `{"decision": "deny",
+  "reason": ...}` rejects the response and sends the reason to the agent as a new
+  prompt (which runs BeforeAgent again with that prompt). `stop_hook_active` is not
+  read: the turn timer guards against loops.
 - BeforeAgent `prompt`.
 - SessionStart `source`: startup, resume, clear (no compaction source);
   `hookSpecificOutput.additionalContext` is added to the session.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 from ..model import (
     CLEAR,
+    POST_SHELL,
     POST_WRITE,
     PRE_WRITE,
     PROMPT,
@@ -32,7 +35,7 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, begin
+from ..payload import EventError, absolute, begin, shell_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -42,10 +45,12 @@ if TYPE_CHECKING:  # annotations only
 
 NAME = "gemini"
 USAGE = (
-    "Gemini CLI: BeforeTool, AfterTool (write_file, replace), BeforeAgent, AfterAgent, SessionStart"
+    "Gemini CLI: BeforeTool, AfterTool (write_file, replace, run_shell_command), BeforeAgent, "
+    "AfterAgent, SessionStart"
 )
 PROJECT_ENV = "GEMINI_PROJECT_DIR"
 FILE_TOOLS = frozenset({"write_file", "replace"})
+SHELL_TOOL = "run_shell_command"
 KINDS = {
     "BeforeTool": PRE_WRITE,
     "AfterTool": POST_WRITE,
@@ -54,7 +59,9 @@ KINDS = {
     "SessionStart": SESSION_START,
 }
 SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR}
-CONTEXT_EVENTS = frozenset({POST_WRITE, SESSION_START, PROMPT})  # where additionalContext is read
+CONTEXT_EVENTS = frozenset(
+    {POST_WRITE, POST_SHELL, SESSION_START, PROMPT}
+)  # where additionalContext is read
 
 
 def normalize(payload: dict[str, Any]) -> Event:
@@ -63,9 +70,12 @@ def normalize(payload: dict[str, Any]) -> Event:
         return event
     if event.kind in (PRE_WRITE, POST_WRITE):
         tool = payload.get("tool_name")
+        tool_input = payload.get("tool_input")
+        if tool == SHELL_TOOL:
+            command = tool_input.get("command") if isinstance(tool_input, dict) else None
+            return shell_event(event, payload, command)
         if tool not in FILE_TOOLS:
             return event  # another tool: nothing to govern
-        tool_input = payload.get("tool_input")
         if not isinstance(tool_input, dict):
             raise EventError(f"{tool} event without tool_input")
         # the file tools resolve a relative path against the project root, not cwd
@@ -73,8 +83,6 @@ def normalize(payload: dict[str, Any]) -> Event:
         event.tool, event.targets = tool, [path]
         if event.kind == PRE_WRITE:
             event.edits = [Edit(path, _ToolChange(tool, tool_input))]
-    elif event.kind == STOP:
-        event.loop_guard = payload.get("stop_hook_active") is True
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None

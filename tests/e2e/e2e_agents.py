@@ -1,0 +1,361 @@
+"""The real agents, driven headless against a scripted model server on 127.0.0.1.
+
+One class per agent knows how to start it (isolated HOME and configuration, loopback base
+URL, telemetry and updates off, every proxy variable pointing at a refusing sink on
+127.0.0.1), how its write and shell tools are called, how it resumes a session, and how to
+read back the tool results and hook messages the model was told.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from typing import Any
+
+from e2e_servers import AnthropicServer, GeminiServer, ResponsesServer, ScriptedServer, Turn, call
+from install_agents import CACHE
+
+TIMEOUT = 120  # seconds, for every agent process
+SCRIPTS = os.path.dirname(sys.executable)  # where asimov-hooks is installed
+HOMES = CACHE / "homes"  # not under /tmp: Codex refuses its helper binaries there
+
+
+def strings(value: Any) -> list[str]:
+    """Every string inside a JSON value (the texts a request carries)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return []
+
+
+class Agent:
+    name = ""
+    server_class: type[ScriptedServer] = ScriptedServer
+    settings = ""  # the project settings file `agent install` edits
+
+    def __init__(self, command: list[str], project: str) -> None:
+        self.command = command
+        self.project = project
+        HOMES.mkdir(parents=True, exist_ok=True)
+        self.home = tempfile.mkdtemp(prefix=f"{self.name}-", dir=HOMES)
+        self.session: str | None = None
+        self.sink_url = ""
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.home, ignore_errors=True)
+
+    # -- what the scripted model sends
+    def write(self, path: str, content: str) -> Turn:
+        raise NotImplementedError
+
+    def shell(self, command: str) -> Turn:
+        raise NotImplementedError
+
+    # -- what the model was told
+    def tool_results(self, server: ScriptedServer) -> list[str]:
+        """The result text of every tool call, in order, as the model last saw them."""
+        raise NotImplementedError
+
+    def told(self, server: ScriptedServer, index: int = -1) -> str:
+        """Every text in one main-loop request (default: the last)."""
+        return "\n".join(strings(server.main_requests()[index].body))
+
+    # -- running
+    def base_env(self) -> dict[str, str]:
+        proxy = self.sink_url
+        return {
+            "PATH": os.pathsep.join([SCRIPTS, "/usr/local/bin", "/usr/bin", "/bin"]),
+            "HOME": self.home,
+            "USER": "e2e",
+            "LANG": "C.UTF-8",
+            "TERM": "dumb",
+            "NO_COLOR": "1",
+            "TMPDIR": tempfile.gettempdir(),
+            "XDG_CONFIG_HOME": os.path.join(self.home, ".config"),
+            "XDG_CACHE_HOME": os.path.join(self.home, ".cache"),
+            "XDG_STATE_HOME": os.path.join(self.home, ".local", "state"),
+            "XDG_DATA_HOME": os.path.join(self.home, ".local", "share"),
+            "HTTP_PROXY": proxy,
+            "HTTPS_PROXY": proxy,
+            "ALL_PROXY": proxy,
+            "http_proxy": proxy,
+            "https_proxy": proxy,
+            "all_proxy": proxy,
+            "NO_PROXY": "127.0.0.1,localhost",
+            "no_proxy": "127.0.0.1,localhost",
+            "GIT_CONFIG_NOSYSTEM": "1",
+        }
+
+    def prepare(self, server: ScriptedServer) -> None:
+        """Write the agent's user configuration for `server` into the isolated HOME."""
+
+    def env(self, server: ScriptedServer) -> dict[str, str]:
+        raise NotImplementedError
+
+    def argv(self, prompt: str, resume: bool) -> list[str]:
+        raise NotImplementedError
+
+    def run(
+        self, server: ScriptedServer, prompt: str, *, resume: bool = False, cwd: str | None = None
+    ) -> subprocess.CompletedProcess:
+        self.prepare(server)
+        done = subprocess.run(
+            self.argv(prompt, resume),
+            cwd=cwd or self.project,
+            env=self.env(server),
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            stdin=subprocess.DEVNULL,
+        )
+        self.after(done)
+        return done
+
+    def after(self, done: subprocess.CompletedProcess) -> None:
+        """Note what a resume needs (the session id) from the agent's output."""
+
+
+# ---------------------------------------------------------------------- Claude Code
+class Claude(Agent):
+    name = "claude"
+    server_class = AnthropicServer
+    settings = ".claude/settings.json"
+
+    def write(self, path: str, content: str) -> Turn:
+        return call("Write", {"file_path": os.path.join(self.project, path), "content": content})
+
+    def shell(self, command: str) -> Turn:
+        return call("Bash", {"command": command, "description": "run a command"})
+
+    def tool_results(self, server: ScriptedServer) -> list[str]:
+        last = server.main_requests()[-1].body
+        out = []
+        for message in last.get("messages", []):
+            content = message.get("content")
+            for block in content if isinstance(content, list) else []:
+                if isinstance(block, dict) and block.get("type") == "tool_result":
+                    out.append("\n".join(strings(block.get("content"))))
+        return out
+
+    def env(self, server: ScriptedServer) -> dict[str, str]:
+        return dict(
+            self.base_env(),
+            ANTHROPIC_BASE_URL=server.url,
+            ANTHROPIC_API_KEY="sk-e2e-scripted",
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+            DISABLE_AUTOUPDATER="1",
+            DISABLE_TELEMETRY="1",
+            DISABLE_ERROR_REPORTING="1",
+            CLAUDE_CONFIG_DIR=os.path.join(self.home, ".claude"),
+        )
+
+    def argv(self, prompt: str, resume: bool) -> list[str]:
+        argv = [
+            *self.command,
+            "-p",
+            prompt,
+            "--permission-mode",
+            "acceptEdits",
+            "--output-format",
+            "json",
+        ]
+        if resume:
+            assert self.session, "no session to resume"
+            argv += ["--resume", self.session]
+        return argv
+
+    def after(self, done: subprocess.CompletedProcess) -> None:
+        with contextlib.suppress(ValueError):
+            self.session = json.loads(done.stdout).get("session_id") or self.session
+
+
+# ---------------------------------------------------------------------- Codex CLI
+# A model Codex knows nothing about gets fallback metadata and only `exec_command`; this
+# catalog entry gives the scripted model the metadata of Codex's own models, so it is
+# offered the `apply_patch` tool (a free-form tool, as for OpenAI's models).
+CODEX_MODEL = {
+    "slug": "scripted-model",
+    "display_name": "scripted-model",
+    "description": "scripted",
+    "default_reasoning_level": "low",
+    "supported_reasoning_levels": [{"effort": "low", "description": "low"}],
+    "shell_type": "shell_command",
+    "visibility": "list",
+    "supported_in_api": True,
+    "priority": 1,
+    "availability_nux": None,
+    "upgrade": None,
+    "base_instructions": "You are a scripted test model.",
+    "model_messages": None,
+    "supports_reasoning_summaries": False,
+    "default_reasoning_summary": "none",
+    "support_verbosity": False,
+    "default_verbosity": None,
+    "apply_patch_tool_type": "freeform",
+    "truncation_policy": {"mode": "bytes", "limit": 10000},
+    "supports_parallel_tool_calls": False,
+    "supports_image_detail_original": False,
+    "context_window": 200000,
+    "auto_compact_token_limit": None,
+    "effective_context_window_percent": 95,
+    "experimental_supported_tools": [],
+    "input_modalities": ["text"],
+    "supports_search_tool": False,
+}
+
+
+def toml_string(value: str) -> str:
+    return json.dumps(value)  # a JSON string is a valid TOML basic string
+
+
+def patch_text(path: str, content: str, old: str | None) -> str:
+    """An apply_patch envelope that turns `old` (None: no file) at `path` into `content`."""
+    body = "".join(f"+{line}\n" for line in content.splitlines())
+    if old is None:
+        return f"*** Begin Patch\n*** Add File: {path}\n{body}*** End Patch\n"
+    gone = "".join(f"-{line}\n" for line in old.splitlines())
+    return f"*** Begin Patch\n*** Update File: {path}\n@@\n{gone}{body}*** End Patch\n"
+
+
+class Codex(Agent):
+    name = "codex"
+    server_class = ResponsesServer
+    settings = ".codex/hooks.json"
+    model = "scripted-model"
+
+    def __init__(self, command: list[str], project: str) -> None:
+        super().__init__(command, project)
+        self.codex_home = os.path.join(self.home, ".codex")
+        os.makedirs(self.codex_home, exist_ok=True)
+
+    def write(self, path: str, content: str) -> Turn:
+        target = os.path.join(self.project, path)
+        old = None
+        if os.path.exists(target):
+            with open(target, encoding="utf-8") as fh:
+                old = fh.read()
+        return call("apply_patch", patch_text(path, content, old))
+
+    def shell(self, command: str) -> Turn:
+        return call("exec_command", {"cmd": command})
+
+    def tool_results(self, server: ScriptedServer) -> list[str]:
+        last = server.main_requests()[-1].body
+        return [
+            "\n".join(strings(item.get("output")))
+            for item in last.get("input", [])
+            if isinstance(item, dict) and item.get("type", "").endswith("call_output")
+        ]
+
+    def prepare(self, server: ScriptedServer) -> None:
+        catalog = os.path.join(self.codex_home, "models.json")
+        with open(catalog, "w", encoding="utf-8") as fh:
+            json.dump({"models": [dict(CODEX_MODEL, slug=self.model)]}, fh)
+        project = os.path.realpath(self.project)
+        config = f"""\
+model = {toml_string(self.model)}
+model_provider = "scripted"
+model_catalog_json = {toml_string(catalog)}
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+
+[model_providers.scripted]
+name = "scripted"
+base_url = {toml_string(server.url + "/v1")}
+wire_api = "responses"
+env_key = "SCRIPTED_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+
+[features]
+hooks = true
+plugins = false
+remote_plugin = false
+
+[analytics]
+enabled = false
+
+[otel]
+exporter = "none"
+
+[projects.{toml_string(project)}]
+trust_level = "trusted"
+"""
+        with open(os.path.join(self.codex_home, "config.toml"), "w", encoding="utf-8") as fh:
+            fh.write(config)
+
+    def env(self, server: ScriptedServer) -> dict[str, str]:
+        return dict(
+            self.base_env(),
+            CODEX_HOME=self.codex_home,
+            SCRIPTED_API_KEY="sk-e2e-scripted",
+            RUST_LOG="error",
+        )
+
+    def argv(self, prompt: str, resume: bool) -> list[str]:
+        flags = ["--dangerously-bypass-hook-trust", "--skip-git-repo-check", "--json"]
+        if resume:
+            return [*self.command, "exec", "resume", "--last", *flags, prompt]
+        return [*self.command, "exec", *flags, prompt]
+
+
+# ---------------------------------------------------------------------- Gemini CLI
+class Gemini(Agent):
+    name = "gemini"
+    server_class = GeminiServer
+    settings = ".gemini/settings.json"
+
+    def write(self, path: str, content: str) -> Turn:
+        return call(
+            "write_file", {"file_path": os.path.join(self.project, path), "content": content}
+        )
+
+    def shell(self, command: str) -> Turn:
+        return call("run_shell_command", {"command": command, "description": "run a command"})
+
+    def tool_results(self, server: ScriptedServer) -> list[str]:
+        last = server.main_requests()[-1].body
+        out = []
+        for content in last.get("contents", []):
+            for part in content.get("parts", []) if isinstance(content, dict) else []:
+                if isinstance(part, dict) and "functionResponse" in part:
+                    out.append("\n".join(strings(part["functionResponse"].get("response"))))
+        return out
+
+    def prepare(self, server: ScriptedServer) -> None:
+        os.makedirs(os.path.join(self.home, ".gemini"), exist_ok=True)
+        settings = {
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            "privacy": {"usageStatisticsEnabled": False},
+            "telemetry": {"enabled": False},
+            "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+        }
+        with open(os.path.join(self.home, ".gemini", "settings.json"), "w", encoding="utf-8") as fh:
+            json.dump(settings, fh)
+
+    def env(self, server: ScriptedServer) -> dict[str, str]:
+        return dict(
+            self.base_env(),
+            GOOGLE_GEMINI_BASE_URL=server.url,
+            GEMINI_API_KEY="e2e-scripted",
+            GEMINI_CLI_TRUST_WORKSPACE="true",
+            GEMINI_TELEMETRY_ENABLED="false",
+        )
+
+    def argv(self, prompt: str, resume: bool) -> list[str]:
+        argv = [*self.command, "-p", prompt, "--yolo", "--output-format", "json"]
+        if resume:
+            argv += ["--resume", "latest"]
+        return argv
+
+
+AGENTS: dict[str, type[Agent]] = {"claude": Claude, "codex": Codex, "gemini": Gemini}

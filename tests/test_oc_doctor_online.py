@@ -1,0 +1,179 @@
+"""`oc doctor --online` fetches only a URL the user chose, within one deadline, and
+shows nothing of the answer but a commit id. Servers run on 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import socket
+import subprocess
+import threading
+import time
+from typing import ClassVar
+
+import pytest
+from conftest import SCRIPTS, git, git_init, script_env
+from oc_data import oc
+
+SECRET = "internal-token-do-not-echo"
+
+
+class Health(http.server.BaseHTTPRequestHandler):
+    answers: ClassVar[dict[str, tuple[int, bytes, str | None]]] = {}
+    hits: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        self.hits.append(self.path)
+        status, body, reason = self.answers.get(self.path, (404, b"nope", None))
+        self.send_response(status, reason)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def server():
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Health)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    Health.answers, Health.hits = {}, []
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", Health
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+def repo(tmp_path, isolated_home):
+    root = git_init(tmp_path / "proj")
+    os.makedirs(os.path.join(root, ".checkpoints"))
+    git(root, "commit", "-q", "--allow-empty", "--no-verify", "-m", "one")
+    return root
+
+
+def head(root) -> str:
+    return git(root, "rev-parse", "HEAD").stdout.strip()
+
+
+def committed(repo, url: str, extra: str = "") -> None:
+    with open(os.path.join(repo, ".asimov-hooks.yaml"), "w", encoding="utf-8") as fh:
+        fh.write(f"oc:\n  health-url: {json.dumps(url)}\n{extra}")
+
+
+def test_a_committed_url_is_not_fetched_without_confirmation(repo, server):
+    url, health = server
+    health.answers["/internal"] = (200, json.dumps({"commit": head(repo)}).encode(), None)
+    committed(repo, url + "/internal")
+    proc = oc(repo, "doctor", "--online")
+    assert health.hits == []  # nothing was fetched
+    (line,) = [x for x in proc.stdout.splitlines() if "deployed-commit" in x]
+    assert "not fetched" in line and "--allow-committed-url" in line, line
+    assert proc.returncode == 0
+    for fmt in ("json", "sarif", "github"):
+        proc = oc(repo, "doctor", "--online", "--format", fmt)
+        assert "--allow-committed-url" in proc.stdout and health.hits == []
+    proc = oc(repo, "doctor", "--online", "--allow-committed-url", "--strict")
+    assert health.hits == ["/internal"] and proc.returncode == 0, proc.stdout
+
+
+def test_the_users_own_url_needs_no_confirmation(repo, server):
+    """`git config asimov-hooks.healthUrl` is the user's (a git config is never
+    committed), and it wins over a committed one; --url wins over both."""
+    url, health = server
+    health.answers["/mine"] = (200, head(repo).encode(), None)
+    committed(repo, url + "/theirs")
+    git(repo, "config", "asimov-hooks.healthUrl", url + "/mine")
+    proc = oc(repo, "doctor", "--online", "--strict")
+    assert proc.returncode == 0 and health.hits == ["/mine"], proc.stdout
+    proc = oc(repo, "doctor", "--online", "--url", url + "/given")
+    assert health.hits == ["/mine", "/given"]
+
+
+def test_allow_committed_url_needs_online(repo):
+    proc = oc(repo, "doctor", "--allow-committed-url")
+    assert proc.returncode == 2 and "--online" in proc.stderr
+    assert len(proc.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"status": SECRET},
+        {"commit": SECRET, "sha": "zz"},
+        {"build": {"token": SECRET}},
+    ],
+)
+def test_only_a_commit_id_is_ever_echoed(repo, server, body):
+    """Whatever health-commit-keys names, a value that is not a commit id is not shown."""
+    url, health = server
+    health.answers["/h"] = (200, json.dumps(body).encode(), None)
+    committed(repo, url + "/h", "  health-commit-keys: [status, token, commit]\n")
+    proc = oc(repo, "doctor", "--online", "--allow-committed-url", "--format", "json")
+    assert health.hits == ["/h"]
+    assert SECRET not in proc.stdout + proc.stderr
+    assert "names no commit" in proc.stdout
+
+
+def test_the_servers_own_words_are_not_shown(repo, server):
+    url, health = server
+    health.answers["/h"] = (503, b"down", "::error::forged\x1b[31m")
+    proc = oc(repo, "doctor", "--online", "--url", url + "/h")
+    assert "forged" not in proc.stdout + proc.stderr and "\x1b" not in proc.stdout
+    assert "answered HTTP 503 Service Unavailable" in proc.stdout
+
+
+def test_one_deadline_covers_the_whole_request(repo):
+    """A server that trickles a byte every 0.2 s never lets a socket timeout fire; the
+    command still gives up at its deadline (here 1 s; the server would take a minute)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    stop = threading.Event()
+
+    def trickle() -> None:
+        conn, _ = listener.accept()
+        conn.recv(4096)
+        answer = b"HTTP/1.1 200 OK\r\nContent-Length: 300\r\n\r\n" + b" " * 300
+        for byte in answer:
+            if stop.is_set():
+                break
+            try:
+                conn.sendall(bytes([byte]))
+            except OSError:
+                break
+            time.sleep(0.2)
+        conn.close()
+
+    threading.Thread(target=trickle, daemon=True).start()
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}/"
+    with open(os.path.join(repo, ".asimov-hooks.yaml"), "w", encoding="utf-8") as fh:
+        fh.write("oc:\n  health-timeout: 1\n")
+    exe = os.path.join(SCRIPTS, "asimov-hooks")
+    try:
+        proc = subprocess.run(
+            [exe, "oc", "doctor", "--online", "--url", url],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            env=script_env(),
+            timeout=30,  # the server's answer takes over 60 s
+            check=False,
+        )
+    finally:
+        stop.set()
+        listener.close()
+    assert "no answer within 1 s" in proc.stdout, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif", "github"])
+def test_machine_formats_without_checkpoints_stay_machine_readable(tmp_path, isolated_home, fmt):
+    root = git_init(tmp_path / "empty")
+    proc = oc(root, "doctor", "--format", fmt)
+    assert proc.returncode == 0, proc.stderr
+    assert "no checkpoints" not in proc.stdout
+    if fmt in ("json", "sarif"):
+        json.loads(proc.stdout)
+    else:  # what validate's github format prints for no findings: the summary alone
+        assert proc.stdout.startswith("0 files checked") and len(proc.stdout.splitlines()) == 1
