@@ -88,7 +88,10 @@ def test_gemini_write_file_carries_the_trimmed_content(repo) -> None:
     payload = fixture("gemini", "before_tool_write_file", repo, **{"tool_input.content": BLOATED})
     out = answer(run_event("gemini", payload, repo))
     assert "decision" not in out
-    trimmed(out["hookSpecificOutput"]["tool_input"]["content"])
+    given = out["hookSpecificOutput"]["tool_input"]
+    # the complete arguments: Gemini CLI validates them as the tool's whole input
+    assert given["file_path"] == payload["tool_input"]["file_path"]
+    trimmed(given["content"])
     archived(repo)
 
 

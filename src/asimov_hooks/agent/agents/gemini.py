@@ -86,6 +86,7 @@ def normalize(payload: dict[str, Any]) -> Event:
         if event.kind == PRE_WRITE:
             event.edits = [Edit(path, _ToolChange(tool, tool_input))]
             event.rewritable = tool == "write_file"  # the whole content: trimmed first
+            event.tool_input = tool_input
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
@@ -125,9 +126,11 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
     ):
         out = {"decision": "deny", "reason": answer.reason}
     elif answer.rewrites and event.kind == PRE_WRITE:
-        # merged over the model's arguments: the trimmed content is what gets written
+        # the whole input (Gemini CLI 0.61.0 validates the hook's tool_input as the
+        # complete arguments, whatever the reference says about merging), trimmed
         new = answer.rewrites.get(event.targets[0])
-        out = {"hookSpecificOutput": {"hookEventName": event.name, "tool_input": {"content": new}}}
+        tool_input = {**event.tool_input, "content": new}
+        out = {"hookSpecificOutput": {"hookEventName": event.name, "tool_input": tool_input}}
     elif answer.context and event.kind in CONTEXT_EVENTS:
         out = {
             "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}
