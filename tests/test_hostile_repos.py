@@ -16,6 +16,7 @@ state), and no command printed a traceback.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -24,8 +25,9 @@ import subprocess
 import tempfile
 
 import pytest
+from agent_support import fixture
 from conftest import SCRIPTS, commit_all, git, git_init, oc_checkpoint, script_env, write
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 SKILL = "oc-app-architect"
@@ -318,6 +320,79 @@ def test_every_command_on_the_most_hostile_repository(template: str) -> None:
             check(base, repo, case)
         finally:
             shutil.rmtree(base, ignore_errors=True)
+
+
+# ------------------------------------------------------------ move chains in patches
+# Codex's apply_patch may move a file onto a checkpoint in several steps (Update File:
+# A + Move to: B, then Update File: B + Move to: C, ...). Wherever a step's source is,
+# the pre-write check reads nothing outside the repository and says nothing about it.
+CHAIN_SOURCES = [
+    "../outside/secret.txt", "OUTABS/secret.txt", "out-link.txt", "out-dir/secret.txt",
+    ".git/config", "/proc/self/environ", "draft.yaml", "missing.yaml",
+]  # fmt: skip
+CHAIN_STEPS = ["mid.yaml", "sub/mid.yaml", "draft.yaml", "out-dir/landing.txt", CP]
+
+move_chain = st.fixed_dictionaries(
+    {
+        "source": st.sampled_from(CHAIN_SOURCES),
+        "steps": st.lists(st.sampled_from(CHAIN_STEPS), max_size=3),
+        "update_after": st.booleans(),
+        "deleted": st.lists(st.sampled_from(CHAIN_STEPS), max_size=1),
+    }
+)
+
+
+def chain_patch(case: dict, base: str) -> str:
+    names = [case["source"].replace("OUTABS", os.path.join(base, "outside"))]
+    names += case["steps"] + [CP]
+    lines = ["*** Begin Patch"]
+    for name in case["deleted"]:
+        lines.append(f"*** Delete File: {name}")
+    for here, there in itertools.pairwise(names):
+        if here != there:
+            lines += [f"*** Update File: {here}", f"*** Move to: {there}"]
+            lines += ["@@", "-milestone: m", "+milestone: m"]
+    if case["update_after"]:
+        lines += [f"*** Update File: {CP}", "@@", "-milestone: m", "+milestone: n"]
+    return "\n".join([*lines, "*** End Patch"]) + "\n"
+
+
+@settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(case=move_chain)
+@example(case={"source": "OUTABS/secret.txt", "steps": ["mid.yaml"], "update_after": True,
+               "deleted": []})  # fmt: skip
+@example(case={"source": "../outside/secret.txt", "steps": ["sub/mid.yaml"],
+               "update_after": False, "deleted": []})  # fmt: skip
+def test_a_move_chain_reads_nothing_outside(tmp_path_factory, case: dict) -> None:
+    base = str(tmp_path_factory.mktemp("move-chain"))
+    repo = git_init(os.path.join(base, "repo"))
+    write(repo, CP, "milestone: m\nstatus: in_progress\n")
+    write(repo, "draft.yaml", "milestone: m\nstatus: planned\n")
+    write(base, "outside/secret.txt", "milestone: m\nstatus: do-not-leak\n")
+    os.symlink(os.path.join(base, "outside", "secret.txt"), os.path.join(repo, "out-link.txt"))
+    os.symlink(os.path.join(base, "outside"), os.path.join(repo, "out-dir"))
+    before = snapshot(os.path.join(base, "outside"))
+    patch = chain_patch(case, base)
+    payload = fixture("codex", "pre_tool_use_apply_patch", repo, tool_input={"command": patch})
+    done = subprocess.run(
+        [os.path.join(SCRIPTS, "asimov-hooks"), "agent-event", "--agent", "codex"],
+        cwd=repo,
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=script_env(HOME=os.path.join(base, "home")),
+        timeout=120,
+    )
+    said = done.stdout + done.stderr
+    assert done.returncode in (0, 1), (case, said)
+    assert "Traceback" not in said and "internal error" not in said, (case, said)
+    assert "do-not-leak" not in said, (case, said)
+    assert os.path.join(base, "outside") not in said, (case, said)
+    assert snapshot(os.path.join(base, "outside")) == before, case
 
 
 # ------------------------------------------------- config kinds aimed at ignored files

@@ -53,6 +53,9 @@ def agent_settings(config: Config) -> dict[str, Any]:
         "protocols": {k: [x for x in v if isinstance(x, str)] for k, v in protocols.items()},
         "checkpoint-kinds": [k for k in section.get("checkpoint-kinds", []) if isinstance(k, str)],
         "context-budget": int(section.get("context-budget", 3000)),
+        "warmup-essentials": [
+            k for k in section.get("warmup-essentials", []) if isinstance(k, str) and k
+        ],
         "max-edits": int(section.get("max-edits", 1000)),
     }
 

@@ -23,6 +23,7 @@ class Report:
         self.warnings: list[str] = []
         self.failed = False  # something asked for was left undone (exit 1)
         self.errors: list[str] = []  # a file that could not be used (exit 2)
+        self.unresolved: list[tuple[str, Agent]] = []  # hook commands not on PATH here
 
 
 def _rel(path: str, top: str) -> str:
@@ -49,6 +50,13 @@ def install(top: str, agent_name: str, scope: str = "project") -> Report:
             _install_one(top, agent, chosen, report)
         except (hooks_file.SettingsError, OSError) as exc:
             report.errors.append(str(exc))  # the other agents' files still get done
+    if report.unresolved:
+        from .health import unresolved_warning
+
+        command = report.unresolved[0][0]
+        titles = [agent.title for _, agent in report.unresolved]
+        names = {agent.name for _, agent in report.unresolved}
+        report.warnings.append(unresolved_warning(command, " and ".join(titles), names))
     return report
 
 
@@ -64,10 +72,10 @@ def _install_one(top: str, agent: Agent, chosen: str, report: Report) -> None:
         )
     if not outcome.added and not outcome.repaired:
         report.lines.append(f"{rel}: {agent.title} hooks already installed; nothing changed")
-    from .health import command_resolves, unresolved_warning
+    from .health import command_resolves
 
     if not command_resolves(command, top):
-        report.warnings.append(unresolved_warning(command, agent.title, agent.name))
+        report.unresolved.append((command, agent))
     if chosen == "local":
         from .localignore import ensure_ignored
 

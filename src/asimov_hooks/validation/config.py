@@ -211,6 +211,8 @@ class Config:
         self._limits: dict[str, int] | None = None
         # what a reader works out from a section once per run (the trim Settings)
         self.derived: dict[str, Any] = {}
+        # `asimov-validate --format-assertion`: schemas' `format`s are asserted
+        self.format_assertion = False
 
     @property
     def limits(self) -> dict[str, int]:

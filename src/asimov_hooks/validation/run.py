@@ -35,12 +35,14 @@ def validate(
     prog: str = "asimov-validate",
     jobs: int = 1,
     color: str = "auto",
+    format_assertion: bool = False,
 ) -> int:
     try:
         config = load_config(config_path)
     except ConfigError as exc:
         sys.stderr.write(show(f"{prog}: error: {exc}") + "\n")
         return EXIT_USAGE
+    config.format_assertion = format_assertion
     from .config_check import known_rule_ids, unknown_rule_ids
 
     known = known_rule_ids()
@@ -134,6 +136,7 @@ def run_options(
     jobs: int = 0,
     color: str = "auto",
     prog: str = "asimov-validate",
+    format_assertion: bool = False,
 ) -> int:
     """Run validate from parsed command-line options (click's or cli.options.parse_command's)."""
     from ..output.report import default_format
@@ -150,6 +153,7 @@ def run_options(
         jobs=jobs,
         color=color,
         prog=prog,
+        format_assertion=format_assertion,
     )
 
 
