@@ -92,9 +92,12 @@ def test_pre_write_valid_checkpoint_allowed(repo) -> None:
 
 
 def test_pre_write_fixable_by_trim_allowed(repo) -> None:
-    """Too many completed items is what the trim fixes after the write: not a refusal."""
+    """Too many completed items is what the trim fixes: not a refusal; the Write is
+    handed back trimmed (ADR-007: trim before the write)."""
     payload = tool(repo, "PreToolUse", "Write", ".claude_checkpoint.yaml", content=BLOATED)
-    assert answer(agent_event(payload, repo)) is None
+    specific = answer(agent_event(payload, repo))["hookSpecificOutput"]
+    assert specific["permissionDecision"] != "deny"
+    assert "task 12" in specific["updatedInput"]["content"]
 
 
 def deny_reason(proc: subprocess.CompletedProcess) -> str:
@@ -335,7 +338,7 @@ def stop(repo: str, session: str = "sess-1", active: bool = False) -> dict | Non
 
 
 def assert_blocks(out: dict | None) -> None:
-    assert out == {"decision": "block", "reason": MESSAGE}
+    assert out == {"hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": MESSAGE}}
 
 
 def test_stop_without_any_turn_does_nothing(repo) -> None:
@@ -425,7 +428,9 @@ def test_concurrent_stops_ask_once(repo) -> None:
     outs = [p.communicate(data, timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0, 0], outs
     blocks = [json.loads(o) for o, _ in outs if o.strip()]
-    assert blocks == [{"decision": "block", "reason": MESSAGE}]
+    assert blocks == [
+        {"hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": MESSAGE}}
+    ]
     assert session_row(repo, "sess-1")["checkpoints"] == 1
 
 

@@ -127,6 +127,6 @@ def test_nothing_tells_the_agent_to_stop(repo_kind, asimov_repo, oc_repo) -> Non
     age_turn(repo, SESSION, 40)
     out = answer(run_event("claude", fixture("claude", "stop", repo), repo))
     assert out is not None
-    texts.append(out["reason"])
+    texts.append(out["hookSpecificOutput"]["additionalContext"])
     for text in texts:
         assert re.search(r"\bstop\b", text, re.IGNORECASE) is None, text

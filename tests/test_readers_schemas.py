@@ -381,3 +381,13 @@ def test_format_assertion_on_the_command_line(tmp_path) -> None:
     assert said[0] == said[1]
     run = run_script("asimov-hooks", "validate", "--format-assertion", "notes/a.yaml", cwd=tmp_path)
     assert run.returncode == 1 and "mail: 'nobody' is not a" in run.stdout, run
+
+
+def test_the_line_limit_does_not_suggest_a_trim_that_refuses(tmp_path) -> None:
+    git_init(tmp_path)
+    names = ["&a one"] + [f"item {n}" for n in range(2, 20)] + ["*a"]
+    write(tmp_path, CP, "milestone: M\nstatus: done\ncompleted:\n" + _items(*names))
+    run = _validate(tmp_path, CP)
+    assert "warning max-lines-soft 23 lines" in run.stdout, run
+    assert "run `asimov-hooks trim`" not in run.stdout, run
+    assert "`asimov-hooks trim` cannot shorten this file (line 4: the part" in run.stdout, run

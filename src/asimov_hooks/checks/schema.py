@@ -57,27 +57,9 @@ def _trim_caps(ctx: Context) -> dict[str, tuple[str, int]]:
 
 
 def _trim_refuses(ctx: Context) -> str | None:
-    """Why the trimmer would refuse this file (asked once, only for a list over its cap),
-    or None: the suggestion to run it must not send the user round in a loop."""
-    if "trim-refuses" not in ctx.memo:
-        from ..trim.algorithm import trim_text
-        from ..trim.layout import Refused
-        from ..trim.settings import Settings
+    from ..trim.algorithm import trim_refusal
 
-        reason = None
-        try:
-            trim_text(
-                ctx.text.text,
-                Settings.from_config(ctx.config),
-                ctx.rules.get("max-lines-soft", {}).get("max"),
-                ctx.rules.get("max-lines-hard", {}).get("max"),
-                max_nodes=ctx.rules.get("yaml-aliases", {}).get("max-nodes", 100_000),
-                limits=ctx.config.limits,
-            )
-        except Refused as refused:
-            reason = str(refused)
-        ctx.memo["trim-refuses"] = reason
-    return ctx.memo["trim-refuses"]
+    return trim_refusal(ctx)
 
 
 def _errors(name: str, ctx: Context) -> list[Any]:
