@@ -68,8 +68,13 @@ def stop(repo: str, active: bool = False, **kw: object) -> dict | None:
 
 
 def reason(out: dict | None) -> str:
-    assert out is not None and out["decision"] == "block", out
-    return out["reason"]
+    """The checkpoint request a Stop answer carries: non-error feedback that keeps the
+    turn going (`hookSpecificOutput.additionalContext`), not `decision: "block"`,
+    which Claude Code shows the model as a "Stop hook blocking error"."""
+    assert out is not None and "decision" not in out, out
+    specific = out["hookSpecificOutput"]
+    assert specific["hookEventName"] == "Stop", out
+    return specific["additionalContext"]
 
 
 def context(out: dict | None, hook: str) -> str:

@@ -336,7 +336,7 @@ def stop(repo: str, session: str = "sess-1", active: bool = False) -> dict | Non
 
 
 def assert_blocks(out: dict | None) -> None:
-    assert out == {"decision": "block", "reason": MESSAGE}
+    assert out == {"hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": MESSAGE}}
 
 
 def test_stop_without_any_turn_does_nothing(repo) -> None:
@@ -426,7 +426,9 @@ def test_concurrent_stops_ask_once(repo) -> None:
     outs = [p.communicate(data, timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0, 0], outs
     blocks = [json.loads(o) for o, _ in outs if o.strip()]
-    assert blocks == [{"decision": "block", "reason": MESSAGE}]
+    assert blocks == [
+        {"hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": MESSAGE}}
+    ]
     assert session_row(repo, "sess-1")["checkpoints"] == 1
 
 

@@ -84,3 +84,11 @@ def test_the_readme_shows_what_install_writes(repo) -> None:
     assert done.returncode == 0, done.stderr
     with open(os.path.join(repo, ".claude", "settings.json"), encoding="utf-8") as fh:
         assert json.loads(block.group(1)) == json.load(fh)
+
+
+def test_one_warning_for_every_agent(repo) -> None:
+    done = run(repo, "agent", "install", "--agent", "all", path=BARE_PATH)
+    assert done.returncode == 0, done.stderr
+    (warning,) = [line for line in done.stderr.splitlines() if "not on PATH" in line]
+    for title in ("Claude Code", "Codex CLI", "Gemini CLI", "Cursor"):
+        assert title in warning

@@ -74,7 +74,7 @@ def test_a_turn_survives_entering_a_worktree(repo) -> None:
     assert claude(fixture("claude", "user_prompt_submit", repo, prompt="go"), repo, repo) is None
     age_turn(repo, SESSION, 40)
     out = claude(fixture("claude", "stop", repo, cwd=wt), wt, repo)
-    assert out is not None and out["decision"] == "block"
+    assert out is not None and out["hookSpecificOutput"]["hookEventName"] == "Stop"
     assert turn_row(repo, SESSION)["checkpoints"] == 1
     # the worktree's checkpoint write counts as the turn's checkpoint
     write(wt, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)

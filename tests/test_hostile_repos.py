@@ -16,15 +16,19 @@ state), and no command printed a traceback.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 import pytest
+from agent_support import fixture
 from conftest import SCRIPTS, commit_all, git, git_init, oc_checkpoint, script_env, write
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 SKILL = "oc-app-architect"
@@ -317,3 +321,292 @@ def test_every_command_on_the_most_hostile_repository(template: str) -> None:
             check(base, repo, case)
         finally:
             shutil.rmtree(base, ignore_errors=True)
+
+
+# ------------------------------------------------------------ move chains in patches
+# Codex's apply_patch may move a file onto a checkpoint in several steps (Update File:
+# A + Move to: B, then Update File: B + Move to: C, ...). Wherever a step's source is,
+# the pre-write check reads nothing outside the repository and says nothing about it.
+CHAIN_SOURCES = [
+    "../outside/secret.txt", "OUTABS/secret.txt", "out-link.txt", "out-dir/secret.txt",
+    ".git/config", "/proc/self/environ", "draft.yaml", "missing.yaml",
+]  # fmt: skip
+CHAIN_STEPS = ["mid.yaml", "sub/mid.yaml", "draft.yaml", "out-dir/landing.txt", CP]
+
+move_chain = st.fixed_dictionaries(
+    {
+        "source": st.sampled_from(CHAIN_SOURCES),
+        "steps": st.lists(st.sampled_from(CHAIN_STEPS), max_size=3),
+        "update_after": st.booleans(),
+        "deleted": st.lists(st.sampled_from(CHAIN_STEPS), max_size=1),
+    }
+)
+
+
+def chain_patch(case: dict, base: str) -> str:
+    names = [case["source"].replace("OUTABS", os.path.join(base, "outside"))]
+    names += case["steps"] + [CP]
+    lines = ["*** Begin Patch"]
+    for name in case["deleted"]:
+        lines.append(f"*** Delete File: {name}")
+    for here, there in itertools.pairwise(names):
+        if here != there:
+            lines += [f"*** Update File: {here}", f"*** Move to: {there}"]
+            lines += ["@@", "-milestone: m", "+milestone: m"]
+    if case["update_after"]:
+        lines += [f"*** Update File: {CP}", "@@", "-milestone: m", "+milestone: n"]
+    return "\n".join([*lines, "*** End Patch"]) + "\n"
+
+
+@settings(
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(case=move_chain)
+@example(case={"source": "OUTABS/secret.txt", "steps": ["mid.yaml"], "update_after": True,
+               "deleted": []})  # fmt: skip
+@example(case={"source": "../outside/secret.txt", "steps": ["sub/mid.yaml"],
+               "update_after": False, "deleted": []})  # fmt: skip
+def test_a_move_chain_reads_nothing_outside(tmp_path_factory, case: dict) -> None:
+    base = str(tmp_path_factory.mktemp("move-chain"))
+    repo = git_init(os.path.join(base, "repo"))
+    write(repo, CP, "milestone: m\nstatus: in_progress\n")
+    write(repo, "draft.yaml", "milestone: m\nstatus: planned\n")
+    write(base, "outside/secret.txt", "milestone: m\nstatus: do-not-leak\n")
+    os.symlink(os.path.join(base, "outside", "secret.txt"), os.path.join(repo, "out-link.txt"))
+    os.symlink(os.path.join(base, "outside"), os.path.join(repo, "out-dir"))
+    before = snapshot(os.path.join(base, "outside"))
+    patch = chain_patch(case, base)
+    payload = fixture("codex", "pre_tool_use_apply_patch", repo, tool_input={"command": patch})
+    done = subprocess.run(
+        [os.path.join(SCRIPTS, "asimov-hooks"), "agent-event", "--agent", "codex"],
+        cwd=repo,
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=script_env(HOME=os.path.join(base, "home")),
+        timeout=120,
+    )
+    said = done.stdout + done.stderr
+    assert done.returncode in (0, 1), (case, said)
+    assert "Traceback" not in said and "internal error" not in said, (case, said)
+    assert "do-not-leak" not in said, (case, said)
+    assert os.path.join(base, "outside") not in said, (case, said)
+    assert snapshot(os.path.join(base, "outside")) == before, case
+
+
+# ------------------------------------------------------------------ a process racing us
+# A local process (bounded in swaps and time, inside the example's temporary directory)
+# swaps path components for links to the directory beside the repository while
+# commands read and write: a file for a link to an outside file, a directory for a link
+# to the outside directory, and back, again and again. Checking a path and then opening
+# it by name loses this race; walking it by descriptor does not. fs.access's reads and
+# writes run in a tight loop meanwhile (thousands of tries), then whole commands: the
+# agent's re-read after a compaction, validate, trim, agent install and uninstall.
+SECRET = "TOKEN-outside-do-not-leak"
+RACE_PLACES = {  # place -> where its link leads, from the repository's top
+    CP: "outside/" + CP,
+    "d": "outside",
+    f"d/{CP}": "outside/" + CP,
+    ".claude": "outside",
+}
+RACE_COMMANDS = {
+    "session-start": None,  # the agent's re-read after a compaction: agent context
+    "validate": ["asimov-validate", CP, f"d/{CP}"],
+    "trim": ["asimov-hooks", "trim", CP, f"d/{CP}"],
+    "agent-install": ["asimov-hooks", "agent", "install"],
+    "agent-uninstall": ["asimov-hooks", "agent", "uninstall"],
+}
+MAX_SWAPS = 2_000_000
+MAX_RACE_SECONDS = 60.0
+
+
+def _race_repo(base: str) -> str:
+    repo = git_init(os.path.join(base, "repo"))
+    write(repo, "warmup.yaml", "identity:\n  project: demo\n")
+    write(repo, CP, LONG)
+    write(repo, f"d/{CP}", LONG)
+    write(repo, ".claude/settings.json", '{\n  "model": "opus"\n}\n')
+    secret = f"milestone: {SECRET}\nstatus: in_progress\ncompleted:\n" + "".join(
+        f"  - {SECRET} {i}\n" for i in range(9)
+    )
+    write(os.path.join(base, "outside"), CP, secret)
+    write(os.path.join(base, "outside"), "settings.json", '{"hooks": {"' + SECRET + '": []}}\n')
+    return repo
+
+
+RACER = """
+import json, os, sys, time
+repo, stop, plan, pause, max_swaps, max_seconds = sys.argv[1:7]
+plan, pause = json.loads(plan), float(pause)
+end = time.monotonic() + float(max_seconds)
+swaps = 0
+
+def out(place, target):
+    full = os.path.join(repo, place)
+    if os.path.isdir(full) and not os.path.islink(full):
+        os.rename(full, full + ".hold")
+        os.symlink(target, full)
+    else:
+        os.link(full, full + ".hold")
+        os.symlink(target, full + ".swap")
+        os.replace(full + ".swap", full)
+
+def back(place):
+    full = os.path.join(repo, place)
+    hold = full + ".hold"
+    if not os.path.lexists(hold):
+        return
+    if os.path.isdir(hold):
+        if os.path.islink(full):
+            os.unlink(full)
+        elif os.path.lexists(full):  # a command made it while it was away
+            os.rename(full, full + ".made" + str(swaps))
+        os.rename(hold, full)
+    else:
+        os.replace(hold, full)
+
+while swaps < int(max_swaps) and not (swaps % 64 == 0 and os.path.exists(stop)):
+    if time.monotonic() > end:
+        break
+    for place, target in plan:
+        try:
+            out(place, target)
+            if pause:
+                time.sleep(pause)
+        except OSError:
+            pass
+        try:
+            back(place)
+        except OSError:
+            pass
+        swaps += 1
+for place, _ in plan:
+    try:
+        back(place)
+    except OSError:
+        pass
+print(swaps)
+"""
+
+
+class Racer:
+    """A process that swaps `places` for links out and back, as fast as it can (or with
+    `pause` seconds out), until stopped or its bounds are hit; the layout is put back."""
+
+    def __init__(self, base: str, repo: str, places: list[str], absolute: bool, pause: float):
+        self.stop = os.path.join(base, "stop-racing")
+        plan = []
+        for place in places:
+            lead = RACE_PLACES[place]
+            up = os.path.join(*([".."] * (place.count("/") + 1)), lead)
+            plan.append((place, os.path.join(base, lead) if absolute else up))
+        self.argv = [sys.executable, "-c", RACER, repo, self.stop, json.dumps(plan), str(pause),
+                     str(MAX_SWAPS), str(MAX_RACE_SECONDS)]  # fmt: skip
+        self.swaps = 0
+
+    def __enter__(self) -> Racer:
+        self.proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, text=True)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with open(self.stop, "w", encoding="utf-8"):
+            pass
+        out, _ = self.proc.communicate(timeout=MAX_RACE_SECONDS + 30)
+        os.unlink(self.stop)
+        self.swaps = int(out.strip() or 0)
+
+
+def _race_run(base: str, repo: str, name: str) -> subprocess.CompletedProcess:
+    env = script_env(HOME=os.path.join(base, "home"), XDG_STATE_HOME=os.path.join(base, "state"))
+    argv = RACE_COMMANDS[name]
+    payload = None
+    if argv is None:
+        argv = ["asimov-hooks", "agent-event"]
+        payload = json.dumps({
+            "session_id": "s1", "transcript_path": os.path.join(repo, "t.jsonl"), "cwd": repo,
+            "permission_mode": "default", "hook_event_name": "SessionStart", "source": "compact",
+        })  # fmt: skip
+    return subprocess.run(
+        [os.path.join(SCRIPTS, argv[0]), *argv[1:]],
+        cwd=repo, input=payload, capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+
+
+HAMMER_SECONDS = 1.5
+HAMMER_ROUNDS = 3_000
+
+
+def _hammer(repo: str) -> list[str]:
+    """fs.access's reads and writes, in this process, as fast as they go for a moment
+    (bounded in rounds and time): what any of them got from outside."""
+    import time
+
+    from asimov_hooks.fs import access
+
+    got: list[str] = []
+    end = time.monotonic() + HAMMER_SECONDS
+    for _ in range(HAMMER_ROUNDS):
+        if time.monotonic() > end:
+            break
+        for rel in (CP, f"d/{CP}", ".claude/settings.json"):
+            path = os.path.join(repo, rel)
+            with contextlib.suppress(access.FileProblem, OSError):
+                if SECRET.encode() in access.read_bytes(path, 1 << 20, root=repo):
+                    got.append(f"read_bytes {rel}")
+            with contextlib.suppress(access.FileProblem, OSError):
+                if SECRET.encode() in access.read_head(path, 1 << 16, root=repo)[0]:
+                    got.append(f"read_head {rel}")
+            with contextlib.suppress(access.FileProblem, OSError):
+                access.atomic_write(path, LONG.encode(), root=repo)
+        with contextlib.suppress(access.FileProblem, OSError):
+            access.make_dirs(os.path.join(repo, "d", "sub"), repo)
+    return got
+
+
+racing = st.fixed_dictionaries(
+    {
+        "places": st.lists(
+            st.sampled_from(sorted(RACE_PLACES)), min_size=1, max_size=3, unique=True
+        ),
+        "absolute": st.booleans(),
+        "pause": st.sampled_from([0.0, 0.0002, 0.001]),
+        "commands": st.lists(st.sampled_from(sorted(RACE_COMMANDS)), min_size=2, max_size=5),
+    }
+)
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(case=racing)
+def test_a_racing_process_gets_nothing_in_or_out(case: dict) -> None:
+    """While a process swaps path components for links out, no command reads an outside
+    file into its output or the agent's context, and none writes outside."""
+    base = tempfile.mkdtemp(prefix="asimov-race-")
+    try:
+        repo = _race_repo(base)
+        os.makedirs(os.path.join(base, "home"))
+        before = snapshot(os.path.join(base, "outside")), sorted(os.listdir(base))
+        runs = []
+        with Racer(base, repo, case["places"], case["absolute"], case["pause"]):
+            got = _hammer(repo)
+            for name in case["commands"]:
+                runs.append((name, _race_run(base, repo, name)))
+        assert not got, (case, "read from outside", got[:5])
+        for name, run in runs:
+            said = run.stdout + run.stderr
+            assert SECRET not in said, (case, name, said)
+            assert os.path.join(base, "outside") not in said, (case, name, said)
+            assert "Traceback" not in said and run.returncode in (0, 1, 2), (case, name, said)
+        after = (
+            snapshot(os.path.join(base, "outside")),
+            sorted(n for n in os.listdir(base) if n != "state"),
+        )
+        assert after[0] == before[0], (case, "the directory beside the repository changed")
+        assert after[1] == before[1], (case, "something appeared beside the repository")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

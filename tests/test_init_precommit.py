@@ -204,3 +204,20 @@ def git_with(repo: str, env: dict[str, str], *args: str) -> subprocess.Completed
         timeout=900,
         check=False,
     )
+
+
+def test_pre_commit_autoupdate_moves_to_the_release_tag(tmp_path, head_clone, store) -> None:
+    """A release is a tag `vX.Y.Z`: `pre-commit autoupdate` finds it and moves `rev:` to
+    it, keeping the rest of what init wrote."""
+    from asimov_hooks import __version__
+
+    tag = f"v{__version__}"
+    if git(head_clone, "tag", "--list", tag).stdout.strip() != tag:
+        git(head_clone, "tag", tag)
+    repo = family_repo(tmp_path, "agents")
+    assert init(repo, "--repo", head_clone, "--rev", head_of(head_clone)).returncode == 0
+    moved = pre_commit(repo, store, "autoupdate")
+    assert moved.returncode == 0, moved.stdout + moved.stderr
+    config = config_of(repo)
+    assert config["repos"][0]["rev"] == tag
+    assert config["default_install_hook_types"] == ["pre-commit", "pre-merge-commit"]

@@ -110,10 +110,15 @@ def test_the_trimmer_cuts_such_a_file_keeping_its_comments(tmp_path) -> None:
         ("[1e999]", "1e999 is out of range"),
         ("[" * 100_000, "nested more than 100 levels deep"),
         ("[" * 101 + "]" * 101, "nested more than 100 levels deep; not parsed: line 1 column 101"),
-        ('{"a": [1,]}', "Expecting value"),
+        ('{"a": [1,]}', None),  # json's words, which Python 3.13 changed
     ],
 )
-def test_strict_json_refuses(text: str, says: str) -> None:
+def test_strict_json_refuses(text: str, says: str | None) -> None:
+    if says is None:
+        with pytest.raises(json.JSONDecodeError) as ref:
+            json.loads(text)
+        says = f"{ref.value.msg}: line {ref.value.lineno} column {ref.value.colno}"
+        assert ref.value.msg in ("Expecting value", "Illegal trailing comma before end of array")
     with pytest.raises(JSONError) as found:
         loads(text)
     assert says in str(found.value)

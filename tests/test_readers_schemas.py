@@ -278,3 +278,116 @@ def test_an_alias_in_a_flow_list_is_still_refused_and_not_suggested(tmp_path) ->
     assert run.returncode == 1 and "is an alias (*name) in a [...] list" in run.stdout + run.stderr
     run = _validate(tmp_path, CP)
     assert "run `asimov-hooks trim`" not in run.stdout and "cannot fix this file" in run.stdout
+
+
+# ------------------------------------------------------------- --format-assertion
+FORMAT_SAMPLES = {
+    # format: (values it accepts, values it refuses)
+    "date-time": (
+        ["2026-01-15T10:30:00Z", "2026-01-15t10:30:00.25+02:00", "2016-12-31T23:59:60Z"],
+        [
+            "2026-01-15 10:30:00Z",
+            "2026-01-15T10:30:00",
+            "2026-02-30T10:00:00Z",
+            "2026-01-15T10:59:60Z",
+        ],
+    ),
+    "date": (
+        ["2026-01-15", "2024-02-29"],
+        ["2026-1-15", "2025-02-29", "15/01/2026", "2026-01-15x"],
+    ),
+    "time": (["10:30:00Z", "23:59:60Z", "01:29:60+01:30"], ["10:30:00", "24:00:00Z", "10:60:00Z"]),
+    "duration": (["P1Y2M3DT4H5M6S", "PT30M", "P2W", "P1D"], ["P", "PT", "P1Y2W", "PT1D", "P1S"]),
+    "email": (
+        ["a.b@example.com", '"a b"@example.com', "x@[192.0.2.1]"],
+        ["nobody", ".a@x.com", "a..b@x.com", "a@-x.com"],
+    ),
+    "hostname": (
+        ["example.com", "a-b.c", "xn--bcher-kva.example"],
+        ["-a.com", "a_b.com", "ab--cd.com", "a." + "b" * 64],
+    ),
+    "ipv4": (["10.0.0.1", "255.255.255.255"], ["256.0.0.1", "01.2.3.4", "1.2.3", "১.2.3.4"]),
+    "ipv6": (
+        ["::1", "2001:db8::8a2e:370:7334", "::ffff:192.0.2.1"],
+        ["12345::", "fe80::1%eth0", " ::1", "1:2:3:4:5:6:7:8:9"],
+    ),
+    "uri": (
+        ["https://example.com/a?b=c#d", "urn:isbn:0451450523", "http://[::1]:80/"],
+        ["/relative", "http://a b", "http://x:port/", "https://é.com"],
+    ),
+    "uri-reference": (
+        ["/relative", "../a#b", "https://example.com", ""],
+        ["\\\\bad", "1:b", "/[x]"],
+    ),
+    "uuid": (
+        ["0f8fad5b-d9cb-469f-a165-70867728950e"],
+        ["0f8fad5bd9cb469fa16570867728950e", "0f8fad5b-d9cb-469f-a165-7086772895"],
+    ),
+    "json-pointer": (["", "/a/0", "/a~1b/~0"], ["a", "/a~2"]),
+    "regex": (["^a+$", "[a-z]{2,}"], ["(", "a{2,1}"]),
+}
+
+
+@pytest.mark.parametrize("name", FORMAT_SAMPLES)
+def test_each_asserted_format_accepts_and_refuses(name: str) -> None:
+    from asimov_hooks.minischema.formats import CHECKS, conforms
+
+    assert name in CHECKS
+    good, bad = FORMAT_SAMPLES[name]
+    assert [value for value in good if not conforms(name, value)] == []
+    assert [value for value in bad if conforms(name, value)] == []
+    assert conforms(name, 12) and conforms(name, None)  # only strings have a format
+    assert conforms("unknown-format", "anything")
+
+
+def test_format_is_an_annotation_unless_asserted_in_both_evaluators() -> None:
+    import datetime
+
+    from asimov_hooks.minischema import Evaluator, compile_schema
+    from asimov_hooks.minischema.fallback import JsonschemaEvaluator
+
+    schema = {"properties": {f: {"format": f} for f in FORMAT_SAMPLES}}
+    assert isinstance(compile_schema(schema, None, True), Evaluator)  # in-house
+    bad = {f: FORMAT_SAMPLES[f][1][0] for f in FORMAT_SAMPLES}
+    good = {f: FORMAT_SAMPLES[f][0][0] for f in FORMAT_SAMPLES}
+    for evaluator in (Evaluator, JsonschemaEvaluator):
+        assert evaluator(schema).errors(bad) == []  # off: an annotation
+        found = evaluator(schema, None, True).errors(bad)
+        assert sorted(e.path for e in found) == sorted((f,) for f in FORMAT_SAMPLES), found
+        assert {e.keyword for e in found} == {"format"}
+        assert evaluator(schema, None, True).errors(good) == []
+        # a YAML date or timestamp is its ISO 8601 text
+        when = {"date": datetime.date(2026, 1, 15), "date-time": datetime.date(2026, 1, 15)}
+        assert [e.path for e in evaluator(schema, None, True).errors(when)] == [("date-time",)]
+
+
+def test_format_assertion_on_the_command_line(tmp_path) -> None:
+    git_init(tmp_path)
+    write(tmp_path, ".asimov-hooks.yaml", USER_KIND)
+    props = {"when": {"format": "date-time"}, "mail": {"format": "email"}, "id": {"format": "uuid"}}
+    write(tmp_path, "notes/a.yaml", "when: 2026-01-15 10:30:00\nmail: nobody\nid: 123\n")
+    write(tmp_path, "notes/b.yaml", "when: 2026-01-15T10:30:00Z\nmail: a@example.com\nid: 123\n")
+    said = []
+    for schema in ({"properties": props}, {"properties": props, "maxProperties": 9}):
+        write(tmp_path, "schemas/notes.json", schema)  # minischema, then the jsonschema fallback
+        run = _validate(tmp_path, "notes/a.yaml", "notes/b.yaml")
+        assert run.returncode == 0, run  # off by default, as draft 2020-12 says
+        run = _validate(tmp_path, "--format-assertion", "notes/a.yaml", "notes/b.yaml")
+        assert run.returncode == 1 and "notes/b.yaml: valid" in run.stdout, run
+        lines = run.stdout.splitlines()
+        places = [line.split(" error ")[0] for line in lines if " error schema " in line]
+        assert places == ["notes/a.yaml:1:7:", "notes/a.yaml:2:7:"], run
+        said.append(places)
+    assert said[0] == said[1]
+    run = run_script("asimov-hooks", "validate", "--format-assertion", "notes/a.yaml", cwd=tmp_path)
+    assert run.returncode == 1 and "mail: 'nobody' is not a" in run.stdout, run
+
+
+def test_the_line_limit_does_not_suggest_a_trim_that_refuses(tmp_path) -> None:
+    git_init(tmp_path)
+    names = ["&a one"] + [f"item {n}" for n in range(2, 20)] + ["*a"]
+    write(tmp_path, CP, "milestone: M\nstatus: done\ncompleted:\n" + _items(*names))
+    run = _validate(tmp_path, CP)
+    assert "warning max-lines-soft 23 lines" in run.stdout, run
+    assert "run `asimov-hooks trim`" not in run.stdout, run
+    assert "`asimov-hooks trim` cannot shorten this file (line 4: the part" in run.stdout, run

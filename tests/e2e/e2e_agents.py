@@ -48,12 +48,15 @@ class Agent:
         self.home = tempfile.mkdtemp(prefix=f"{self.name}-", dir=HOMES)
         self.session: str | None = None
         self.sink_url = ""
+        self.trusted = [project]  # directories the agent is told to trust
 
     def cleanup(self) -> None:
         shutil.rmtree(self.home, ignore_errors=True)
 
     # -- what the scripted model sends
-    def write(self, path: str, content: str) -> Turn:
+    def write(self, path: str, content: str, base: str | None = None) -> Turn:
+        """The agent's file-writing tool call leaving `content` at `path` (relative to
+        `base`, default the project, which is where the agent runs)."""
         raise NotImplementedError
 
     def shell(self, command: str) -> Turn:
@@ -129,8 +132,9 @@ class Claude(Agent):
     server_class = AnthropicServer
     settings = ".claude/settings.json"
 
-    def write(self, path: str, content: str) -> Turn:
-        return call("Write", {"file_path": os.path.join(self.project, path), "content": content})
+    def write(self, path: str, content: str, base: str | None = None) -> Turn:
+        target = os.path.join(base or self.project, path)
+        return call("Write", {"file_path": target, "content": content})
 
     def shell(self, command: str) -> Turn:
         return call("Bash", {"command": command, "description": "run a command"})
@@ -230,14 +234,15 @@ class Codex(Agent):
     server_class = ResponsesServer
     settings = ".codex/hooks.json"
     model = "scripted-model"
+    # (another name: a model Codex has no metadata for, offered only `exec_command`)
 
     def __init__(self, command: list[str], project: str) -> None:
         super().__init__(command, project)
         self.codex_home = os.path.join(self.home, ".codex")
         os.makedirs(self.codex_home, exist_ok=True)
 
-    def write(self, path: str, content: str) -> Turn:
-        target = os.path.join(self.project, path)
+    def write(self, path: str, content: str, base: str | None = None) -> Turn:
+        target = os.path.join(base or self.project, path)
         old = None
         if os.path.exists(target):
             with open(target, encoding="utf-8") as fh:
@@ -258,8 +263,11 @@ class Codex(Agent):
     def prepare(self, server: ScriptedServer) -> None:
         catalog = os.path.join(self.codex_home, "models.json")
         with open(catalog, "w", encoding="utf-8") as fh:
-            json.dump({"models": [dict(CODEX_MODEL, slug=self.model)]}, fh)
-        project = os.path.realpath(self.project)
+            json.dump({"models": [CODEX_MODEL]}, fh)
+        trust = "".join(
+            f'\n[projects.{toml_string(os.path.realpath(p))}]\ntrust_level = "trusted"\n'
+            for p in self.trusted
+        )
         config = f"""\
 model = {toml_string(self.model)}
 model_provider = "scripted"
@@ -286,10 +294,7 @@ enabled = false
 
 [otel]
 exporter = "none"
-
-[projects.{toml_string(project)}]
-trust_level = "trusted"
-"""
+{trust}"""
         with open(os.path.join(self.codex_home, "config.toml"), "w", encoding="utf-8") as fh:
             fh.write(config)
 
@@ -314,10 +319,9 @@ class Gemini(Agent):
     server_class = GeminiServer
     settings = ".gemini/settings.json"
 
-    def write(self, path: str, content: str) -> Turn:
-        return call(
-            "write_file", {"file_path": os.path.join(self.project, path), "content": content}
-        )
+    def write(self, path: str, content: str, base: str | None = None) -> Turn:
+        target = os.path.join(base or self.project, path)
+        return call("write_file", {"file_path": target, "content": content})
 
     def shell(self, command: str) -> Turn:
         return call("run_shell_command", {"command": command, "description": "run a command"})

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -23,21 +24,24 @@ from urllib.parse import urlsplit
 @dataclass
 class Turn:
     """One scripted answer: `text`, or a tool call `tool` with `args` (a dict, or a
-    string for a free-form tool such as Codex's apply_patch). `delay` seconds pass
-    before the answer (a long turn)."""
+    string for a free-form tool such as Codex's apply_patch). `before` runs just before
+    the answer is sent (a test's fake clock), then `delay` seconds pass."""
 
     text: str = ""
     tool: str = ""
     args: Any = None
     delay: float = 0.0
+    before: Callable[[], None] | None = None
 
 
-def say(text: str, delay: float = 0.0) -> Turn:
-    return Turn(text=text, delay=delay)
+def say(text: str, delay: float = 0.0, before: Callable[[], None] | None = None) -> Turn:
+    return Turn(text=text, delay=delay, before=before)
 
 
-def call(tool: str, args: Any, delay: float = 0.0) -> Turn:
-    return Turn(tool=tool, args=args, delay=delay)
+def call(
+    tool: str, args: Any, delay: float = 0.0, before: Callable[[], None] | None = None
+) -> Turn:
+    return Turn(tool=tool, args=args, delay=delay, before=before)
 
 
 @dataclass
@@ -149,6 +153,8 @@ class ScriptedServer:
             self.requests.append(record)
         if main:
             record.turn, turn = self._take()
+            if turn.before is not None:
+                turn.before()
             if turn.delay:
                 time.sleep(turn.delay)
             self.answer_main(handler, path, body, turn)

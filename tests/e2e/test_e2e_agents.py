@@ -10,17 +10,19 @@ sink on 127.0.0.1 that records and refuses: no run may try to reach another host
 
 from __future__ import annotations
 
+import glob
 import os
+import sqlite3
 
 import pytest
-from conftest import GOOD_CHECKPOINT, commit_all, git_init, run_script, write
-from e2e_agents import AGENTS, Agent
+from conftest import GOOD_CHECKPOINT, commit_all, git, git_init, run_script, write
+from e2e_agents import AGENTS, Agent, patch_text
 from e2e_servers import Sink, say
 from install_agents import Unavailable, install
 
 CHECKPOINT = ".claude_checkpoint.yaml"
-THRESHOLD = 4  # seconds: the repository's turn threshold
-LONG = THRESHOLD + 2.5  # a scripted model turn this long makes the turn a long one
+THRESHOLD = 20  # seconds: the repository's turn threshold; a quick answer takes less
+WORKED = 120  # seconds of work a long turn stands for (see worked())
 REQUEST = "E2E-CHECKPOINT-REQUEST: validate, then capture the state in {files}."
 REQUEST_HEAD = "E2E-CHECKPOINT-REQUEST"
 
@@ -78,9 +80,43 @@ def agent(request, tmp_path, agent_commands, sink):
     made.cleanup()
 
 
+def worked(agent: Agent, seconds: float = WORKED):
+    """A fake clock for a long turn, run by the scripted server just before it answers:
+    the turn times the hooks recorded for the repository (every session, the main
+    checkout's and each worktree's state) move `seconds` into the past, as if the agent
+    had worked that long. So a long turn takes no time and a quick answer stays quick on
+    a loaded machine."""
+
+    def age() -> None:
+        common = os.path.join(agent.project, ".git")
+        for db in glob.glob(os.path.join(common, "**", "agent.sqlite3"), recursive=True):
+            with sqlite3.connect(db, timeout=10) as conn:
+                conn.execute(
+                    "UPDATE turns SET last_message_sent_at = last_message_sent_at - ?, "
+                    "last_checkpoint_at = last_checkpoint_at - ?",
+                    (seconds, seconds),
+                )
+            conn.close()
+
+    return age
+
+
 def read(agent: Agent, rel: str = CHECKPOINT) -> str:
     with open(os.path.join(agent.project, rel), encoding="utf-8") as fh:
         return fh.read()
+
+
+def asks(agent: Agent, server) -> list[int]:
+    """The main-loop requests that brought the model a new checkpoint request (a request
+    stays in the conversation, and Claude Code shows each one twice: as a system message
+    and in a reminder, so what counts is a request more than the one before)."""
+    seen, out = 0, []
+    for i in range(len(server.main_requests())):
+        count = agent.told(server, i).count(REQUEST_HEAD)
+        if count > seen:
+            out.append(i)
+        seen = count
+    return out
 
 
 def ran(done) -> None:
@@ -99,19 +135,18 @@ def test_oversized_checkpoint_write_is_refused_and_the_model_told_why(agent) -> 
 
 def test_long_turn_asks_for_the_checkpoint_once(agent) -> None:
     script = [
-        say("The feature is built.", delay=LONG),
+        say("The feature is built.", before=worked(agent)),
         agent.write(CHECKPOINT, FRESH),
         say("Checkpoint written."),
     ]
     with agent.server_class(script) as srv:
         ran(agent.run(srv, "Build the feature."))
         assert srv.turns_used() == len(script), "the agent stopped before writing, or looped"
-        mains = srv.main_requests()
-        asked = [i for i, r in enumerate(mains) if REQUEST_HEAD in agent.told(srv, i)]
+        asked = asks(agent, srv)
         first = agent.told(srv, 1)
-    assert asked and asked[0] == 1, "the request did not follow the long turn"
+        assert len(srv.main_requests()) == len(script), "asked again after the checkpoint"
+    assert asked == [1], "the request did not follow the long turn, or came again"
     assert CHECKPOINT in first  # the request names the file to write
-    assert len(mains) == len(script), "asked again after the checkpoint was written"
     assert read(agent) == FRESH
 
 
@@ -166,3 +201,147 @@ def test_resume_gives_the_checkpoint_back(agent) -> None:
         resumed = agent.told(srv)
     assert "Add feature X" in resumed and "Task 9: benchmark the hot path" in resumed
     assert REQUEST_HEAD in resumed  # and asked for a fresh checkpoint
+
+
+# a checkpoint that only the rolling window makes fit: 25 completed items
+TRIMMABLE = GOOD_CHECKPOINT.replace(
+    '  - "Task 6: wire the parser"\n  - "Task 7: add tests"\n',
+    "".join(f'  - "Done item {i:02d}"\n' for i in range(25)),
+)
+
+
+def test_trimmable_write_lands_trimmed_with_nothing_lost(agent) -> None:
+    with agent.server_class([agent.write(CHECKPOINT, TRIMMABLE), say("Saved.")]) as srv:
+        ran(agent.run(srv, "Save the checkpoint."))
+        results = agent.tool_results(srv)
+    assert len(results) == 1 and "refused" not in results[0], results
+    landed = read(agent)
+    assert len(landed.splitlines()) <= 20, landed
+    assert 'in_progress: "Task 9: benchmark the hot path"' in landed
+    archive = read(agent, ".claude_checkpoint.archive.yaml")
+    for i in range(25):  # every item is in the checkpoint or in the archive
+        assert f"Done item {i:02d}" in landed + archive, i
+    check = run_script("asimov-validate", CHECKPOINT, cwd=agent.project)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_quick_answer_to_the_request_is_not_asked_again(agent) -> None:
+    """The agent answers the checkpoint request at once, without writing anything: the
+    stop that follows is less than the threshold after the request."""
+    script = [say("The feature is built.", before=worked(agent)), say("Nothing changed since.")]
+    with agent.server_class(script) as srv:
+        ran(agent.run(srv, "Build the feature."))
+        asked = asks(agent, srv)
+        assert srv.turns_used() == len(script)
+        assert len(srv.main_requests()) == 2, "asked again after a quick answer"
+    assert asked == [1]
+
+
+def test_session_inside_a_linked_worktree(agent, tmp_path) -> None:
+    """The agent starts in a linked worktree of the repository: the checkpoint there is
+    the one governed, and a long turn there asks for it."""
+    commit_all(agent.project, "the hooks")
+    tree = str(tmp_path / "linked")
+    git(agent.project, "worktree", "add", "-q", "-b", "side", tree)
+    write(tree, CHECKPOINT, GOOD_CHECKPOINT)  # ignored files do not travel: the agent's own
+    agent.trusted.append(tree)
+    script = [
+        agent.write(CHECKPOINT, OVERSIZED, base=tree),
+        say("Built.", before=worked(agent)),
+        agent.write(CHECKPOINT, FRESH, base=tree),
+        say("Saved."),
+    ]
+    with agent.server_class(script) as srv:
+        ran(agent.run(srv, "Build the feature.", cwd=tree))
+        told = [agent.told(srv, i) for i in range(len(srv.main_requests()))]
+    assert "max-lines-hard" in told[1] and "refused" in told[1]
+    assert REQUEST_HEAD in told[2]
+    assert len(told) == len(script)
+    with open(os.path.join(tree, CHECKPOINT), encoding="utf-8") as fh:
+        assert fh.read() == FRESH
+    assert read(agent) == GOOD_CHECKPOINT  # the main checkout's checkpoint is untouched
+
+
+# ------------------------------------------------ shell writes, work after the request
+
+
+def test_shell_write_of_the_checkpoint_is_caught(agent) -> None:
+    shell = f"cat > {CHECKPOINT} <<'EOF'\n{OVERSIZED}EOF\n"
+    with agent.server_class([agent.shell(shell), say("Saved.")]) as srv:
+        ran(agent.run(srv, "Save the checkpoint."))
+        told = agent.told(srv)
+    assert "max-lines-hard" in told and CHECKPOINT in told
+
+
+def test_work_after_the_request_is_asked_about_again(agent) -> None:
+    """The agent answers the request with more real work (longer than the threshold) and
+    no checkpoint: it is asked again; the quick write that follows ends the session."""
+    script = [
+        say("The feature is built.", before=worked(agent)),
+        agent.write(
+            "src/app.py",
+            "print('hello, world')\n",
+        ),
+        say("I fixed one more thing instead.", before=worked(agent)),
+        agent.write(CHECKPOINT, FRESH),
+        say("Checkpoint written."),
+    ]
+    with agent.server_class(script) as srv:
+        ran(agent.run(srv, "Build the feature."))
+        assert srv.turns_used() == len(script), "not asked again after the work"
+        assert asks(agent, srv) == [1, 3]
+        assert len(srv.main_requests()) == len(script)
+    assert read(agent) == FRESH
+
+
+@pytest.fixture
+def codex(tmp_path, agent_commands, sink):
+    project = make_project(str(tmp_path / "project"))
+    made = AGENTS["codex"](agent_commands["codex"], project)
+    made.sink_url = sink.url
+    install_hooks(made)
+    yield made
+    made.cleanup()
+
+
+def test_codex_patch_through_the_shell_is_refused(codex) -> None:
+    """A model Codex has no metadata for is offered `exec_command` and no `apply_patch`
+    tool; it runs `apply_patch` with a heredoc through the shell, which Codex applies."""
+    codex.model = "unknown-scripted-model"
+    with open(os.path.join(codex.project, CHECKPOINT), encoding="utf-8") as fh:
+        old = fh.read()
+    patch = patch_text(CHECKPOINT, OVERSIZED, old)
+    shell = codex.shell(f"apply_patch <<'EOF'\n{patch}EOF\n")
+    with codex.server_class([shell, say("Saved.")]) as srv:
+        ran(codex.run(srv, "Save the checkpoint."))
+        tools = {t.get("name") for t in srv.main_requests()[0].body.get("tools", [])}
+        results = codex.tool_results(srv)
+    assert "apply_patch" not in tools and "exec_command" in tools
+    assert read(codex) == GOOD_CHECKPOINT
+    assert "max-lines-hard" in results[0], results
+
+
+@pytest.fixture
+def claude(tmp_path, agent_commands, sink):
+    project = make_project(str(tmp_path / "project"))
+    made = AGENTS["claude"](agent_commands["claude"], project)
+    made.sink_url = sink.url
+    install_hooks(made)
+    commit_all(project, "the hooks")
+    yield made
+    made.cleanup()
+
+
+def test_claude_worktree_session_governs_the_worktree(claude) -> None:
+    """`claude --worktree NAME` starts the session in .claude/worktrees/NAME, while
+    $CLAUDE_PROJECT_DIR stays the main checkout: the worktree's checkpoint is governed."""
+    tree = os.path.join(claude.project, ".claude", "worktrees", "e2e")
+    script = [claude.write(CHECKPOINT, OVERSIZED, base=tree), say("Saved.")]
+    with claude.server_class(script) as srv:
+        argv = claude.argv
+        claude.argv = lambda prompt, resume: [*argv(prompt, resume), "--worktree", "e2e"]
+        ran(claude.run(srv, "Save the checkpoint."))
+        results = claude.tool_results(srv)
+    assert os.path.isdir(tree)
+    assert not os.path.exists(os.path.join(tree, CHECKPOINT))
+    assert "refused" in results[0] and "max-lines-hard" in results[0], results

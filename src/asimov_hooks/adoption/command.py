@@ -10,7 +10,7 @@ import click
 
 from ..agent.targets import NAMES
 from ..cli.clickopts import CONTEXT
-from ..fs.access import FileProblem, read_bytes
+from ..fs.access import FileProblem, read_bytes, show
 from . import families as fam
 from .plan import hooks_for, ignores_for, install_types
 from .precommit import PRE_COMMIT_CONFIG, SpliceError, extend, newline_of
@@ -63,16 +63,17 @@ def _gitignore(top: str, text: str | None, wanted: list[tuple[str, str]]) -> str
 
 
 def _diff(rel: str, old: str | None, new: str) -> str:
+    """The unified diff, each line escaped (fs.access.show): the lines are the
+    checkout's, and a diff is printed to a terminal or a CI log."""
     import difflib
 
-    return "".join(
-        difflib.unified_diff(
-            (old or "").splitlines(keepends=True),
-            new.splitlines(keepends=True),
-            fromfile=f"a/{rel}" if old is not None else "/dev/null",
-            tofile=f"b/{rel}",
-        )
+    lines = difflib.unified_diff(
+        (old or "").splitlines(keepends=True),
+        new.splitlines(keepends=True),
+        fromfile=f"a/{rel}" if old is not None else "/dev/null",
+        tofile=f"b/{rel}",
     )
+    return "".join(show(line.rstrip("\n")) + "\n" for line in lines)
 
 
 def _run(args: list[str], top: str) -> int:
@@ -151,11 +152,11 @@ def command(
             ignores_for(set(found), claude, os.path.isdir(os.path.join(top, ".asimov"))),
         )
     except (SpliceError, UnicodeDecodeError, OSError) as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(show(str(exc))) from None
     except FileProblem as exc:  # a FIFO, a device or a link out of the repository
-        raise click.ClickException(exc.message) from None
+        raise click.ClickException(show(exc.message)) from None
     for family, evidence in found.items():
-        click.echo(f"found {fam.DESCRIPTION[family]}: {fam.listing(evidence)}")
+        click.echo(f"found {fam.DESCRIPTION[family]}: {show(fam.listing(evidence))}")
     if not found:
         click.echo(
             "found no agent files yet: adding asimov-validate, which checks them once they exist"
@@ -180,7 +181,7 @@ def command(
     if not changes:
         click.echo(f"{PRE_COMMIT_CONFIG} and {GITIGNORE}: nothing to add")
     for note in notes:
-        click.echo(note, err=True)
+        click.echo(show(note), err=True)
     if binding and any(rel == PRE_COMMIT_CONFIG for rel, _, _ in changes):
         click.echo(binding, err=True)
     status = 0

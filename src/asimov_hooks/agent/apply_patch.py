@@ -24,6 +24,8 @@ Pure Python without `re`: the cheap path of the agent hook imports it.
 
 from __future__ import annotations
 
+from .patch_lines import PatchError, updated
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from collections.abc import Callable, Iterable
@@ -52,16 +54,6 @@ END_OF_FILE = "*** End of File"
 MAX_PATCH_CHARS = 2 * 1024 * 1024
 MAX_FILES = 256
 MAX_RESULT_CHARS = 8 * 1024 * 1024
-
-
-class PatchError(Exception):
-    """The patch cannot be parsed or applied as Codex would; `line` is 1-based in the
-    patch text (0 when the problem is not on one line)."""
-
-    def __init__(self, message: str, line: int = 0) -> None:
-        super().__init__(f"line {line}: {message}" if line else message)
-        self.message = message
-        self.line = line
 
 
 class Hunk:
@@ -229,73 +221,6 @@ def patch_paths(text: str) -> list[str]:
 
 # -- applying ------------------------------------------------------------------------
 
-# typographic punctuation read as ASCII (the loosest context match); built on first use,
-# not on the hook's cheap path
-_PUNCTUATION = (
-    ("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "-"),
-    ("\u2018\u2019\u201a\u201b", "'"),
-    ("\u201c\u201d\u201e\u201f", '"'),
-    ("\u00a0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000", " "),
-)
-_ASCII: dict[int, str] = {}
-
-
-def _loose(line: str) -> str:
-    if not _ASCII:
-        _ASCII.update({ord(c): ascii for chars, ascii in _PUNCTUATION for c in chars})
-    return line.strip().translate(_ASCII)
-
-
-def _seek(lines: list[str], pattern: list[str], start: int, eof: bool) -> int | None:
-    """Where `pattern` first occurs in `lines` at or after `start` (at the very end
-    when `eof`), trying ever looser comparisons."""
-    if not pattern:
-        return start
-    if len(pattern) > len(lines):
-        return None
-    last = len(lines) - len(pattern)
-    first = last if eof else start
-    for norm in (None, str.rstrip, str.strip, _loose):
-        have = lines if norm is None else [norm(s) for s in lines]
-        want = pattern if norm is None else [norm(p) for p in pattern]
-        size = len(want)
-        for at in range(first, last + 1):
-            if have[at] == want[0] and have[at : at + size] == want:
-                return at
-    return None
-
-
-def _updated(path: str, original: str, hunks: list[Hunk]) -> str:
-    lines = original.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    edits: list[tuple[int, int, list[str]]] = []
-    at = 0
-    for hunk in hunks:
-        if hunk.context is not None:
-            found = _seek(lines, [hunk.context], at, False)
-            if found is None:
-                raise PatchError(f"context '{hunk.context}' not found in {path}")
-            at = found + 1
-        if not hunk.old:  # a pure addition goes at the end of the file
-            edits.append((len(lines), 0, hunk.new))
-            continue
-        old, new = hunk.old, hunk.new
-        found = _seek(lines, old, at, hunk.end_of_file)
-        if found is None and old[-1] == "":
-            old = old[:-1]
-            new = new[:-1] if new and new[-1] == "" else new
-            found = _seek(lines, old, at, hunk.end_of_file)
-        if found is None:
-            raise PatchError(f"the lines a hunk replaces are not in {path} (from '{hunk.old[0]}')")
-        edits.append((found, len(old), new))
-        at = found + len(old)
-    for start, length, new in sorted(edits, key=lambda e: e[0], reverse=True):
-        lines[start : start + length] = new
-    if not lines or lines[-1] != "":
-        lines.append("")
-    return "\n".join(lines)
-
 
 def apply_patch(
     text: str,
@@ -335,7 +260,7 @@ def apply_patch(
             if original is None:
                 raise PatchError(f"cannot update {op.path}: no such file", op.line)
             try:
-                content = _updated(op.path, original, op.hunks)
+                content = updated(op.path, original, op.hunks)
             except PatchError as exc:
                 raise PatchError(exc.message, op.line) from None
             if op.move_to is not None and op.move_to != op.path:

@@ -13,6 +13,7 @@ import click
 
 from ..cli.clickopts import CONTEXT, with_options
 from ..cli.options import EPHEMERAL
+from ..fs.access import show
 from .targets import NAMES, SCOPES
 
 TYPE_CHECKING = False
@@ -38,12 +39,12 @@ def group() -> None:
 def _report(report: Report, command: str) -> None:
     """Print what was done, then warnings and errors; exit 2 if a file could not be
     used, 1 if something asked for was left alone (install), else 0."""
-    for line in report.lines:
-        click.echo(line)
+    for line in report.lines:  # file names and settings keys are the checkout's
+        click.echo(show(line))
     for line in report.warnings:
-        sys.stderr.write(line + "\n")
+        sys.stderr.write(show(line) + "\n")
     for line in report.errors:
-        sys.stderr.write(f"asimov-hooks agent {command}: error: {line}\n")
+        sys.stderr.write(f"asimov-hooks agent {command}: error: {show(line)}\n")
     sys.exit(2 if report.errors else 1 if report.failed else 0)
 
 
@@ -79,7 +80,7 @@ def install_command(agent_name: str, scope: str) -> None:
     try:
         report = install(_top(), agent_name, scope)
     except UsageError as exc:
-        sys.stderr.write(f"asimov-hooks agent install: {exc}\n")
+        sys.stderr.write(f"asimov-hooks agent install: {show(str(exc))}\n")
         sys.exit(2)
     _report(report, "install")
 

@@ -24,7 +24,9 @@ def warn(message: str) -> None:
     """One line on stderr that does not stop the event (the agent shows it)."""
     import sys
 
-    sys.stderr.write(f"{PROG}: {' '.join(message.split())}\n")
+    from ..fs.access import show
+
+    sys.stderr.write(f"{PROG}: {show(' '.join(message.split()))}\n")
 
 
 def agent_settings(config: Config) -> dict[str, Any]:
@@ -51,6 +53,9 @@ def agent_settings(config: Config) -> dict[str, Any]:
         "protocols": {k: [x for x in v if isinstance(x, str)] for k, v in protocols.items()},
         "checkpoint-kinds": [k for k in section.get("checkpoint-kinds", []) if isinstance(k, str)],
         "context-budget": int(section.get("context-budget", 3000)),
+        "warmup-essentials": [
+            k for k in section.get("warmup-essentials", []) if isinstance(k, str) and k
+        ],
         "max-edits": int(section.get("max-edits", 1000)),
     }
 

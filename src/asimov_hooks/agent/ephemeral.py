@@ -20,6 +20,8 @@ from __future__ import annotations
 import os
 import sys
 
+from ..fs.access import show
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from collections.abc import Sequence
@@ -59,7 +61,7 @@ def run(
         files: list[str] = []
         for directory in paths or ["."]:
             if not os.path.isdir(directory):
-                sys.stderr.write(f"{PROG}: error: {directory}: not a directory\n")
+                sys.stderr.write(f"{PROG}: error: {show(directory)}: not a directory\n")
                 return EXIT_USAGE
             for path in sorted(ignored_ephemeral(directory, config, untracked=True)):
                 if path not in files and not config.excluded(config.relpath(path)):
@@ -84,7 +86,7 @@ def run(
             result.fixed, result.fix_error = fixed, fix_error
             results.append(result)
     except ConfigError as exc:
-        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        sys.stderr.write(f"{PROG}: error: {show(str(exc))}\n")
         return EXIT_USAGE
     import io
 

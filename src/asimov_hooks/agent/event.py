@@ -64,7 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(message: str) -> int:
-    sys.stderr.write(f"{PROG}: {' '.join(message.split())}\n")
+    from ..fs.access import show
+
+    sys.stderr.write(f"{PROG}: {show(' '.join(message.split()))}\n")
     return EXIT_FAIL
 
 
@@ -104,7 +106,10 @@ def _main(args: list[str]) -> int:
     event = adapter.normalize(read_payload())
     if event.kind is None:
         # another event routed here by a hand-written setting: nothing to do, say so once
-        sys.stderr.write(f"{PROG}: {name} event {event.name!r} is not handled; nothing done\n")
+        from ..fs.access import show
+
+        said = show(f"{name} event {event.name!r} is not handled; nothing done")
+        sys.stderr.write(f"{PROG}: {said}\n")
         return EXIT_OK
     if event.kind in (PRE_WRITE, POST_WRITE):
         from .prefilter import governed

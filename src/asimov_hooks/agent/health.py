@@ -28,7 +28,7 @@ def command_resolves(command: str, top: str) -> bool:
     return shutil.which(exe) is not None
 
 
-def path_fix(agent: str) -> str:
+def path_fix(agent: str | set[str]) -> str:
     """How to put `asimov-hooks` where the agent finds it: a tool install, which puts
     one command on PATH for every shell the agent starts (Claude Code: or the local
     scope, which writes this installation's absolute path)."""
@@ -37,7 +37,7 @@ def path_fix(agent: str) -> str:
     url = published_url()
     spec = f"git+{url}@{release_tag()}" if url else "asimov-hooks"
     fix = f"install it with `pipx install {spec}` or `uv tool install {spec}`"
-    if agent == "claude":
+    if "claude" in ({agent} if isinstance(agent, str) else agent):
         fix += (
             ", or run `asimov-hooks agent install --scope local` (this clone only: "
             "the absolute path of this installation)"
@@ -45,7 +45,7 @@ def path_fix(agent: str) -> str:
     return fix
 
 
-def unresolved_warning(command: str, title: str, agent: str) -> str:
+def unresolved_warning(command: str, title: str, agent: str | set[str]) -> str:
     """What `agent install` says when the command it wrote does not resolve here."""
     exe = command.split(" ", 1)[0]
     return (

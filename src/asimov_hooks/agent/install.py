@@ -23,10 +23,22 @@ class Report:
         self.warnings: list[str] = []
         self.failed = False  # something asked for was left undone (exit 1)
         self.errors: list[str] = []  # a file that could not be used (exit 2)
+        self.unresolved: list[tuple[str, Agent]] = []  # hook commands not on PATH here
 
 
 def _rel(path: str, top: str) -> str:
     return os.path.relpath(path, top).replace(os.sep, "/")
+
+
+def _line(exc: Exception, top: str) -> str:
+    """One line for a refusal or a system error: the file (relative, escaped) and the
+    reason, never Python's `[Errno N] ...` with a temporary file's name."""
+    if not isinstance(exc, OSError):
+        return str(exc)
+    from ..fs.access import show
+
+    where = _rel(os.fsdecode(exc.filename), top) if exc.filename else "agent files"
+    return f"{show(where)}: {exc.strerror or 'cannot be written'}; nothing changed"
 
 
 def _scopes_for(agent: Agent, scope: str | None) -> list[str]:
@@ -48,7 +60,14 @@ def install(top: str, agent_name: str, scope: str = "project") -> Report:
         try:
             _install_one(top, agent, chosen, report)
         except (hooks_file.SettingsError, OSError) as exc:
-            report.errors.append(str(exc))  # the other agents' files still get done
+            report.errors.append(_line(exc, top))  # the other agents' files still get done
+    if report.unresolved:
+        from .health import unresolved_warning
+
+        command = report.unresolved[0][0]
+        titles = [agent.title for _, agent in report.unresolved]
+        names = {agent.name for _, agent in report.unresolved}
+        report.warnings.append(unresolved_warning(command, " and ".join(titles), names))
     return report
 
 
@@ -64,10 +83,10 @@ def _install_one(top: str, agent: Agent, chosen: str, report: Report) -> None:
         )
     if not outcome.added and not outcome.repaired:
         report.lines.append(f"{rel}: {agent.title} hooks already installed; nothing changed")
-    from .health import command_resolves, unresolved_warning
+    from .health import command_resolves
 
     if not command_resolves(command, top):
-        report.warnings.append(unresolved_warning(command, agent.title, agent.name))
+        report.unresolved.append((command, agent))
     if chosen == "local":
         from .localignore import ensure_ignored
 
@@ -134,7 +153,7 @@ def uninstall(top: str, agent_name: str, scope: str | None = None) -> Report:
                 hooks_file.installed(top, agent, chosen)  # every file usable, or none is touched
             _uninstall_one(top, agent, scope, report)
         except (hooks_file.SettingsError, OSError) as exc:
-            report.errors.append(str(exc))
+            report.errors.append(_line(exc, top))
     if not report.lines and not report.warnings and not report.errors:
         report.lines.append("no asimov-hooks agent hooks installed; nothing changed")
     return report

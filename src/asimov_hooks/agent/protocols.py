@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import os
 
-from ..fs.access import FileProblem, read_head, show
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
@@ -163,52 +161,3 @@ def is_checkpoint_message(prompt: str, settings: dict[str, Any]) -> bool:
         return bool(text) and text == template
     head, _, tail = template.partition("{files}")
     return len(text) > len(head) + len(tail) and text.startswith(head) and text.endswith(tail)
-
-
-def reread(
-    config: Config, settings: dict[str, Any], top: str, protocols: list[str]
-) -> tuple[list[str], list[str]]:
-    """(the checkpoint texts to re-inject, each headed by its name; notes on files
-    not shown). Newest OC checkpoints first; `context-budget` characters in all, and
-    no file is read past what the budget can show."""
-    paths: list[str] = []
-    for kind in checkpoint_kinds(settings, protocols):
-        found = kind_files(config, kind, top)[0]
-        found.sort(key=lambda rel: -_mtime(os.path.join(top, rel)))
-        paths += [rel for rel in found if rel not in paths]
-    budget = max(0, settings["context-budget"])
-    parts: list[str] = []
-    notes: list[str] = []
-    for rel in paths:
-        if budget <= 0:
-            notes.append(
-                f"{show(rel)}: not shown (the {settings['context-budget']}-character re-read budget is used up)"
-            )
-            continue
-        try:
-            raw, more = read_head(os.path.join(top, rel), budget * 4 + 4, root=top)
-        except FileProblem as problem:
-            notes.append(f"{show(rel)}: not re-read: {problem.message}")
-            continue
-        if b"\x00" in raw:
-            notes.append(f"{show(rel)}: not re-read: binary content")
-            continue
-        text = raw.decode("utf-8", "replace").removeprefix("\ufeff")
-        if more or len(text) > budget:
-            cut = text.rfind("\n", 0, budget) + 1 or budget
-            rest = "" if more else f"{text.count(chr(10), cut) + (not text.endswith(chr(10)))} "
-            text = (
-                text[:cut] + f"# ... {rest}more lines not shown: over the "
-                f"{settings['context-budget']}-character re-read budget; run "
-                "`asimov-hooks trim` and keep current state only\n"
-            )
-        budget -= len(text)
-        parts.append(f"--- {show(rel)} ---\n{text}")
-    return parts, notes
-
-
-def _mtime(path: str) -> float:
-    try:
-        return os.stat(path).st_mtime
-    except OSError:
-        return 0.0

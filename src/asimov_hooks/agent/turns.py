@@ -77,15 +77,23 @@ def session_start(event: Event) -> Answer | None:
     if not used:
         warn(f"no checkpoint protocol in use in {top}; nothing re-injected")
         return None
-    parts, notes = protocols.reread(config, settings, top, used)
+    from .reread import reread
+
+    parts, notes, found = reread(config, settings, top, used)
     request = protocols.message(config, settings, top, used)
-    if parts:
+    if found:
         context = (
             f"Session {event.source}: your checkpoint, re-read for you (ADR-007 self-healing "
-            "re-read). It says where the work stood; continue from it.\n" + "\n".join(parts)
+            "re-read). It says where the work stood; continue the task from it.\n"
+        )
+    elif notes:  # there is one, but it was refused (a link out, a special file...)
+        context = (
+            f"Session {event.source}: the checkpoint was refused and not re-read; "
+            "the reason is below."
         )
     else:
-        context = f"Session {event.source}: there is no checkpoint yet in this repository."
+        context = f"Session {event.source}: there is no checkpoint yet in this repository.\n"
+    context += "\n".join(parts)
     if notes:
         context += "\n" + "\n".join(notes)
     context += "\n\n" + request

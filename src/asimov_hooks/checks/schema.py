@@ -59,27 +59,9 @@ def _trim_caps(ctx: Context) -> dict[str, tuple[str, int]]:
 
 
 def _trim_refuses(ctx: Context) -> str | None:
-    """Why the trimmer would refuse this file (asked once, only for a list over its cap),
-    or None: the suggestion to run it must not send the user round in a loop."""
-    if "trim-refuses" not in ctx.memo:
-        from ..trim.algorithm import trim_text
-        from ..trim.layout import Refused
-        from ..trim.settings import Settings
+    from ..trim.algorithm import trim_refusal
 
-        reason = None
-        try:
-            trim_text(
-                ctx.text.text,
-                Settings.from_config(ctx.config),
-                ctx.rules.get("max-lines-soft", {}).get("max"),
-                ctx.rules.get("max-lines-hard", {}).get("max"),
-                max_nodes=ctx.rules.get("yaml-aliases", {}).get("max-nodes", 100_000),
-                limits=ctx.config.limits,
-            )
-        except Refused as refused:
-            reason = str(refused)
-        ctx.memo["trim-refuses"] = reason
-    return ctx.memo["trim-refuses"]
+    return trim_refusal(ctx)
 
 
 def _errors(name: str, ctx: Context) -> list[Any]:
@@ -132,7 +114,7 @@ def _dotted(path: tuple) -> str:
     return out or "(document)"
 
 
-_EVALUATORS: dict[tuple[str, str], Any] = {}
+_EVALUATORS: dict[tuple[str, str, bool], Any] = {}
 
 
 def evaluator(schema_name: str, config: Any = None) -> Any:
@@ -141,7 +123,8 @@ def evaluator(schema_name: str, config: Any = None) -> Any:
     from ..readers.schemas import is_user_schema, schema_for
 
     user = is_user_schema(schema_name)
-    key = (schema_name, config.base_dir if user and config is not None else "")
+    formats = bool(getattr(config, "format_assertion", False))
+    key = (schema_name, config.base_dir if user and config is not None else "", formats)
     if key not in _EVALUATORS:
         schema = schema_for(schema_name, config)
         from ..minischema import compile_schema
@@ -152,7 +135,7 @@ def evaluator(schema_name: str, config: Any = None) -> Any:
             limits = config.limits if config is not None else {}
             seconds = limits.get("pattern-milliseconds", 1000) / 1000
         try:
-            _EVALUATORS[key] = compile_schema(schema, seconds)
+            _EVALUATORS[key] = compile_schema(schema, seconds, formats)
         except InvalidSchema as exc:
             raise ConfigError(f"schema {schema_name!r}: {exc.message}") from None
     return _EVALUATORS[key]

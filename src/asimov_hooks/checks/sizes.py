@@ -35,7 +35,12 @@ def _nothing_to_trim(ctx: Context, opts: dict[str, Any]) -> str | None:
         return None
     text = ctx.text.text
     if _trims(ctx, text, settings):
-        return None
+        from ..trim.algorithm import trim_refusal
+
+        refused = trim_refusal(ctx)  # "run trim" only where trim would run
+        if refused is None:
+            return None
+        return f"`asimov-hooks trim` cannot shorten this file ({refused}); shorten it by hand"
     rows = text.splitlines()
     comments = sum(1 for row in rows if row.lstrip().startswith("#"))
     blank = sum(1 for row in rows if not row.strip())

@@ -106,4 +106,6 @@ def show_error(exc: click.ClickException, prog: str) -> None:
             )
     if isinstance(exc, click.UsageError):
         message += f" (see `{name} --help`)"
-    sys.stderr.write(f"{name}: error: {message}\n")
+    from ..fs.access import show  # a value typed may hold anything
+
+    sys.stderr.write(show(f"{name}: error: {message}") + "\n")

@@ -28,9 +28,11 @@ def internal_error(prog: str, exc: BaseException) -> int:
         import traceback
 
         traceback.print_exception(type(exc), exc, exc.__traceback__)
+    from ..fs.access import show  # the message may quote what a file held
+
     sys.stderr.write(
-        f"{prog}: internal error: {type(exc).__name__}: {exc} "
-        "(set ASIMOV_HOOKS_DEBUG=1 for a traceback)\n"
+        show(f"{prog}: internal error: {type(exc).__name__}: {exc} ")
+        + "(set ASIMOV_HOOKS_DEBUG=1 for a traceback)\n"
     )
     return 2
 

@@ -14,7 +14,9 @@ CONFIG_SCHEMA = "config"  # `asimov-hooks schema config`: the .asimov-hooks.yaml
 
 
 def _fail(message: str) -> None:
-    sys.stderr.write(f"asimov-hooks: error: {message}\n")
+    from ..fs.access import show
+
+    sys.stderr.write(f"asimov-hooks: error: {show(message)}\n")
     sys.exit(2)
 
 

@@ -141,6 +141,13 @@ VALIDATE = Command(
             help="Do not run these rules (repeatable).",
         ),
         Option(
+            "--format-assertion",
+            dest="format_assertion",
+            help="Assert the `format` of strings in schemas (date-time, date, time, "
+            "duration, email, hostname, ipv4, ipv6, uri, uri-reference, uuid, json-pointer, "
+            "regex), as check-jsonschema does; by default `format` is an annotation.",
+        ),
+        Option(
             "-j",
             "--jobs",
             dest="jobs",

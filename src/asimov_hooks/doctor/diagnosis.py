@@ -225,31 +225,62 @@ def _pattern_for(rel: str, patterns: list[str]) -> str:
     return rel
 
 
+# the git hooks pre-commit must install for our hooks to run: the file hooks on commits
+# and on the merge commits git makes itself, the merge-driver hook on checkouts and merges
+_FILE_HOOK_TYPES = ("pre-commit", "pre-merge-commit")
+_DRIVER_HOOK_TYPES = ("post-checkout", "post-merge")
+
+
 def _check_hooks(report: Report, top: str) -> None:
+    import re
+
     from ..fs.access import FileProblem, read_bytes
 
     config_file = os.path.join(top, ".pre-commit-config.yaml")
     try:
-        wants_hook = b"asimov-merge-driver" in read_bytes(config_file)
+        ids = set(re.findall(rb"id:\s*['\"]?(asimov-[a-z-]+)", read_bytes(config_file)))
     except FileProblem:
         return
-    if not wants_hook:
+    wanted = [
+        *(_FILE_HOOK_TYPES if ids - {b"asimov-merge-driver"} else ()),
+        *(_DRIVER_HOOK_TYPES if b"asimov-merge-driver" in ids else ()),
+    ]
+    if not wanted:
         return
-    report.head("pre-commit hook asimov-merge-driver:")
-    for stage in ("post-checkout", "post-merge"):
-        path = git_path(f"hooks/{stage}", cwd=top)
-        try:  # git's own hook file, where git says it is (core.hooksPath)
-            installed = b"pre-commit" in read_bytes(path, confined=False)
-        except FileProblem:
-            installed = False
-        if installed:
+    report.head("pre-commit's git hooks (.pre-commit-config.yaml):")
+    missing = [stage for stage in wanted if not _hook_installed(stage, top)]
+    fix = (
+        "run `pre-commit install` with them in default_install_hook_types (`asimov-hooks "
+        "init` adds them there), or `pre-commit install "
+        + " ".join(f"--hook-type {t}" for t in missing)
+        + "`"
+    )
+    for stage in wanted:
+        if stage not in missing:
             report.add("ok", f"{stage} hook installed")
         else:
+            last = stage == missing[-1]
             report.add(
-                "warn",
-                f"no pre-commit {stage} hook, so new clones do not register the driver",
-                "run `pre-commit install --hook-type post-checkout --hook-type post-merge`",
+                "warn", f"{stage} hook not installed: {_WHAT_RUNS[stage]}", fix if last else None
             )
+
+
+def _hook_installed(stage: str, top: str) -> bool:
+    from ..fs.access import FileProblem, read_bytes
+
+    path = git_path(f"hooks/{stage}", cwd=top)
+    try:  # git's own hook file, where git says it is (core.hooksPath)
+        return b"pre-commit" in read_bytes(path, confined=False)
+    except FileProblem:
+        return False
+
+
+_WHAT_RUNS = {
+    "pre-commit": "commits are not checked",
+    "pre-merge-commit": "a merge git completes on its own is not checked",
+    "post-checkout": "new clones do not register the merge driver",
+    "post-merge": "new clones do not register the merge driver",
+}
 
 
 def diagnose(top: str) -> Report:

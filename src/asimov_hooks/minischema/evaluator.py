@@ -29,6 +29,16 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
     Step = Callable[[Any, tuple, list], "bool | None"]  # True: stop checking this node
 
 
+def _format_step(name: Any) -> Step:
+    from .formats import CHECKS, conforms
+
+    def format_step(value: Any, path: tuple, out: list) -> None:
+        if not conforms(name, value):
+            out.append(SchemaError(path, f"{_show(value)} is not a valid {name}", "format"))
+
+    return format_step if name in CHECKS else _accept
+
+
 class Evaluator:
     """Evaluates instances against one schema; each schema node is compiled once.
 
@@ -37,9 +47,15 @@ class Evaluator:
     the node for every keyword on every value.
     """
 
-    def __init__(self, schema: dict[str, Any], pattern_seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        schema: dict[str, Any],
+        pattern_seconds: float | None = None,
+        formats: bool = False,
+    ) -> None:
         self.root = schema
         self.pattern_seconds = pattern_seconds  # a time bound for a user schema's patterns
+        self.formats = formats  # `format` asserted (formats.CHECKS), else an annotation
         self._compiled: dict[int, tuple[Any, Check]] = {}
         self._refs: References | None = None  # built on the first `$ref`
 
@@ -97,6 +113,8 @@ class Evaluator:
             steps.append(_enum_step(schema["enum"]))
         if {"minLength", "maxLength", "pattern"} & schema.keys():
             steps.append(_string_step(schema, self.pattern_seconds))
+        if self.formats and "format" in schema:
+            steps.append(_format_step(schema["format"]))
         if {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} & schema.keys():
             steps.append(_number_step(schema))
         if {"minItems", "maxItems", "items"} & schema.keys():

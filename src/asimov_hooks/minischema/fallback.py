@@ -27,7 +27,7 @@ class InvalidSchema(Exception):
 class JsonschemaEvaluator:
     """Full jsonschema behind the `Evaluator.errors` interface."""
 
-    def __init__(self, schema: Any, seconds: float | None = None) -> None:
+    def __init__(self, schema: Any, seconds: float | None = None, formats: bool = False) -> None:
         import jsonschema
         from referencing import Registry
 
@@ -37,7 +37,12 @@ class JsonschemaEvaluator:
             cls.check_schema(schema)
         except jsonschema.SchemaError as exc:
             raise InvalidSchema(f"invalid JSON Schema: {exc.message[:200]}") from None
-        self.validator = cls(schema, registry=Registry())
+        if formats:  # exactly minischema's format checks (formats.py): one verdict
+            from .formats import format_checker
+
+            self.validator = cls(schema, registry=Registry(), format_checker=format_checker())
+        else:
+            self.validator = cls(schema, registry=Registry())
 
     def errors(self, data: Any) -> list[SchemaError]:
         from referencing.exceptions import Unresolvable

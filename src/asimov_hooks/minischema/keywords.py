@@ -56,6 +56,7 @@ SUPPORTED = frozenset(
         "else",
         "not",
         "deprecated",
+        "format",  # an annotation; asserted under --format-assertion (formats.py)
     }
 )
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"

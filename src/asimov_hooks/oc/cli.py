@@ -278,10 +278,13 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
             else:
                 click.echo(f"{shown}: no append-only skill_state telemetry to rotate")
             continue
-        target, fields, count = done
+        targets, fields, count = done
+        where = show(project.show(targets[0]))
+        if len(targets) > 1:  # bigger than one volume of the history archive
+            where += f" through {show(project.show(targets[-1]))} ({len(targets)} volumes)"
         click.echo(
             f"{shown}: rotated {count} item{'s' if count != 1 else ''} of "
-            f"{', '.join(fields)} to {project.show(target)}"
+            f"{show(', '.join(fields))} to {where}"
         )
         if over_limit:
             size, limit = size_of(project, path)

@@ -69,14 +69,14 @@ def write_checkpoint(project: Project, cp, data: dict, what: str) -> int:  # typ
     try:
         result = save(project, cp, data, what)
     except Refused as refused:
-        click.echo(f"{shown}: not written: the result would have errors ({what})")
+        click.echo(f"{shown}: not written: the result would have errors ({show(what)})")
         for line in _finding_lines(refused.result):
             click.echo(show(line))
         click.echo("(lines refer to the refused result; the file is unchanged)")
         return 1
     except OcError as exc:
         _fail(str(exc))
-    click.echo(f"{shown}: {what}")
+    click.echo(f"{shown}: {show(what)}")  # `what` quotes values (oc done: the action)
     for line in _finding_lines(result):
         click.echo(show(line))
     return 0

@@ -30,7 +30,8 @@ def check(project: Project) -> list[FileResult]:
     from ..validation.engine import Checker
 
     checker = Checker(project.config, DRIFT_RULES | set(PARSE_RULES))
-    files = [checker.record(project.show(path)) for path in project.files()]
+    # the record's path is the file's (relative as the user sees it); the report escapes it
+    files = [checker.record(project.rel(path)) for path in project.files()]
     checker.prefetch(files)
     return [checker.check(record) for record in files]
 

@@ -76,15 +76,15 @@ class Out:
     def line(self, text: str = "") -> None:
         """Print one line. Control characters are made visible, so a checkpoint value
         cannot drive the terminal (move the cursor, set the title, clear the screen);
-        only the colour codes `paint` adds stay, and only when colour is on."""
+        only the colour codes `paint` adds stay, and only when colour is on. A line that
+        starts with a skill name or a value cannot start a CI workflow command (`::`)."""
         from ..fs.access import show
 
-        if not text.isprintable():
-            if self.color:
-                parts = _OURS.split(text)
-                text = "".join(p if i % 2 else show(p) for i, p in enumerate(parts))
-            else:
-                text = show(text)
+        if self.color and not text.isprintable():
+            parts = _OURS.split(text)
+            text = "".join(p if i % 2 else show(p) for i, p in enumerate(parts))
+        else:
+            text = show(text)
         self.stream.write(text + "\n")
 
 

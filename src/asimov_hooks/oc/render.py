@@ -115,7 +115,7 @@ def status(
         dump_json(
             {
                 "project": names[0],
-                "directory": project.show(project.dir),
+                "directory": project.rel(project.dir),
                 "decisions_waiting": decisions,
                 "checkpoints": [r.as_dict() for r in ordered],
             }
@@ -201,7 +201,7 @@ def since(
         dump_json(
             {
                 "since": stamp,
-                "directory": project.show(project.dir),
+                "directory": project.rel(project.dir),
                 "changed": found,
                 "unchanged": len(recs) - len(found),
             }

@@ -14,6 +14,7 @@ progress, and must not make a stale checkpoint look fresh.
 from __future__ import annotations
 
 import os
+from functools import partial
 
 from ..fs.access import FileProblem, atomic_write, confine, locked, make_dirs, read_bytes, show
 from .jsonfmt import JSONProblem, Layout, dump_bytes, load_bytes
@@ -53,8 +54,8 @@ def archive_path(project: Project, cp: Checkpoint, when: str) -> str:
     return os.path.join(os.path.dirname(cp.path), rel)
 
 
-def rotate(project: Project, cp: Checkpoint, keep: int) -> tuple[str, list[str], int] | None:
-    """Rotate one checkpoint; returns (archive path, fields, items moved) or None when
+def rotate(project: Project, cp: Checkpoint, keep: int) -> tuple[list[str], list[str], int] | None:
+    """Rotate one checkpoint; returns (archive paths, fields, items moved) or None when
     there is nothing to move. Raises Refused / OcError without writing anything.
 
     Both files are read again under a lock of both (`fs.access.locked`), so a concurrent
@@ -73,7 +74,7 @@ def rotate(project: Project, cp: Checkpoint, keep: int) -> tuple[str, list[str],
 
 def _rotate_locked(
     project: Project, cp: Checkpoint, keep: int, when: str, target: str
-) -> tuple[str, list[str], int] | None:
+) -> tuple[list[str], list[str], int] | None:
     data = cp.require(project)
     moved: dict[str, list] = {}
     for path, items in telemetry(data, project):
@@ -84,31 +85,36 @@ def _rotate_locked(
         del items[:cut]
     if not moved:
         return None
-    rotation = {"at": when, "fields": moved}
-    target, content = _append(project, cp, target, rotation)
-    result = validate(project, target, content)
-    if result.status == "error":
-        raise Refused(result, f"archive {project.show(target)}")
+    writes = _append(project, cp, target, when, moved)
+    for path, content in writes:
+        result = validate(project, path, content)
+        if result.status == "error":
+            raise Refused(result, f"archive {project.show(path)}")
     # the checkpoint's result is checked before the archive is written
     cp_result = validate(project, cp.path, dump_bytes(data, cp.layout))
     if cp_result.status == "error":
         raise Refused(cp_result, "rotated checkpoint")
-    make_dirs(os.path.dirname(target), project.top)
-    atomic_write(target, content, root=project.top)
+    for path, content in writes:
+        make_dirs(os.path.dirname(path), project.top)
+        atomic_write(path, content, root=project.top)
     save(project, cp, data, "rotated")
-    return target, list(moved), sum(len(v) for v in moved.values())
+    return [path for path, _ in writes], list(moved), sum(len(v) for v in moved.values())
 
 
 def _append(
-    project: Project, cp: Checkpoint, target: str, rotation: dict[str, Any]
-) -> tuple[str, bytes]:
-    """(archive path, its new content) with `rotation` appended. An archive only grows:
-    when the day's archive would pass the history kind's byte cap (`max-bytes-hard`,
-    which validate enforces), the rotation goes into the next volume beside it,
-    `<skill>.<date>.2.json`, `.3.json`, ..., so no rotation is refused for the size of
-    earlier ones and every history file stays valid."""
+    project: Project, cp: Checkpoint, target: str, when: str, moved: dict[str, list]
+) -> list[tuple[str, bytes]]:
+    """[(archive path, its new content)] with the rotation appended. An archive only
+    grows: when the day's archive would pass the history kind's byte cap
+    (`max-bytes-hard`, which validate enforces), the rotation goes into the next volume
+    beside it, `<skill>.<date>.2.json`, `.3.json`, ...; a rotation bigger than a whole
+    volume is spread over fresh ones, in order. No rotation is refused for its size or
+    that of earlier ones, and every history file stays valid."""
     cap = project.rules(target).get("max-bytes-hard", {}).get("max")
+    cap = cap if isinstance(cap, int) else None
     stem = target[: -len(".json")] if target.endswith(".json") else target
+    items = [(field, item) for field, values in moved.items() for item in values]
+    writes: list[tuple[str, bytes]] = []
     for volume in range(1, 1000):
         path = target if volume == 1 else f"{stem}.{volume}.json"
         archive, layout = _read_archive(project, path, cp)
@@ -116,11 +122,54 @@ def _append(
         if not isinstance(rotations, list):
             raise OcError(f"{project.show(path)}: 'rotations' is not an array; not appending to it")
         fresh = not rotations
-        rotations.append(rotation)
-        content = dump_bytes(archive, layout)
-        if fresh or not isinstance(cap, int) or len(content) <= cap:
-            return path, content
+        content = partial(_render, archive, layout, when, items)
+        whole = content(len(items))
+        if cap is None or len(whole) <= cap:
+            writes.append((path, whole))
+            return writes
+        if not fresh:
+            continue  # a full volume: the next one
+        fits = _most_that_fit(content, len(items), cap)
+        if fits == 0:
+            raise OcError(
+                f"{project.show(path)}: one item of {items[0][0]} alone is over the history "
+                f"archive's {cap:,}-byte cap (max-bytes-hard); raise the cap or shorten the item"
+            )
+        writes.append((path, content(fits)))
+        items = items[fits:]
     raise OcError(f"{project.show(target)}: 999 archive volumes for one day; not rotating")
+
+
+def _render(
+    archive: dict[str, Any], layout: Layout, when: str, items: list[Any], count: int
+) -> bytes:
+    """The archive with one more rotation: the first `count` items."""
+    rotations = archive["rotations"]
+    rotations.append({"at": when, "fields": _fields(items[:count])})
+    try:
+        return dump_bytes(archive, layout)
+    finally:
+        rotations.pop()
+
+
+def _fields(items: list[tuple[str, Any]]) -> dict[str, list]:
+    fields: dict[str, list] = {}
+    for field, item in items:
+        fields.setdefault(field, []).append(item)
+    return fields
+
+
+def _most_that_fit(content: Any, total: int, cap: int) -> int:
+    """The most leading items whose rotation keeps a fresh volume within `cap` (a
+    binary search: each try is one rendering of at most a volume)."""
+    low, high = 0, total  # content(low) fits (or low is 0), content(high) does not
+    while high - low > 1:
+        middle = (low + high) // 2
+        if len(content(middle)) <= cap:
+            low = middle
+        else:
+            high = middle
+    return low if low or len(content(1)) > cap else 1
 
 
 def _read_archive(project: Project, target: str, cp: Checkpoint) -> tuple[dict[str, Any], Layout]:

@@ -35,7 +35,7 @@ def _fields(phase, step, summary, actions) -> dict:  # type: ignore[no-untyped-d
 
 
 def _report(project: Project, path: str, what: str, result) -> None:  # type: ignore[no-untyped-def]
-    click.echo(f"{project.show(path)}: {what}")
+    click.echo(f"{project.show(path)}: {show(what)}")
     for line in _finding_lines(result):
         click.echo(show(line))
 
@@ -132,7 +132,7 @@ def show_command(skill, as_json: bool, color: str, directory, config_path) -> No
                 {"skill": r.skill, "file": r.file, "problem": r.problem, "checkpoint": r.cp.data}
                 for r in recs
             ]
-            dump_json({"directory": project.show(project.dir), "checkpoints": docs})
+            dump_json({"directory": project.rel(project.dir), "checkpoints": docs})
         sys.exit(1 if broken else 0)
     out = Out(color=color)
     if not recs:
@@ -169,7 +169,7 @@ def list_command(fmt: str, color: str, directory, config_path) -> None:  # type:
             }
             for r in recs
         ]
-        dump_json({"directory": project.show(project.dir), "checkpoints": rows})
+        dump_json({"directory": project.rel(project.dir), "checkpoints": rows})
         sys.exit(0)
     out = Out(color=color)
     if not recs:

@@ -76,13 +76,18 @@ class Project:
             raise OcError(refused.message) from None
         self.dir = os.path.join(root, name)
 
+    def rel(self, path: str) -> str:
+        """A path as the user names it: relative to the working directory when below
+        it, otherwise absolute (a value for JSON and for the checks; print it through
+        `show`)."""
+        rel = os.path.relpath(path)
+        return path if rel.startswith("..") else rel
+
     def show(self, path: str) -> str:
-        """A path as the user should see it: relative to the working directory when
-        below it, otherwise absolute."""
+        """`rel(path)` escaped for printing (fs.access.show)."""
         from ..fs.access import show
 
-        rel = os.path.relpath(path)
-        return show(path if rel.startswith("..") else rel)
+        return show(self.rel(path))
 
     def files(self) -> list[str]:
         if not os.path.isdir(self.dir):
@@ -173,7 +178,7 @@ def validate(project: Project, path: str, content: bytes) -> FileResult:
     from ..validation.engine import Checker
 
     checker = Checker(project.config, None, set(PATH_RULES | rules_in("drift")))
-    return checker.check(project.show(path), content)
+    return checker.check(project.rel(path), content)
 
 
 def save(project: Project, cp: Checkpoint, data: dict[str, Any], what: str) -> FileResult:

@@ -92,7 +92,7 @@ class Record:
     def __init__(self, project: Project, cp: Checkpoint, now: datetime.datetime) -> None:
         self.cp = cp
         self.skill = cp.skill
-        self.file = project.show(cp.path)
+        self.file = project.rel(cp.path)  # printed through Out (escaped), JSON as is
         self.problem = cp.problem
         data = cp.data or {}
         self.data = data

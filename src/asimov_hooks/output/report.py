@@ -160,7 +160,9 @@ def _escape(value: str, prop: bool = False) -> str:
 
     if not value.isprintable():
         lines = value.split("\n")
-        value = "\n".join("\r".join(map(show, line.split("\r"))) for line in lines)
+        value = "\n".join(
+            "\r".join(show(part, line_start=False) for part in line.split("\r")) for line in lines
+        )
     return github_escape(value, property_value=prop)
 
 

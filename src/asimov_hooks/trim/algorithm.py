@@ -193,3 +193,27 @@ def _too_large(layout: Any, lines: int, hard: int) -> str:
         f"structure itself is too large; taking the space: {', '.join(shown)}. Shorten these "
         "or move detail to sprint.yaml"
     )
+
+
+def trim_refusal(ctx: Any) -> str | None:
+    """Why the trimmer would refuse the file a check is looking at (`checks.context`),
+    or None; asked once per file (kept in `ctx.memo`), only where validate would tell
+    the user to run trim: that advice must not send them round in a loop."""
+    if "trim-refusal" not in ctx.memo:
+        from .layout import Refused
+
+        reason = None
+        rules = ctx.rules
+        try:
+            trim_text(
+                ctx.text.text,
+                Settings.from_config(ctx.config),
+                rules.get("max-lines-soft", {}).get("max"),
+                rules.get("max-lines-hard", {}).get("max"),
+                max_nodes=rules.get("yaml-aliases", {}).get("max-nodes", 100_000),
+                limits=ctx.config.limits,
+            )
+        except Refused as refused:
+            reason = str(refused)
+        ctx.memo["trim-refusal"] = reason
+    return ctx.memo["trim-refusal"]

@@ -14,7 +14,16 @@ PACKS = ("kinds.json", "trim.json", "merge.json", "oc.json", "agent.json", "limi
 
 
 class ConfigError(Exception):
-    """The configuration is unusable; reported as one line, exit code 2."""
+    """The configuration is unusable; reported as one line, exit code 2.
+
+    Its message names config keys, values and file names, all the checkout's: it is
+    escaped here (fs.access.show), once for every command that prints it, so a key
+    cannot end the line, forge a CI annotation or drive the terminal."""
+
+    def __init__(self, message: object = "") -> None:
+        from ..fs.access import show
+
+        super().__init__(show(str(message)))
 
 
 # (functools.lru_cache would import more than these two dictionaries save)

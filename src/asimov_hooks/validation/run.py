@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..findings import FileResult
+from ..fs.access import show
 from ..output.report import write
 from ..readers.fileio import FileProblem
 from .config import ConfigError, load_config
@@ -34,12 +35,14 @@ def validate(
     prog: str = "asimov-validate",
     jobs: int = 1,
     color: str = "auto",
+    format_assertion: bool = False,
 ) -> int:
     try:
         config = load_config(config_path)
     except ConfigError as exc:
-        sys.stderr.write(f"{prog}: error: {exc}\n")
+        sys.stderr.write(show(f"{prog}: error: {exc}") + "\n")
         return EXIT_USAGE
+    config.format_assertion = format_assertion
     from .config_check import known_rule_ids, unknown_rule_ids
 
     known = known_rule_ids()
@@ -49,7 +52,7 @@ def validate(
         for text in unknown_rule_ids(ids or (), known)
     ]
     if problems:  # a typo must not switch every check off and pass the commit
-        sys.stderr.write(f"{prog}: error: {'; '.join(problems)}\n")
+        sys.stderr.write(show(f"{prog}: error: {'; '.join(problems)}") + "\n")
         return EXIT_USAGE
     for path in paths:
         try:
@@ -57,7 +60,7 @@ def validate(
         except FileProblem as problem:
             # a dangling symlink is there (git commits it): a finding, as trim says
             if problem.message == "no such file or directory":
-                sys.stderr.write(f"{prog}: error: {path}: {problem.message}\n")
+                sys.stderr.write(show(f"{prog}: error: {path}: {problem.message}") + "\n")
                 return EXIT_USAGE
     checker = Checker(config, select, ignore)
     results: list[FileResult] = []
@@ -82,14 +85,14 @@ def validate(
                 checker.warm_up(r.kind for r in files if r.kind is not None)
             results = check_files(checker, files, workers)
     except ConfigError as exc:
-        sys.stderr.write(f"{prog}: error: {exc}\n")
+        sys.stderr.write(show(f"{prog}: error: {exc}") + "\n")
         return EXIT_USAGE
     except FileProblem as problem:  # a directory that cannot be searched
-        sys.stderr.write(f"{prog}: error: {problem.message}\n")
+        sys.stderr.write(show(f"{prog}: error: {problem.message}") + "\n")
         return EXIT_USAGE
     write(results, fmt, sys.stdout, quiet, color)
     if not results and fmt == "text":
-        sys.stdout.write(_nothing_found(paths or ["."], config) + "\n")
+        sys.stdout.write(show(_nothing_found(paths or ["."], config)) + "\n")
     if fmt == "text" and not quiet:  # which limits CLAUDE.md got (when chosen for it)
         profiled = [r for r in files if r.kind and config.kinds[r.kind].get("profiles")]
         if profiled:
@@ -98,7 +101,8 @@ def validate(
             profiled = profiled if chosen_profile(config) == AUTO else []
 
             for record in profiled:
-                sys.stdout.write(describe(config, record.kind, record.rel, record.path) + "\n")
+                sys.stdout.write(show(describe(config, record.kind, record.rel, record.path)) + "
+")
     return EXIT_FAIL if any(r.fails(strict) for r in results) else EXIT_OK
 
 
@@ -133,6 +137,7 @@ def run_options(
     jobs: int = 0,
     color: str = "auto",
     prog: str = "asimov-validate",
+    format_assertion: bool = False,
 ) -> int:
     """Run validate from parsed command-line options (click's or cli.options.parse_command's)."""
     from ..output.report import default_format
@@ -149,6 +154,7 @@ def run_options(
         jobs=jobs,
         color=color,
         prog=prog,
+        format_assertion=format_assertion,
     )
 
 

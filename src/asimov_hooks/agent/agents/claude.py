@@ -9,9 +9,11 @@ Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
   `permissionDecisionReason` (shown to Claude); context for Claude is
   `hookSpecificOutput.additionalContext` (PreToolUse, PostToolUse, SessionStart).
   Exit 2 would refuse too, but the JSON keeps the refusal to this one tool call.
-- Stop: `{"decision": "block", "reason": ...}` keeps the turn going with the reason
-  as Claude's next instruction. `stop_hook_active` (Claude is already continuing
-  because of a Stop hook) is not read: the turn timer guards against loops.
+- Stop: `hookSpecificOutput.additionalContext` is "non-error feedback delivered to
+  the model; the conversation continues so the model can act on it" (Claude Code
+  2.1.163 and later). `{"decision": "block", "reason": ...}` also continues the turn,
+  but Claude is shown it as "Stop hook blocking error from command ...": an error,
+  not a request. `stop_hook_active` is not read: the turn timer guards against loops.
 - SessionStart `source`: startup, resume, clear, compact, and fork (a session that
   begins as a fork of another, reported as resume before Claude Code 2.1.214).
 - UserPromptSubmit `prompt`.
@@ -108,7 +110,11 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
             }
         }
     elif answer.decision == "block" and event.kind == STOP:
-        out = {"decision": "block", "reason": answer.reason}
+        # non-error feedback that keeps the turn going (Claude Code 2.1.163 and later);
+        # `decision: "block"` would reach Claude as "Stop hook blocking error from command"
+        out = {
+            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.reason}
+        }
     elif answer.context:
         # no permissionDecision with it: the user's own permission flow goes on
         out = {

@@ -136,19 +136,29 @@ def _patch_targets(event: Event, patch: str, cwd: str) -> None:
     resolved = {absolute(t, cwd, "path"): absolute(s, cwd, "path") for t, s in sources.items()}
     event.edits += [
         Edit(
-            path, PatchChange(patch, path, resolved.get(path, path), cwd, error), resolved.get(path)
+            path,
+            PatchChange(patch, path, resolved.get(path, path), cwd, error, event.project),
+            resolved.get(path),
         )
         for path in seen
     ]
 
 
 class PatchChange:
-    """What an apply_patch leaves in one file (`agent.model.Change`)."""
+    """What an apply_patch leaves in one file (`agent.model.Change`). Every file the
+    patch reads on the way (a chain of moves onto the target) is read inside `project`
+    only: a source outside it is never opened, and the change is then not worked out."""
 
-    __slots__ = ("cwd", "error", "patch", "source", "target")
+    __slots__ = ("cwd", "error", "patch", "project", "source", "target")
 
     def __init__(
-        self, patch: str, target: str, source: str, cwd: str, error: Exception | None
+        self,
+        patch: str,
+        target: str,
+        source: str,
+        cwd: str,
+        error: Exception | None,
+        project: str | None = None,
     ) -> None:
         self.patch, self.target, self.source, self.cwd, self.error = (
             patch,
@@ -157,6 +167,7 @@ class PatchChange:
             cwd,
             error,
         )
+        self.project = project or cwd
 
     def apply(self, current: str | None, limit: int) -> str | None:
         from ..apply_patch import PatchError, apply_patch
@@ -170,7 +181,7 @@ class PatchChange:
 
         def read(name: str) -> str | None:
             path = where(name)
-            return current if path == self.source else _read_other(path, limit)
+            return current if path == self.source else _read_other(path, limit, self.project)
 
         try:
             results = apply_patch(
@@ -189,23 +200,29 @@ class PatchChange:
         raise CannotSimulate(f"the patch leaves {self.target} unchanged")
 
 
-def _read_other(path: str, limit: int) -> str | None:
-    """A file a patch reads besides the target's own source (a chain of moves)."""
+def _read_other(path: str, limit: int, project: str) -> str | None:
+    """A file a patch reads besides the target's own source (a chain of moves), held
+    to the project: one outside it (by its path or through a link) or in `.git/` is
+    neither opened nor looked for, and nothing about it is said."""
     import os
 
-    from ...fs.access import FileProblem, read_bytes
+    from ...fs.access import FileProblem, confine, read_bytes
     from ..simulate import CannotSimulate
 
+    try:
+        confine(path, project)
+    except FileProblem:
+        raise CannotSimulate("the patch moves a file from outside the repository") from None
     if not os.path.lexists(path):
         return None
     try:
-        raw = read_bytes(path, limit, bound="limit")
-    except FileProblem as exc:
-        raise CannotSimulate(exc.message) from None
+        raw = read_bytes(path, limit, root=project, bound="limit")
+    except FileProblem:
+        raise CannotSimulate("a file the patch moves cannot be read as text") from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise CannotSimulate(f"{path} is not UTF-8 text") from None
+        raise CannotSimulate("a file the patch moves is not UTF-8 text") from None
 
 
 def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:

@@ -88,7 +88,10 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
     elif answer.context:  # afterFileEdit: no channel to the agent; the user sees stderr
         import sys
 
-        sys.stderr.write(f"asimov-hooks agent-event: {answer.context.rstrip()}\n")
+        from ...fs.access import show
+
+        text = "\n".join(map(show, answer.context.rstrip().splitlines()))
+        sys.stderr.write(f"asimov-hooks agent-event: {text}\n")
     if out is None:
         return None, 0
     import json
