@@ -81,8 +81,8 @@ def test_stop_never_asks_for_a_secret(tmp_path, isolated_home, name: str) -> Non
     repo = hostile(tmp_path, HOSTILE_CONFIGS[name], checkpoint=False)
     assert answer(run_event(None, event(repo, "UserPromptSubmit", prompt="go"), repo)) is None
     age_turn(repo, "sess-1", 3600)
-    out = answer(run_event(None, event(repo, "Stop", stop_hook_active=False), repo))
-    reason = (out or {}).get("reason", "")
+    proc = run_event(None, event(repo, "Stop", stop_hook_active=False), repo)
+    reason = proc.stdout  # the request, wherever the agent's answer carries it
     assert ".env" not in reason and ".pem" not in reason
     if name == "retarget":
         assert ".claude_checkpoint.yaml" in reason  # the protocol's own file instead
