@@ -96,8 +96,8 @@ def test_the_agent_is_asked_where_a_committed_warmup_is_the_protocols(
 ) -> None:
     repo = _repo(tmp_path, {"warmup.yaml": "identity:\n  project: demo\n"}, True)
     out = _stop_after_long_turn(repo)
-    assert out is not None and out["decision"] == "block"
-    assert ".claude_checkpoint.yaml" in out["reason"]
+    assert out is not None, "no checkpoint request"
+    assert ".claude_checkpoint.yaml" in json.dumps(out), out
 
 
 def _hook_ids(repo: str) -> list[str]:
