@@ -97,3 +97,26 @@ ODD_COMMANDS = [
 @pytest.mark.parametrize("command", ODD_COMMANDS, ids=" ".join)
 def test_odd_files_and_numbers_are_clear_errors(odd_repo: str, command) -> None:
     assert_clear(run_script(*command, cwd=odd_repo))
+
+
+# a NUL character in any config string (a path, a pattern, a key) is one clear line
+NUL_CONFIGS = [
+    'extends: "a\\x00b.yaml"\n',
+    'trim: {archive: {path: "a\\x00b"}}\n',
+    'oc: {directory: "a\\x00b"}\n',
+    'kinds: {asimov-checkpoint: {files: ["a\\x00b"]}}\n',
+    'exclude: ["\\x00"]\n',
+    'rules: {"max-\\x00tokens": 1}\n',
+]
+
+
+@pytest.mark.parametrize("config", NUL_CONFIGS)
+def test_a_nul_character_in_a_config_is_a_clear_error(tmp_path, config: str) -> None:
+    repo = git_init(tmp_path / "repo")
+    write(repo, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
+    write(repo, ".asimov-hooks.yaml", config)
+    for command in CONFIG_COMMANDS:
+        done = run_script(*command, cwd=repo)
+        assert_clear(done)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert "holds a NUL character" in done.stdout + done.stderr
