@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from conftest import oc_checkpoint, write
+import json
+
+from conftest import git, git_init, oc_checkpoint, run_script, write
 
 OC = ".checkpoints/oc-app-architect.checkpoint.json"
 
@@ -30,3 +32,31 @@ def test_generated_files_with_a_note_after_the_path(tmp_path, cli) -> None:
     assert "generated file 'docs/gone.md' does not exist" in hits[0]
     write(tmp_path, "docs/gone.md", "back\n")
     assert not _only(cli(path), "generated-files-exist")
+
+
+BLOATED = "milestone: m\nstatus: in_progress\ncompleted:\n" + "".join(
+    f"  - Task {n}\n" for n in range(1, 9)
+)
+
+
+def test_a_search_of_asimov_or_code_intel_finds_their_ignored_files(tmp_path) -> None:
+    repo = git_init(tmp_path / "repo")
+    write(repo, ".gitignore", ".asimov/checkpoint.yaml\n.code-intel/\n")
+    write(repo, ".asimov/warmup.yaml", "identity:\n  project: p\n")
+    write(repo, ".asimov/checkpoint.yaml", BLOATED)
+    write(repo, ".code-intel/sessions/s1.json", '{"session_id": "s1"}\n')
+    git(repo, "add", "-A")
+    done = run_script("asimov-validate", "--format", "json", ".asimov", ".code-intel", cwd=repo)
+    paths = sorted(item["path"] for item in json.loads(done.stdout)["files"])
+    assert paths == [
+        ".asimov/checkpoint.yaml",
+        ".asimov/warmup.yaml",
+        ".code-intel/sessions/s1.json",
+    ], done.stdout
+    inside = run_script("asimov-validate", "--format", "json", ".", cwd=f"{repo}/.asimov")
+    assert sorted(i["path"] for i in json.loads(inside.stdout)["files"]) == [
+        "checkpoint.yaml",
+        "warmup.yaml",
+    ]
+    trimmed = run_script("asimov-hooks", "trim", "--no-archive", ".asimov", cwd=repo)
+    assert trimmed.returncode == 1 and "Fixing .asimov/checkpoint.yaml" in trimmed.stdout
