@@ -41,6 +41,7 @@ def repo(tmp_path, isolated_home) -> str:
     path = git_init(tmp_path / "repo")
     write(path, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
     write(path, "warmup.yaml", "identity:\n  project: demo\n")  # uses the Asimov Protocol
+    git(path, "add", "warmup.yaml")  # committed: the repository follows the protocol
     write(
         path,
         ".asimov-hooks.yaml",

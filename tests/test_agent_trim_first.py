@@ -89,6 +89,11 @@ def test_gemini_write_file_carries_the_trimmed_content(repo) -> None:
     out = answer(run_event("gemini", payload, repo))
     assert "decision" not in out
     trimmed(out["hookSpecificOutput"]["tool_input"]["content"])
+    # every argument, not only the content: Gemini CLI 0.61.0 validates the object as
+    # the tool's whole set of arguments (tests/e2e: a write without file_path failed)
+    assert (
+        out["hookSpecificOutput"]["tool_input"]["file_path"] == payload["tool_input"]["file_path"]
+    )
     archived(repo)
 
 
