@@ -75,9 +75,7 @@ CONFIG_HELP = (
 COLOR_HELP = (
     "Colour the text output: auto = on a terminal, unless NO_COLOR is set (FORCE_COLOR forces it)."
 )
-QUIET_HELP = (
-    "Only print problems (errors and warnings, no info lines or suggestions) and the summary."
-)
+QUIET_HELP = "Only print problems and the summary."
 
 STRICT = Option("--strict", dest="strict", help="Fail on warnings too.")
 COLOR = Option(
