@@ -90,7 +90,8 @@ def test_no_other_module_asks_git_for_the_top() -> None:
         for path in SRC.rglob("*.py")
         if walking.search(path.read_text(encoding="utf-8"))
     ]
-    # gitutil finds the top; config stops its search for a config file at a .git;
-    # fs.access holds a path to the tree its *lexical* parent is in (a link out of the
-    # tree must not move the file into another one), without starting git
-    assert sorted(walkers) == ["fs/access.py", "gitutil.py", "validation/config.py"]
+    # fs.walk finds the top (gitutil.find_toplevel and fs.access ask it): along the path
+    # as written, so a link out of the tree, to another repository, does not make that
+    # repository the tree; gitutil reads a `.git` file; config stops its search for a
+    # config file at a .git
+    assert sorted(walkers) == ["fs/walk.py", "gitutil.py", "validation/config.py"]

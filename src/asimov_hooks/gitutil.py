@@ -26,11 +26,52 @@ class GitError(Exception):
     """git is missing or refused; reported as one line, exit code 2."""
 
 
+# git subcommands that open every .gitignore / .gitattributes on their way
+READS_IGNORE_FILES = frozenset(
+    {"ls-files", "check-ignore", "check-attr", "status", "add", "commit", "clean", "stash", "merge"}
+)
+
+
+def blocking_git_file(cwd: str | None = None) -> str | None:
+    """A `.gitignore` or `.gitattributes` that git would open in `cwd` (in the work
+    tree's top and each directory down to `cwd`) and that is a FIFO, a socket or a
+    device: git's open blocks on a FIFO for ever. One line naming it, or None."""
+    import stat
+
+    here = os.path.realpath(cwd or os.getcwd())
+    top = find_toplevel(here)
+    if top is None:
+        return None
+    dirs = [top]
+    rel = os.path.relpath(here, top)
+    if rel != "." and not rel.startswith(".."):
+        for part in rel.split(os.sep):
+            dirs.append(os.path.join(dirs[-1], part))
+    for directory in dirs:
+        for name in (".gitignore", ".gitattributes"):
+            try:
+                mode = os.lstat(os.path.join(directory, name)).st_mode
+            except OSError:
+                continue
+            if stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode):
+                continue  # git does not follow an in-tree link for these
+            from .fs.access import show
+
+            shown = show(os.path.relpath(os.path.join(directory, name), top))
+            kind = "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
+            return f"{shown} is {kind}: git would wait on it for ever; refused (remove it)"
+    return None
+
+
 def git(
     *args: str, cwd: str | None = None, check: bool = True, stdin: str | None = None
 ) -> subprocess.CompletedProcess:
     import subprocess
 
+    if args and args[0] in READS_IGNORE_FILES:
+        blocked = blocking_git_file(cwd)
+        if blocked:
+            raise GitError(blocked)
     try:
         done = subprocess.run(  # names that are not UTF-8 round-trip as os paths do
             ["git", *args],
@@ -77,14 +118,9 @@ def find_toplevel(start: str, for_git: bool = False) -> str | None:
             return toplevel(start)
         except GitError:
             return None
-    directory = os.path.realpath(start)
-    while True:
-        if os.path.exists(os.path.join(directory, ".git")):
-            return directory
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
+    from .fs.walk import tree_of  # a link to another repository is not a work tree
+
+    return tree_of(start)
 
 
 def find_git_dir(top: str) -> str | None:

@@ -115,6 +115,19 @@ def install(top: str, agent: str, created: list[str]) -> tuple[str, str]:
     if path is None:
         return "none", ""
     rel = _rel(path, top)
+    for _ in range(RETRIES):
+        try:
+            return _install(top, agent, path, created)
+        except FileNotFoundError:  # a concurrent uninstall removed the directory: again
+            continue
+    return "refused", f"warning: {rel}: its directory was removed on every try; not written"
+
+
+RETRIES = 20
+
+
+def _install(top: str, agent: str, path: str, created: list[str]) -> tuple[str, str]:
+    rel = _rel(path, top)
     wanted = render(agent).encode("utf-8")
     try:
         directory = os.path.dirname(path)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import shlex
 
-from .jsonedit import Document, JsonEditError
+from .jsonedit import Document, JsonEditError, blank_comments
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -228,7 +228,7 @@ def _is_empty_text(text: str, node: Any) -> bool:
     if node is None or node.kind not in _EMPTY:
         return False
     opening, closing = _EMPTY[node.kind]
-    inner = text[1:-1]
+    inner = blank_comments(text[1:-1])  # a comment a user left in it is part of its text
     return text[:1] == opening and text[-1:] == closing and not inner.strip(" \t\r\n")
 
 

@@ -30,6 +30,17 @@ def _rel(path: str, top: str) -> str:
     return os.path.relpath(path, top).replace(os.sep, "/")
 
 
+def _line(exc: Exception, top: str) -> str:
+    """One line for a refusal or a system error: the file (relative, escaped) and the
+    reason, never Python's `[Errno N] ...` with a temporary file's name."""
+    if not isinstance(exc, OSError):
+        return str(exc)
+    from ..fs.access import show
+
+    where = _rel(os.fsdecode(exc.filename), top) if exc.filename else "agent files"
+    return f"{show(where)}: {exc.strerror or 'cannot be written'}; nothing changed"
+
+
 def _scopes_for(agent: Agent, scope: str | None) -> list[str]:
     if scope is None:
         return list(agent.files)
@@ -49,7 +60,7 @@ def install(top: str, agent_name: str, scope: str = "project") -> Report:
         try:
             _install_one(top, agent, chosen, report)
         except (hooks_file.SettingsError, OSError) as exc:
-            report.errors.append(str(exc))  # the other agents' files still get done
+            report.errors.append(_line(exc, top))  # the other agents' files still get done
     if report.unresolved:
         from .health import unresolved_warning
 
@@ -142,7 +153,7 @@ def uninstall(top: str, agent_name: str, scope: str | None = None) -> Report:
                 hooks_file.installed(top, agent, chosen)  # every file usable, or none is touched
             _uninstall_one(top, agent, scope, report)
         except (hooks_file.SettingsError, OSError) as exc:
-            report.errors.append(str(exc))
+            report.errors.append(_line(exc, top))
     if not report.lines and not report.warnings and not report.errors:
         report.lines.append("no asimov-hooks agent hooks installed; nothing changed")
     return report

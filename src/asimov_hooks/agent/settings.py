@@ -20,8 +20,10 @@ import os
 import shlex
 import shutil
 import sys
+import time
 
 from ..fs.access import (
+    Changed,
     FileProblem,
     atomic_write,
     confine,
@@ -190,55 +192,86 @@ def remove_created_dir(top: str, directory: str) -> bool:
 # ------------------------------------------------------------------ read-modify-write
 def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome | None:
     """Run `change(doc, record, outcome)` on a fresh read of `path` under the lock and
-    write the result when it differs. None when there is no file and `create` is off."""
+    write the result when it differs. None when there is no file and `create` is off.
+    A directory a concurrent uninstall removes in between is made again (and the edit
+    done again), so two runs at once each end as if the other came first."""
     directory = os.path.dirname(path)
     try:
         confine(directory, top, what="directory")
         confine(path, top, what="settings file")
-        made_dir = create and not os.path.isdir(directory)
-        if made_dir:
-            make_dirs(directory, top)
     except FileProblem as exc:
         raise SettingsError(f"{_rel(path, top)}: {exc.message}; nothing changed") from None
-    except OSError as exc:
-        raise SettingsError(
-            f"{_rel(directory, top)}: cannot create the directory: {exc.strerror}; nothing changed"
-        ) from None
-    real = os.path.realpath(path)
     record_dir = os.path.dirname(record_path(top))
     root, internal = _record_root(os.path.join(record_dir, RECORD), top)
     make_dirs(record_dir, root, git_internal=internal)  # one lock for every run, from the first
-    with locked(path, os.path.join(record_dir, RECORD)):
-        for _ in range(RETRIES):
-            raw = _read(path, top)
-            if raw is None and not create:
-                return None
-            doc = _document(raw if raw is not None else b"", path, top, agent)
-            if raw is None and agent.new_file:
-                doc = Document(json.dumps(agent.new_file, indent=2) + "\n")
-            record = read_record(top)
-            outcome = Outcome(path, agent)
-            change(doc, record, outcome)
-            new = str(doc).encode("utf-8")
-            made = [os.path.realpath(directory)] if made_dir else []
-            if new == raw:  # another run wrote it first: the directory is still ours
-                if made:
-                    record["created"].extend(p for p in made if p not in record["created"])
-                    write_record(top, record)
-                return outcome
-            if _read(path, top) != raw:  # a writer that does not lock changed it: again
-                continue
-            if outcome.file_removed:
-                remove(path, top)
-            else:
-                atomic_write(path, new, root=top)
-            made += [real] if raw is None else []
-            record["created"].extend(p for p in made if p not in record["created"])
-            write_record(top, record)
+    for attempt in range(RETRIES):
+        made_dir = create and not os.path.isdir(directory)
+        try:
+            if made_dir:
+                make_dirs(directory, top)
+        except FileProblem as exc:
+            raise SettingsError(f"{_rel(path, top)}: {exc.message}; nothing changed") from None
+        except OSError as exc:
+            raise SettingsError(
+                f"{_rel(directory, top)}: cannot create the directory: {exc.strerror}; "
+                "nothing changed"
+            ) from None
+        try:
+            with locked(path, os.path.join(record_dir, RECORD)):
+                outcome = _edit_locked(top, path, agent, change, create, made_dir)
+        except FileProblem as exc:
+            raise SettingsError(f"{_rel(path, top)}: {exc.message}; nothing changed") from None
+        except FileNotFoundError:  # the directory went while we worked: again
+            continue
+        except OSError as exc:
+            raise SettingsError(
+                f"{_rel(path, top)}: cannot write: {exc.strerror}; nothing changed"
+            ) from None
+        if outcome is not False:
             return outcome
+        time.sleep(0.002 * (attempt + 1))  # a writer that does not lock: let it finish
     raise SettingsError(
         f"{_rel(path, top)}: changed by another program on every try; nothing changed"
     )
+
+
+def _edit_locked(
+    top: str, path: str, agent: Agent, change, create: bool, made_dir: bool
+) -> Outcome | bool | None:
+    """One try of `_edit` under the lock; False when the file changed under us (a
+    writer that does not lock): the caller tries again."""
+    directory = os.path.dirname(path)
+    raw = _read(path, top)
+    if raw is None and not create:
+        return None
+    doc = _document(raw if raw is not None else b"", path, top, agent)
+    if raw is None and agent.new_file:
+        doc = Document(json.dumps(agent.new_file, indent=2) + "\n")
+    record = read_record(top)
+    outcome = Outcome(path, agent)
+    change(doc, record, outcome)
+    new = str(doc).encode("utf-8")
+    made = [os.path.realpath(directory)] if made_dir else []
+    if new == raw:  # another run wrote it first: the directory is still ours
+        if made:
+            record["created"].extend(p for p in made if p not in record["created"])
+            write_record(top, record)
+        return outcome
+    if outcome.file_removed:
+        if _read(path, top) != raw:
+            return False
+        remove(path, top)
+    else:
+        # the file as it is right before the rename must still be the one we read: a
+        # writer that does not lock may have changed it meanwhile
+        try:
+            atomic_write(path, new, root=top, expect=raw)
+        except Changed:
+            return False
+    made += [os.path.realpath(path)] if raw is None else []
+    record["created"].extend(p for p in made if p not in record["created"])
+    write_record(top, record)
+    return outcome
 
 
 def install(top: str, agent: Agent, scope: str = "project") -> Outcome:

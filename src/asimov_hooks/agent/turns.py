@@ -86,6 +86,11 @@ def session_start(event: Event) -> Answer | None:
             f"Session {event.source}: your checkpoint, re-read for you (ADR-007 self-healing "
             "re-read). It says where the work stood; continue the task from it.\n"
         )
+    elif notes:  # there is one, but it was refused (a link out, a special file...)
+        context = (
+            f"Session {event.source}: the checkpoint was refused and not re-read; "
+            "the reason is below."
+        )
     else:
         context = f"Session {event.source}: there is no checkpoint yet in this repository.\n"
     context += "\n".join(parts)

@@ -23,12 +23,15 @@ Importing this module costs `os` and `stat` only: it is on every hook's path.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
+from .locks import locked as locked  # the read-modify-write lock, as `access.locked`
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
-    from collections.abc import Iterable
+    from .walk import Walk
 
 UNSAFE = "io-error"  # reported like any file that cannot be used; never suppressible
 # A read with no cap of its own still stops here: no file we read is meant to be this big.
@@ -55,75 +58,94 @@ class UnsafePath(FileProblem):
 
 
 def work_tree_of(path: str) -> str | None:
-    """The real path of the work tree holding `path` (the nearest directory upwards
-    with a `.git`), or None outside one. Looks from the lexical parent: a link that
-    leaves the tree does not change which tree the path belongs to."""
-    directory = os.path.dirname(os.path.abspath(path))
-    while True:
-        if os.path.lexists(os.path.join(directory, ".git")):
-            return os.path.realpath(directory)
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
+    """The real path of the work tree holding `path`, or None outside one: the nearest
+    directory upwards with a `.git`, looked for from the lexical parent, where a tree
+    nested in another counts only when no link inside the outer one leads to it (a link
+    to another repository is not a work tree: `fs.walk.tree_of`)."""
+    from .walk import tree_of
 
-
-def _git_dirs(root: str) -> list[str]:
-    dirs = [os.path.join(root, ".git")]
-    dotgit = dirs[0]
-    if os.path.isfile(dotgit):  # a linked worktree or submodule: `gitdir: …`
-        try:
-            with open(dotgit, "rb") as fh:
-                first = fh.read(4096).split(b"\n", 1)[0].decode("utf-8", "replace").strip()
-        except OSError:
-            first = ""
-        if first.startswith("gitdir:"):
-            linked = os.path.realpath(os.path.join(root, first[len("gitdir:") :].strip()))
-            dirs.append(linked)
-            try:  # a linked worktree shares the main repository's objects and config
-                with open(os.path.join(linked, "commondir"), "rb") as fh:
-                    common = fh.read(4096).decode("utf-8", "replace").strip()
-                dirs.append(os.path.realpath(os.path.join(linked, common)))
-            except OSError:
-                pass
-    return dirs
+    return tree_of(os.path.dirname(os.path.abspath(path)))
 
 
 def _inside(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
+def _plain(path: str, *, follow: bool = True) -> Walk:
+    """A file outside any work tree (nothing to hold it to): its directory by descriptor."""
+    from .walk import plain
+
+    return plain(path, follow=follow)
+
+
+def _walk(
+    path: str,
+    root: str | None,
+    *,
+    what: str,
+    git_internal: bool = False,
+    follow: bool = True,
+    create: bool = False,
+) -> Walk | None:
+    """`path` walked by descriptor from the top of its work tree (`fs.walk.Walk`), or,
+    `git_internal`, from the git directory holding it; None outside any work tree.
+    `create`: `path` is a directory, made (with its parents) where missing."""
+    from .walk import Outside, Walk, git_dirs, relative_parts
+
+    top = os.path.realpath(root) if root is not None else work_tree_of(path)
+    if top is None:
+        return None
+    if git_internal:
+        full = os.path.abspath(path)
+        if not follow:
+            full = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
+        real = os.path.realpath(full) if follow else full
+        bases = sorted((os.path.realpath(d) for d in git_dirs(top)), key=len, reverse=True)
+        for base in (b for b in bases if _inside(real, b)):
+            try:
+                below = real[len(base) :].split(os.sep) + (["."] if create else [])
+                return Walk(base, below, follow=follow, create=create, git_ok=True)
+            except Outside:
+                break
+        raise UnsafePath(f"{what} {show(path)} is not inside the repository's git directory")
+    parts = relative_parts(path, top)
+    try:
+        if parts is None:
+            raise Outside("outside")
+        walk = Walk(top, parts + (["."] if create else []), follow=follow, create=create)
+    except Outside as exc:
+        if exc.why == "git":
+            reason = "leads into the repository's git directory"
+        elif exc.why == "hops":
+            reason = "goes through too many symbolic links"
+        elif exc.hops:
+            reason = "is a symbolic link that leads outside the repository"
+        else:
+            reason = "is a path that leads outside the repository"
+        raise UnsafePath(f"{what} {show(path)} {reason}; refused") from None
+    return walk
+
+
 def confine(
     path: str, root: str | None = None, *, what: str = "path", git_internal: bool = False
 ) -> str:
-    """The real path of `path`, refused (UnsafePath) when it resolves outside `root`
-    or into the git directory. `root` defaults to the work tree holding `path`; outside
-    any work tree there is nothing to hold it to and the path is returned resolved.
-    `what` names the path in the message ("archive", "settings file").
+    """The real path of `path`, refused (UnsafePath) when it leads outside `root` or into
+    a `.git` directory (in any letter case). `root` defaults to the work tree holding
+    `path`; outside any work tree there is nothing to hold it to and the path is returned
+    resolved. `what` names the path in the message ("archive", "settings file"); the
+    message never shows where an outside link leads.
 
     `git_internal`: a file of ours that lives in the git directory (the agent's state,
     an install record), at a path git itself gave: it must resolve inside a git directory
-    of the work tree instead."""
-    real = os.path.realpath(path)
-    top = os.path.realpath(root) if root is not None else work_tree_of(path)
-    if git_internal:
-        if top is None or any(_inside(real, os.path.realpath(d)) for d in _git_dirs(top)):
-            return real
-        raise UnsafePath(f"{what} {show(path)} is not inside the repository's git directory")
-    if top is None:
-        return real
-    if not _inside(real, top):
-        shown = "a symbolic link" if real != os.path.abspath(path) else "a path"
-        raise UnsafePath(
-            f"{what} {show(path)} is {shown} that leads outside the repository "
-            f"({show(real)}); refused"
-        )
-    for git_dir in _git_dirs(top):
-        if _inside(real, os.path.realpath(git_dir)):
-            raise UnsafePath(
-                f"{what} {show(path)} leads into the repository's git directory; refused"
-            )
-    return real
+    of the work tree instead.
+
+    A check only: what is then read or written goes through `read_bytes`/`atomic_write`,
+    which walk the path again by descriptor (what was checked may have changed since)."""
+    walk = _walk(path, root, what=what, git_internal=git_internal)
+    if walk is None:
+        return os.path.realpath(path)
+    with walk:
+        return walk.real
 
 
 def confine_setting(value: str, root: str, *, what: str) -> str:
@@ -131,6 +153,44 @@ def confine_setting(value: str, root: str, *, what: str) -> str:
     and held to it by `confine`. Absolute paths and `..` that leave the tree are refused."""
     joined = os.path.join(root, os.path.expanduser(value)) if not os.path.isabs(value) else value
     return confine(joined, root, what=what)
+
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+
+
+def _open_read(path: str, root: str | None, confined: bool, git_internal: bool) -> int:
+    """A descriptor of the file to read, opened (non-blocking) from the directory
+    descriptor that the walk checked, the last component not followed."""
+    walk = _walk(path, root, what="path", git_internal=git_internal) if confined else None
+    try:
+        if walk is None:
+            return os.open(path, _READ_FLAGS | getattr(os, "O_CLOEXEC", 0))
+        with walk:
+            if walk.missing and walk.blocked:
+                raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
+            if walk.missing:
+                raise FileNotFoundError
+            if not walk.name:
+                raise IsADirectoryError
+            flags = _READ_FLAGS | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+            try:
+                return os.open(walk.name, flags, dir_fd=walk.dir_fd)
+            except OSError as exc:
+                if exc.errno == getattr(errno, "ELOOP", -1):  # a link since the walk
+                    raise FileProblem(
+                        "io-error", "became a symbolic link while being read; not read"
+                    ) from None
+                if isinstance(exc, FileNotFoundError) and walk.hops:
+                    raise FileProblem("io-error", "broken symbolic link") from None
+                raise
+    except FileNotFoundError:
+        if os.path.islink(path) or (walk is not None and walk.hops):
+            raise FileProblem("io-error", "broken symbolic link") from None
+        raise FileProblem("io-error", "no such file") from None
+    except IsADirectoryError:
+        raise FileProblem("io-error", "is a directory, expected a file") from None
+    except OSError as exc:
+        raise FileProblem("io-error", f"cannot read: {exc.strerror}") from None
 
 
 def read_bytes(
@@ -148,20 +208,8 @@ def read_bytes(
     what the cap is (a protocol's limit, or only a resource bound). `confined=False`
     only for a file that is not the checkout's (one git handed us, our own temp file);
     `git_internal` as for `confine`."""
-    if confined:
-        confine(path, root, git_internal=git_internal)
     cap = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        if os.path.islink(path):
-            raise FileProblem("io-error", "broken symbolic link") from None
-        raise FileProblem("io-error", "no such file") from None
-    except IsADirectoryError:
-        raise FileProblem("io-error", "is a directory, expected a file") from None
-    except OSError as exc:
-        raise FileProblem("io-error", f"cannot read: {exc.strerror}") from None
+    fd = _open_read(path, root, confined, git_internal)
     try:
         st = os.fstat(fd)
         if stat.S_ISDIR(st.st_mode):
@@ -194,16 +242,7 @@ def read_head(path: str, max_bytes: int, *, root: str | None = None) -> tuple[by
     """The first `max_bytes` bytes of a regular file, and whether there is more: for
     showing the start of a file that may be of any size (what `read_bytes` refuses).
     Confined, non-blocking and regular files only, as `read_bytes`."""
-    confine(path, root)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        raise FileProblem("io-error", "no such file") from None
-    except IsADirectoryError:
-        raise FileProblem("io-error", "is a directory, expected a file") from None
-    except OSError as exc:
-        raise FileProblem("io-error", f"cannot read: {exc.strerror}") from None
+    fd = _open_read(path, root, True, False)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise FileProblem("io-error", "not a regular file")
@@ -229,134 +268,82 @@ def atomic_write(
     root: str | None = None,
     mode: int | None = None,
     git_internal: bool = False,
+    expect: object = ...,
 ) -> str:
     """Replace the file's content in one rename; returns the real path written.
 
-    The path is confined first, so a symlink can only lead to a file inside the work
-    tree (that file is written, never the link's outside target). Only a regular file
-    (or nothing) is replaced: a device node or a FIFO stays as it is. The temporary
-    file lives beside the real target, takes its permission bits (or `mode`, or the
-    umask's default for a new file) before it becomes visible, and goes on failure.
+    `expect`: the content the file must still have (None: it must not exist) right
+    before the rename, or `Changed` is raised and nothing is written: a read-modify-write
+    under `locked` then reads again, so a writer that does not lock loses nothing.
+
+    The path is walked by descriptor from the top of the work tree, so a symlink can only
+    lead to a file inside it (that file is written, never the link's outside target).
+    Only a regular file (or nothing) is replaced: a device node or a FIFO stays as it
+    is. The temporary file is created (O_EXCL) in the directory the walk opened, takes
+    the target's permission bits (or `mode`, or the umask's default for a new file)
+    before it becomes visible, and is renamed relative to that same descriptor; it goes
+    on failure.
     """
-    import tempfile
+    walk = _walk(path, root, what="target", git_internal=git_internal) or _plain(path)
+    with walk:
+        if walk.missing or walk.dir_fd is None:
+            raise FileNotFoundError(errno.ENOENT, "no such directory", path)
+        if not walk.name:
+            raise UnsafePath(f"{show(path)} is not a regular file; not replaced")
+        return _write_at(walk, path, data, mode, expect)
 
-    target = confine(path, root, what="target", git_internal=git_internal)
-    directory = os.path.dirname(target) or "."
+
+class Changed(FileProblem):
+    """The file changed between the read and the write (`atomic_write(expect=...)`)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(UNSAFE, f"{show(path)} changed while being edited; not written")
+
+
+def _write_at(walk: Walk, path: str, data: bytes, mode: int | None, expect: object) -> str:
+    from .walk import write_at
+
     try:
-        st = os.lstat(target)
-    except FileNotFoundError:
-        st = None
-    if st is not None and not stat.S_ISREG(st.st_mode):
+        refused = write_at(walk.dir_fd, walk.name, data, mode, expect)
+    except OSError as exc:  # say which file, never our temporary name
+        raise OSError(exc.errno, exc.strerror, path) from None
+    if refused == "changed":
+        raise Changed(path)
+    if refused:
         raise UnsafePath(f"{show(path)} is not a regular file; not replaced")
-    if st is not None and mode is None:
-        mode = stat.S_IMODE(st.st_mode)
-    from .stale import TEMP_SUFFIX, clean_stale_temps
-
-    name = os.path.basename(target)
-    clean_stale_temps(directory, name)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name}.{os.getpid()}.", suffix=TEMP_SUFFIX)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if mode is None:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        import contextlib  # the error path only: start-up stays small
-
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    return target
+    return walk.real
 
 
 def make_dirs(path: str, root: str | None = None, *, git_internal: bool = False) -> str:
     """`os.makedirs` for a directory inside the work tree (or, `git_internal`, inside its
-    git directory); an existing component that is a link out of it is refused before
-    anything is created."""
-    real = confine(path, root, what="directory", git_internal=git_internal)
-    os.makedirs(real, exist_ok=True)
-    return real
+    git directory), one directory at a time from the top by descriptor; an existing
+    component that is a link out of it is refused, never followed."""
+    walk = _walk(path, root, what="directory", git_internal=git_internal, create=True)
+    if walk is None:
+        real = os.path.realpath(path)
+        os.makedirs(real, exist_ok=True)
+        return real
+    with walk:
+        return walk.real
 
 
 def remove(path: str, root: str | None = None, *, git_internal: bool = False) -> None:
     """Remove a file of the work tree (never through a link out of it: a link inside
-    is itself removed, not what it points at)."""
-    base = root if root is not None else work_tree_of(path)
-    where = os.path.dirname(os.path.abspath(path))
-    confine(where, base, what="directory", git_internal=git_internal)
-    if not os.path.islink(path):
-        confine(path, base, what="file", git_internal=git_internal)
-    os.remove(path)
+    is itself removed, not what it points at), relative to its directory's descriptor."""
+    walk = _walk(path, root, what="file", git_internal=git_internal, follow=False)
+    with walk or _plain(path, follow=False) as where:
+        if where.missing or not where.name:
+            raise FileNotFoundError(errno.ENOENT, "no such file", path)
+        os.unlink(where.name, dir_fd=where.dir_fd)
 
 
 def remove_dir(path: str, root: str | None = None) -> None:
     """Remove an empty directory of the work tree (OSError when it is not empty)."""
-    os.rmdir(confine(path, root, what="directory"))
-
-
-class locked:
-    """Exclusive advisory locks (`flock`) for a read-modify-write of `paths`.
-
-    The lock is taken on the directory that holds each target, in one sorted order so
-    two runs never deadlock: a directory rather than a lock file leaves nothing behind
-    in the work tree, and the atomic rename does not change which object is locked.
-    A directory not created yet is stood for by its nearest existing parent; should it
-    appear while we wait, the locks are taken again, so two writers of one new file
-    always meet on the same directory. Re-read the file under the lock, then write.
-    Where the file system has no locks the run goes on unlocked.
-    """
-
-    def __init__(self, *paths: str | Iterable[str]) -> None:
-        self.paths: list[str] = []
-        for item in paths:
-            self.paths.extend([item] if isinstance(item, str) else item)
-        self.dirs = self._dirs()
-        self.fds: list[int] = []
-
-    def _dirs(self) -> list[str]:
-        dirs = set()
-        for path in self.paths:
-            directory = os.path.dirname(os.path.realpath(path))
-            while directory and not os.path.isdir(directory):  # not created yet
-                parent = os.path.dirname(directory)
-                if parent == directory:
-                    break
-                directory = parent
-            dirs.add(directory)
-        return sorted(dirs)
-
-    def __enter__(self) -> locked:
-        import contextlib
-
-        try:
-            import fcntl
-        except ImportError:  # Windows: no flock
-            return self
-        while True:
-            for directory in self.dirs:
-                try:
-                    fd = os.open(directory, os.O_RDONLY)
-                except OSError:
-                    continue
-                self.fds.append(fd)
-                with contextlib.suppress(OSError):  # no locks on this file system
-                    fcntl.flock(fd, fcntl.LOCK_EX)
-            now = self._dirs()
-            if now == self.dirs:
-                return self
-            self.__exit__()  # a directory appeared while we waited: lock it instead
-            self.dirs = now
-
-    def __exit__(self, *exc: object) -> None:
-        for fd in reversed(self.fds):
-            os.close(fd)  # closing the descriptor releases its lock
-        self.fds.clear()
+    walk = _walk(path, root, what="directory")
+    with walk or _plain(path) as where:
+        if where.missing or not where.name:
+            raise FileNotFoundError(errno.ENOENT, "no such directory", path)
+        os.rmdir(where.name, dir_fd=where.dir_fd)
 
 
 # ---------------------------------------------------------------- showing what we touch
@@ -381,7 +368,7 @@ def show(text: str, *, line_start: bool = True) -> str:
     printed at the start of a line: a workflow command's value)."""
     if not text.isprintable():
         text = text.translate(_CONTROL)
-    head = text.lstrip(" ")
+    head = text.lstrip()
     if line_start and head.startswith(_COMMAND_STARTS):
         at = len(text) - len(head)
         text = f"{text[:at]}\\x{ord(head[0]):02x}{head[1:]}"

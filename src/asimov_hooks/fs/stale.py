@@ -43,10 +43,19 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def clean_stale_temps(directory: str, name: str) -> list[str]:
+def temp_name(name: str) -> str:
+    """A fresh temporary name for a write of `name`: `.NAME.PID.XXXXXXXX.tmp`."""
+    letters = sorted(TEMP_RANDOM)
+    rand = "".join(letters[b % len(letters)] for b in os.urandom(8))
+    return f".{name}.{os.getpid()}.{rand}{TEMP_SUFFIX}"
+
+
+def clean_stale_temps(directory: str | int, name: str) -> list[str]:
     """Remove temporary files a killed writer of `name` left in `directory`: only ours
     (the exact pattern `atomic_write` makes), only regular files, and only those whose
-    writer is gone or that are older than any write takes. Returns what was removed."""
+    writer is gone or that are older than any write takes. `directory` is a path or a
+    directory descriptor (names are then removed relative to it). Returns what was
+    removed."""
     import time
 
     removed: list[str] = []
@@ -72,7 +81,10 @@ def clean_stale_temps(directory: str, name: str) -> list[str]:
             gone = isinstance(owner, int) and owner != os.getpid() and not _alive(owner)
             if old or gone:
                 try:
-                    os.unlink(entry.path)
+                    if isinstance(directory, int):
+                        os.unlink(entry.name, dir_fd=directory)
+                    else:
+                        os.unlink(entry.path)
                 except OSError:
                     continue
                 removed.append(entry.path)

@@ -224,10 +224,14 @@ def _fix_locked(
 def _flush_merge_cuts(outcome: Outcome, config: Config, target: str, dry_run: bool) -> None:
     """Append what the merge driver cut from this checkpoint's capped lists (kept in the
     git directory meanwhile: merge/pending) to its archive, one entry per merge."""
-    from ..merge.pending import done, take
+    from ..merge.pending import Unreadable, done, take
     from . import archive as trim_archive
 
-    pending, entries = take(outcome.path)
+    try:
+        pending, entries = take(outcome.path)
+    except Unreadable as exc:
+        outcome.error = str(exc)
+        return
     if pending is None or not entries:
         return
     items = sum(len(v) for e in entries for v in e["entry"].get("removed", {}).values())

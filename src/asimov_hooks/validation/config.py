@@ -63,7 +63,7 @@ def find_config(start: str) -> str | None:
         directory = parent
 
 
-def _read_config_file(path: str) -> dict[str, Any]:
+def _read_config_file(path: str, root: str | None = None) -> dict[str, Any]:
     """A config file's data; the file is untrusted (a pull request can change it): only a
     regular file within limits.max-config-bytes is read (`extends: /dev/zero` is not), its
     size checked before a byte is read and again while reading (fs.access). A config may
@@ -73,7 +73,9 @@ def _read_config_file(path: str) -> dict[str, Any]:
 
     most = limits()["max-config-bytes"]
     try:
-        raw = read_bytes(path, most, confined=False, bound="limit for a config file")
+        raw = read_bytes(
+            path, most, root=root, confined=root is not None, bound="limit for a config file"
+        )
         text = raw.decode("utf-8-sig")
     except FileProblem as problem:
         if problem.message == "no such file":
@@ -137,7 +139,8 @@ def _expand_rule_shorthands(data: dict[str, Any]) -> dict[str, Any]:
 CONFIG_SUFFIXES = (".yaml", ".yml", ".toml")
 
 
-def _load_chain(path: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
+def _load_chain(path: str, seen: tuple[str, ...] = (), root: str | None = None) -> dict[str, Any]:
+    """`root`: the file is the checkout's, read by descriptor from inside that work tree."""
     path = os.path.realpath(path)
     if path in seen:
         raise ConfigError(f"{path}: 'extends' loops back to this file")
@@ -146,7 +149,7 @@ def _load_chain(path: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
             f"{seen[-1]}: extends: {path} is not a config file (.yaml, .yml or .toml)"
         )
     try:
-        data = _read_config_file(path)
+        data = _read_config_file(path, root)
     except ConfigError as exc:
         raise ConfigError(f"{seen[-1]}: extends: {exc}" if seen else str(exc)) from None
     try:
@@ -246,8 +249,13 @@ class Config:
         absolute = os.path.normpath(os.path.join(cwd, os.fspath(path)))
         for base in (self.base_dir, cwd):
             if absolute == base or absolute.startswith(base.rstrip(os.sep) + os.sep):
-                return os.path.relpath(absolute, base).replace(os.sep, "/")
-        return absolute.replace(os.sep, "/").lstrip("/")
+                rel = os.path.relpath(absolute, base).replace(os.sep, "/")
+                break
+        else:
+            rel = absolute.replace(os.sep, "/").lstrip("/")
+        if base is not self.base_dir:  # where it is, for its own repository's profile
+            self.derived.setdefault("elsewhere", {})[rel] = absolute
+        return rel
 
     def excluded(self, rel: str) -> bool:
         """As in .gitignore, a pattern that names a directory (`vendor`, `vendor/`,
@@ -332,7 +340,18 @@ def load_config(
         return Config(default_data(), None, os.path.realpath(base))
     if chosen and not os.path.isfile(source):
         raise ConfigError(f"{source}: config file not found")
-    data = _load_chain(source)
+    root = None if chosen else find_toplevel(os.path.dirname(source))
+    if root is not None:  # the checkout's own config: read from inside it only
+        from ..fs.access import UnsafePath, confine, show
+
+        try:
+            confine(source, root, what="config file")
+        except UnsafePath:  # its keys are never echoed: not a byte of it is read
+            raise ConfigError(
+                f"{show(source)}: a symbolic link that leads outside the repository; "
+                "refused (a committed config is read only from inside the repository)"
+            ) from None
+    data = _load_chain(source, root=root)
     return Config(data, source, os.path.dirname(os.path.realpath(source)))
 
 

@@ -40,9 +40,13 @@ def unknown_rule_ids(ids: Any, known: set[str] | None = None) -> list[str]:
 
 
 def validate_config(path: str, data: dict[str, Any]) -> None:
+    from ..fs.access import show
     from ..minischema import compile_schema
-    from .finite import non_finite
+    from .finite import non_finite, with_nul
 
+    nul = with_nul(data)
+    if nul is not None:
+        raise ConfigError(f"{path}: {show(nul)}: holds a NUL character, which no setting can")
     bad = non_finite(data)
     if bad is not None:
         where, value = bad

@@ -158,8 +158,11 @@ def _git_ls_files(
     absolute), or None outside a work tree or without git."""
     import subprocess
 
-    from ..gitutil import GitError, toplevel
+    from ..gitutil import GitError, blocking_git_file, toplevel
 
+    blocked = blocking_git_file(directory if os.path.isdir(directory) else None)
+    if blocked:  # git would open it and never return
+        raise FileProblem("io-error", blocked)
     try:
         proc = subprocess.run(
             ["git", "-C", directory, "ls-files", "-z", *which, "--full-name", "--", *specs],

@@ -101,7 +101,9 @@ def validate(
             profiled = profiled if chosen_profile(config) == AUTO else []
 
             for record in profiled:
-                sys.stdout.write(show(describe(config, record.kind, record.rel)) + "\n")
+                sys.stdout.write(
+                    show(describe(config, record.kind, record.rel, record.path)) + "\n"
+                )
     return EXIT_FAIL if any(r.fails(strict) for r in results) else EXIT_OK
 
 

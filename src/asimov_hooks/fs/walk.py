@@ -1,0 +1,361 @@
+"""Walking a path inside a work tree with directory descriptors.
+
+`fs.access` never opens a repository file by its full name: a name is resolved by the
+kernel each time it is used, so a path that was checked and then opened (or renamed) can
+be a different file by then, if another process swaps one of its directories for a
+symbolic link in between. Instead `walk` opens the work tree's top once and then each
+directory below it with `openat(O_NOFOLLOW | O_DIRECTORY)`, one component at a time; the
+caller opens, creates, renames or removes the last component relative to the descriptor
+of the directory that holds it. A component that is a symbolic link is followed by this
+code, not by the kernel: its target is read (`readlinkat`) and walked in turn, and only
+while it stays inside the top (at most `MAX_HOPS` links per path). `.git` (in any case:
+`.GIT` is the same directory on a case-insensitive file system) is never entered.
+
+Which work tree holds a path is answered by `tree_of`: the nearest directory upwards with
+a `.git`, looked for along the path as written, where a nested tree counts only when no
+symbolic link inside the outer tree leads to it (a link to another repository is not a
+work tree of its own).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+
+MAX_HOPS = 40  # as the kernel's own bound on links in one path
+_DIR_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_DIRECTORY", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_NOT_FOLLOWED = {errno.ELOOP, errno.ENOTDIR, getattr(errno, "EMLINK", errno.ELOOP)}
+
+
+class Outside(Exception):
+    """The path (or a link on it) leads out of the top, or into `.git`."""
+
+    def __init__(self, why: str, hops: int = 0) -> None:
+        super().__init__(why)
+        self.why = why  # "outside", "git", "hops"
+        self.hops = hops  # links followed before it
+
+
+def is_git_name(name: str) -> bool:
+    """`.git` as a case-insensitive file system sees it (`.GIT`, `.Git`, `.git.`, `.git `:
+    Windows drops trailing dots and spaces)."""
+    return name.rstrip(". ").casefold() == ".git" or name.casefold() == ".git"
+
+
+def _inside(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def tree_of(directory: str) -> str | None:
+    """The real path of the work tree holding `directory` (None outside one). Looked for
+    along the path as written: the outermost directory with a `.git`, then each nested
+    one inside it that is reached without a symbolic link (a nested repository or a
+    submodule); a link out to another repository does not make it the tree. A path with
+    no `.git` on it as written (a link outside every tree, into one) is looked at as the
+    file system resolves it."""
+    directory = os.path.abspath(directory)
+    chain = [directory]
+    while True:
+        parent = os.path.dirname(chain[-1])
+        if parent == chain[-1]:
+            break
+        chain.append(parent)
+    found = [d for d in chain if os.path.lexists(os.path.join(d, ".git"))]
+    if not found:
+        physical = os.path.realpath(directory)
+        while True:
+            if os.path.lexists(os.path.join(physical, ".git")):
+                return physical
+            parent = os.path.dirname(physical)
+            if parent == physical:
+                return None
+            physical = parent
+    accepted = found[-1]
+    for inner in reversed(found[:-1]):
+        step, linked = inner, False
+        while step != accepted and not linked:
+            linked = os.path.islink(step)
+            step = os.path.dirname(step)
+        if linked:
+            break
+        accepted = inner
+    return os.path.realpath(accepted)
+
+
+def git_dirs(root: str) -> list[str]:
+    dirs = [os.path.join(root, ".git")]
+    dotgit = dirs[0]
+    if os.path.isfile(dotgit):  # a linked worktree or submodule: `gitdir: …`
+        try:
+            with open(dotgit, "rb") as fh:
+                first = fh.read(4096).split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+        except OSError:
+            first = ""
+        if first.startswith("gitdir:"):
+            linked = os.path.realpath(os.path.join(root, first[len("gitdir:") :].strip()))
+            dirs.append(linked)
+            try:  # a linked worktree shares the main repository's objects and config
+                with open(os.path.join(linked, "commondir"), "rb") as fh:
+                    common = fh.read(4096).decode("utf-8", "replace").strip()
+                dirs.append(os.path.realpath(os.path.join(linked, common)))
+            except OSError:
+                pass
+    return dirs
+
+
+def relative_parts(path: str, top: str) -> list[str] | None:
+    """`path`'s components below `top` (a real path): from the path as written when it
+    is written below the top, else from the nearest directory on it that is the top
+    (a link above the tree is the user's own); None when no part of it is the top."""
+    full = os.path.abspath(path)
+    if _inside(full, top):
+        rest = full[len(top) :]
+        return [p for p in rest.split(os.sep) if p]
+    tail: list[str] = []
+    here = full
+    while True:
+        if os.path.realpath(here) == top:
+            return list(reversed(tail))
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        tail.append(os.path.basename(here))
+        here = parent
+
+
+class Walk:
+    """The directory holding a path's last component, opened by descriptor from the top.
+
+    `dir_fd` is the directory, `name` the last component (never a link when `follow`),
+    `parts` the real components from the top down to it, and `missing` whether a
+    directory on the way does not exist (then `dir_fd` is None). Use as a context
+    manager: the descriptor is closed on exit."""
+
+    def __init__(
+        self,
+        top: str,
+        parts: list[str],
+        *,
+        follow: bool = True,
+        create: bool = False,
+        git_ok: bool = False,
+    ) -> None:
+        self.top = top
+        self.dir_fd: int | None = None
+        self.name = ""
+        self.parts: list[str] = []
+        self.missing = False
+        self.hops = 0  # links followed
+        self.blocked = False  # missing because a file stands where a directory goes
+        self._walk(list(parts), follow, create, git_ok)
+
+    @property
+    def real(self) -> str:
+        return (
+            os.path.join(self.top, *self.parts, self.name)
+            if self.name
+            else os.path.join(self.top, *self.parts)
+        )
+
+    def _walk(self, pending: list[str], follow: bool, create: bool, git_ok: bool) -> None:
+        try:
+            stack = [os.open(self.top, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))]
+        except FileNotFoundError:  # a top the caller chose that is not there yet
+            if not create:
+                self.missing, self.parts = True, [p for p in pending if p not in ("", ".")]
+                self.name = self.parts.pop() if self.parts else ""
+                return
+            os.makedirs(self.top, exist_ok=True)
+            stack = [os.open(self.top, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))]
+        names: list[str] = []
+        hops = 0
+        pending.reverse()  # a stack: the next component last
+        try:
+            while pending:
+                part = pending.pop()
+                if part in ("", "."):
+                    continue
+                if part == "..":
+                    if not names:
+                        raise Outside("outside", hops)
+                    names.pop()
+                    if len(stack) > len(names) + 1:
+                        os.close(stack.pop())
+                    continue
+                if not git_ok and is_git_name(part):
+                    raise Outside("git")
+                last = not pending
+                if len(stack) <= len(names):  # below a directory that does not exist
+                    if last:
+                        self.name = part
+                        break
+                    names.append(part)
+                    continue
+                fd = -2 if last else self._open_dir(stack[-1], part, create)
+                target = None
+                if fd == -2 and (follow or not last):
+                    target = self._link(stack[-1], part)
+                    if target is None and not last:  # a file where a directory goes
+                        if create:
+                            raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), part)
+                        fd, self.blocked = -1, True
+                if target is not None:
+                    hops = self.hops = hops + 1
+                    if hops > MAX_HOPS:
+                        raise Outside("hops")
+                    if os.path.isabs(target):
+                        if not _inside(target, self.top):
+                            raise Outside("outside", hops)
+                        while len(stack) > 1:
+                            os.close(stack.pop())
+                        names.clear()
+                        target = target[len(self.top) :]
+                    pending.extend(reversed(target.split(os.sep)))
+                    continue
+                if last:
+                    self.name = part
+                    break
+                if fd == -1:
+                    self.missing = True
+                else:
+                    stack.append(fd)
+                names.append(part)
+            self.parts = names
+            if self.missing:
+                for fd in stack:
+                    os.close(fd)
+                stack.clear()
+            else:
+                while len(stack) > 1:
+                    os.close(stack.pop(0))
+                self.dir_fd = stack.pop()
+        except BaseException:
+            for fd in stack:
+                os.close(fd)
+            raise
+
+    @staticmethod
+    def _link(dir_fd: int, name: str) -> str | None:
+        """The target of `name` when it is a symbolic link, else None."""
+        try:
+            return os.readlink(name, dir_fd=dir_fd)
+        except OSError:  # not a link (EINVAL), missing, or not readable
+            return None
+
+    @staticmethod
+    def _open_dir(dir_fd: int, name: str, create: bool) -> int:
+        """A descriptor of the directory `name`; -1 when it does not exist (and is not
+        to be created), -2 when it is not a directory as it stands (a link: followed by
+        the caller, or a file)."""
+        for attempt in (0, 1):
+            try:
+                return os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
+            except FileNotFoundError:
+                if not create or attempt:
+                    return -1
+            except OSError as exc:
+                if exc.errno in _NOT_FOLLOWED:
+                    return -2
+                raise
+            with contextlib.suppress(FileExistsError):  # made by another writer meanwhile
+                os.mkdir(name, 0o777, dir_fd=dir_fd)
+        return -1
+
+    def __enter__(self) -> Walk:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.dir_fd is not None:
+            os.close(self.dir_fd)
+            self.dir_fd = None
+
+
+def plain(path: str, *, follow: bool = True) -> Walk:
+    """The directory of a file outside any work tree, opened as it resolves (the path is
+    the user's own), and the file's name in it."""
+    full = os.path.realpath(path) if follow else os.path.abspath(path)
+    directory = os.path.realpath(os.path.dirname(full))
+    return Walk(directory, [os.path.basename(full)], follow=False, git_ok=True)
+
+
+_READ = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def read_at(dir_fd: int, name: str) -> bytes | None:
+    """The bytes at `name` in `dir_fd` now (None: nothing there), the name unfollowed."""
+    try:
+        fd = os.open(name, _READ, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return None
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def write_at(
+    dir_fd: int, name: str, data: bytes, mode: int | None, expect: object = ...
+) -> str | None:
+    """Replace `name` in the directory `dir_fd` by a temporary file made there (O_EXCL,
+    unfollowed) and renamed relative to the same descriptor. Returns None when written,
+    "not-regular" when something other than a regular file is there (left alone), or
+    "changed" when `expect` (bytes, or None for no file) is given and the file no longer
+    holds it right before the rename. The temporary file takes the target's permission
+    bits (or `mode`, or the umask's default) before it becomes visible."""
+    import stat
+
+    from .stale import clean_stale_temps, temp_name
+
+    try:
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return "not-regular"
+    if st is not None and mode is None:
+        mode = stat.S_IMODE(st.st_mode)
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    clean_stale_temps(dir_fd, name)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    while True:
+        tmp = temp_name(name)
+        try:
+            fd = os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=dir_fd)
+            break
+        except FileExistsError:
+            continue
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+            os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
+        if expect is not ... and read_at(dir_fd, name) != expect:
+            os.unlink(tmp, dir_fd=dir_fd)
+            return "changed"
+        os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=dir_fd)
+        raise
+    return None
