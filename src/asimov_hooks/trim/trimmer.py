@@ -25,6 +25,7 @@ import sys
 
 from ..fs.access import UnsafePath, confine, show
 from ..validation.config import Config, ConfigError, load_config
+from ..validation.packs import error_lines
 from .algorithm import TrimResult, trim_text
 from .settings import Settings
 
@@ -320,7 +321,7 @@ def run(
         config = load_config(config_path)
         settings = Settings.from_config(config).overridden(no_archive, archive_path)
     except ConfigError as exc:
-        err.write(f"{PROG}: error: {exc}\n")
+        err.write(error_lines(PROG, exc))
         return EXIT_USAGE
     paths = files or ["."]
     for path in paths:
@@ -353,7 +354,7 @@ def run(
                 continue  # asimov-validate reports it: once per problem
             status = max(status, _report(outcome, dry_run, diff, quiet, out, err))
     except ConfigError as exc:
-        err.write(f"{PROG}: error: {exc}\n")
+        err.write(error_lines(PROG, exc))
         return EXIT_USAGE
     except FileProblem as problem:  # a directory that cannot be searched
         err.write(f"{PROG}: error: {problem.message}\n")

@@ -69,9 +69,10 @@ def validate_config(path: str, data: dict[str, Any]) -> None:
     for kind, spec in data.get("kinds", {}).items() if isinstance(data.get("kinds"), dict) else ():
         new = kind not in default_data().get("kinds", {}) and isinstance(spec, dict)
         if new and not {"files", "format"} <= spec.keys():
-            problems.append(f"kinds.{kind}: a new kind needs 'files' and 'format'")
+            close = did_you_mean(kind, default_data().get("kinds", {}))
+            problems.append(f"kinds.{kind}: a new kind needs 'files' and 'format'{close}")
     if problems:
-        raise ConfigError(f"{path}: " + "; ".join(dict.fromkeys(problems)))
+        raise ConfigError(lines=[f"{path}: {problem}" for problem in dict.fromkeys(problems)])
 
 
 def _key_hint(error: Any, data: dict[str, Any], schema: dict[str, Any]) -> str:
