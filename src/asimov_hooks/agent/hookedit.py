@@ -94,8 +94,8 @@ def _our_entries(doc: Document, agent: Agent) -> list[tuple[tuple, str]]:
             if not isinstance(group, dict):
                 continue
             if not agent.grouped:
-                if ours(group.get("command")) is not None:
-                    entries.append((("hooks", event, gi), group["command"]))
+                if ours(group.get(agent.key)) is not None:
+                    entries.append((("hooks", event, gi), group[agent.key]))
                 continue
             inner = group.get("hooks")
             for hi, hook in enumerate(inner if isinstance(inner, list) else []):
@@ -147,7 +147,7 @@ def _install_step(
         keep = good[0]
         extra = [m for m in mine if m is not keep]
     if keep[1] != command:
-        return "repaired", lambda: doc.replace((*keep[0], "command"), command)
+        return "repaired", lambda: doc.replace((*keep[0], agent.key), command)
     if extra:
         return "repaired", lambda: _remove_entry(doc, agent, extra[-1][0], {})
     return None
