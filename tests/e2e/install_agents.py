@@ -13,6 +13,8 @@ installed tree. When npm itself is missing, `find()` says so and the suite skips
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import os
 import platform
@@ -77,12 +79,29 @@ def binaries() -> dict[str, list[str]]:
     return found
 
 
+@contextlib.contextmanager
+def _one_installer():
+    """Parallel test workers each call install(): one runs npm ci, the others wait for it."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / "install.lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def install() -> dict[str, list[str]]:
     """Run `npm ci` when the lockfile changed since the last install; return binaries()."""
     npm = shutil.which("npm")
     if npm is None:
         raise Unavailable("npm is not installed: the real agents come from the npm registry")
     _platform()
+    with _one_installer():
+        return _install(npm)
+
+
+def _install(npm: str) -> dict[str, list[str]]:
     want = _lock_hash()
     if STAMP.is_file() and STAMP.read_text().strip() == want:
         try:
