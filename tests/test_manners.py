@@ -25,23 +25,41 @@ def one_error_line(done, prog: str) -> str:
     return lines[0]
 
 
+def error_lines(done, prog: str) -> list[str]:
+    """Every problem of one run, one line each, all in the same error form."""
+    assert done.returncode == 2, done
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.splitlines()
+    assert lines, done
+    for line in lines:
+        assert line.startswith(f"{prog}: error: "), line
+    return lines
+
+
 def test_select_and_ignore_suggest_rule_ids(repo) -> None:
     done = run_script(
         "asimov-validate", "--select", "shcema", "--ignore", "max-lines-sfot", ".", cwd=repo
     )
-    line = one_error_line(done, "asimov-validate")
-    assert "--select: unknown rule id 'shcema' (did you mean 'schema'?)" in line
-    assert "--ignore: unknown rule id 'max-lines-sfot' (did you mean 'max-lines-soft'?)" in line
+    assert error_lines(done, "asimov-validate") == [
+        "asimov-validate: error: --select: unknown rule id 'shcema' (did you mean 'schema'?)",
+        "asimov-validate: error: --ignore: unknown rule id 'max-lines-sfot'"
+        " (did you mean 'max-lines-soft'?)",
+    ]
 
 
 def test_every_config_error_in_one_run(repo) -> None:
     write(repo, ".asimov-hooks.yaml", "ignor: [x]\nrules:\n  max-lines-sfot: warning\n")
-    line = one_error_line(run_script("asimov-validate", ".", cwd=repo), "asimov-validate")
-    assert "rules: unknown rule id 'max-lines-sfot' (did you mean 'max-lines-soft'?)" in line
-    assert "'ignor'" in line and "(did you mean 'ignore'?)" in line
+    lines = error_lines(run_script("asimov-validate", ".", cwd=repo), "asimov-validate")
+    assert len(lines) == 2, lines
+    assert all(".asimov-hooks.yaml: " in line for line in lines), lines
+    text = "\n".join(lines)
+    assert "rules: unknown rule id 'max-lines-sfot' (did you mean 'max-lines-soft'?)" in text
+    assert "'ignor'" in text and "(did you mean 'ignore'?)" in text
     write(repo, ".asimov-hooks.yaml", "trim:\n  archiv: {enabled: false}\nselct: [schema]\n")
-    line = one_error_line(run_script("asimov-validate", ".", cwd=repo), "asimov-validate")
-    assert "(did you mean 'archive'?)" in line and "(did you mean 'select'?)" in line
+    lines = error_lines(run_script("asimov-validate", ".", cwd=repo), "asimov-validate")
+    assert len(lines) == 2, lines
+    text = "\n".join(lines)
+    assert "(did you mean 'archive'?)" in text and "(did you mean 'select'?)" in text
 
 
 def test_subcommands_suggest(repo) -> None:
