@@ -12,7 +12,7 @@ import sys
 
 import pytest
 from agent_support import answer, fixture, run_event
-from conftest import GOOD_CHECKPOINT, git_init, script_env, write
+from conftest import GOOD_CHECKPOINT, git, git_init, script_env, write
 
 MARKER = "s3cr3t-value-never-shown"
 
@@ -21,6 +21,7 @@ MARKER = "s3cr3t-value-never-shown"
 def repo(tmp_path, isolated_home) -> str:
     path = git_init(tmp_path / "repo")
     write(path, "warmup.yaml", "identity:\n  project: demo\n")
+    git(path, "add", "warmup.yaml")  # committed: the repository follows the protocol
     return path
 
 

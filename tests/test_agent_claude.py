@@ -14,7 +14,7 @@ import os
 
 import pytest
 from agent_support import FIXTURES, age_turn, answer, fixture, run_event, turn_row
-from conftest import GOOD_CHECKPOINT, git_init, write
+from conftest import GOOD_CHECKPOINT, git, git_init, write
 
 THRESHOLD = 30
 WORK = 40  # seconds of work, past the threshold
@@ -39,6 +39,7 @@ def make_repo(tmp_path, name: str = "repo", *, asimov: bool = True, oc: bool = F
     write(repo, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
     if asimov:
         write(repo, "warmup.yaml", "identity:\n  project: demo\n")
+        git(repo, "add", "warmup.yaml")  # committed: the repository follows the protocol
     if oc:
         write(repo, ".checkpoints/oc-app-architect.checkpoint.json", OC_CHECKPOINT)
     return repo
@@ -236,6 +237,7 @@ def test_both_protocols_name_both(tmp_path, isolated_home) -> None:
 def test_asimov_directory_layout_is_named(tmp_path, isolated_home) -> None:
     repo = make_repo(tmp_path, asimov=False)
     write(repo, ".asimov/warmup.yaml", "identity:\n  project: demo\n")
+    git(repo, "add", ".asimov/warmup.yaml")  # committed: the repository follows the protocol
     prompt(repo)
     work(repo)
     assert ".asimov/checkpoint.yaml" in reason(stop(repo))

@@ -13,7 +13,7 @@ import os
 
 import pytest
 from agent_support import age_turn, answer, run_event
-from conftest import GOOD_CHECKPOINT, git_init, write
+from conftest import GOOD_CHECKPOINT, git, git_init, write
 
 SECRET = "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI-do-not-leak\n"
 KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA-do-not-leak\n"
@@ -54,6 +54,7 @@ def hostile(tmp_path, config: str, *, checkpoint: bool) -> str:
     write(repo, ".env", SECRET)
     write(repo, "keys/deploy.pem", KEY)
     write(repo, "warmup.yaml", "identity:\n  project: demo\n")
+    git(repo, "add", "warmup.yaml")  # committed: the repository follows the protocol
     write(repo, ".asimov-hooks.yaml", config)
     if checkpoint:
         write(repo, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
@@ -80,8 +81,8 @@ def test_stop_never_asks_for_a_secret(tmp_path, isolated_home, name: str) -> Non
     repo = hostile(tmp_path, HOSTILE_CONFIGS[name], checkpoint=False)
     assert answer(run_event(None, event(repo, "UserPromptSubmit", prompt="go"), repo)) is None
     age_turn(repo, "sess-1", 3600)
-    out = answer(run_event(None, event(repo, "Stop", stop_hook_active=False), repo))
-    reason = (out or {}).get("reason", "")
+    proc = run_event(None, event(repo, "Stop", stop_hook_active=False), repo)
+    reason = proc.stdout  # the request, wherever the agent's answer carries it
     assert ".env" not in reason and ".pem" not in reason
     if name == "retarget":
         assert ".claude_checkpoint.yaml" in reason  # the protocol's own file instead

@@ -41,6 +41,7 @@ def repo(tmp_path, isolated_home) -> str:
     path = git_init(tmp_path / "repo")
     write(path, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
     write(path, "warmup.yaml", "identity:\n  project: demo\n")  # uses the Asimov Protocol
+    git(path, "add", "warmup.yaml")  # committed: the repository follows the protocol
     write(
         path,
         ".asimov-hooks.yaml",
@@ -92,9 +93,12 @@ def test_pre_write_valid_checkpoint_allowed(repo) -> None:
 
 
 def test_pre_write_fixable_by_trim_allowed(repo) -> None:
-    """Too many completed items is what the trim fixes after the write: not a refusal."""
+    """Too many completed items is what the trim fixes: not a refusal; the Write is
+    handed back trimmed (ADR-007: trim before the write)."""
     payload = tool(repo, "PreToolUse", "Write", ".claude_checkpoint.yaml", content=BLOATED)
-    assert answer(agent_event(payload, repo)) is None
+    specific = answer(agent_event(payload, repo))["hookSpecificOutput"]
+    assert specific["permissionDecision"] != "deny"
+    assert "task 12" in specific["updatedInput"]["content"]
 
 
 def deny_reason(proc: subprocess.CompletedProcess) -> str:

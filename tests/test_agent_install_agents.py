@@ -161,17 +161,20 @@ def test_all_agents_then_uninstall_all(repo) -> None:
         ".codex/hooks.json",
         ".gemini/settings.json",
         ".cursor/hooks.json",
+        ".github/hooks/asimov-hooks.json",
+        ".qwen/settings.json",
     ]
     for rel in files:
         assert f"{rel}: added" in proc.stdout
         assert "agent-event --agent" in get(os.path.join(repo, rel))
     doctor = run_script("asimov-hooks", "doctor", cwd=repo)
-    for title, rel in zip(("Claude Code", "Codex CLI", "Gemini CLI", "Cursor"), files, strict=True):
+    titles = ("Claude Code", "Codex CLI", "Gemini CLI", "Cursor", "GitHub Copilot CLI", "Qwen Code")
+    for title, rel in zip(titles, files, strict=True):
         assert f"{rel}: {title} hooks installed for every event" in doctor.stdout
     proc = agent(repo, "uninstall", "--agent", "all")
     assert proc.returncode == 0, proc.stderr
     assert get(os.path.join(repo, ".codex/hooks.json")) == CODEX
-    for name in (".claude", ".gemini", ".cursor", ".agents"):
+    for name in (".claude", ".gemini", ".cursor", ".agents", ".github", ".qwen"):
         assert not os.path.exists(os.path.join(repo, name))
 
 
@@ -190,6 +193,8 @@ FILE_OF = {
     "codex": ".codex/hooks.json",
     "gemini": ".gemini/settings.json",
     "cursor": ".cursor/hooks.json",
+    "copilot": ".github/hooks/asimov-hooks.json",
+    "qwen": ".qwen/settings.json",
 }
 
 
@@ -200,6 +205,15 @@ def fixtures(name: str) -> list[dict]:
             with open(os.path.join(DATA, name, entry), encoding="utf-8") as fh:
                 out.append(json.load(fh))
     return out
+
+
+def event_of(payload: dict) -> str:
+    """The event a payload belongs to; Copilot CLI's name none, their fields tell."""
+    if "hook_event_name" in payload:
+        return payload["hook_event_name"]
+    from asimov_hooks.agent.agents.copilot import event_name
+
+    return event_name(payload)
 
 
 @pytest.mark.parametrize("name", sorted(FILE_OF))
@@ -217,11 +231,12 @@ def test_installed_hooks_fire_for_the_documented_payloads(repo, name: str) -> No
     hooks = json.loads(get(os.path.join(repo, FILE_OF[name])))["hooks"]
     payloads = fixtures(name)
     for event, groups in hooks.items():
-        documented = [p for p in payloads if p["hook_event_name"] == event]
+        documented = [p for p in payloads if event_of(p) == event]
         assert documented, f"no documented payload for {event}"
         group = groups[0]
         matcher = group.get("matcher")
-        command = (group["hooks"][0] if "hooks" in group else group)["command"]
+        entry = group["hooks"][0] if "hooks" in group else group
+        command = entry.get("command") or entry["bash"]  # Copilot CLI: `bash`
         for payload in documented:
             subject = payload.get("tool_name") or payload.get("source")
             if matcher is not None and not re.fullmatch(matcher, subject or ""):
@@ -257,3 +272,82 @@ def test_one_unusable_file_does_not_stop_the_others(repo) -> None:
     assert proc.returncode == 2 and ".gemini/settings.json: invalid JSON" in proc.stderr
     assert get(broken) == '{"hooks": [}'
     assert sorted(os.listdir(repo)) == [".gemini", ".git"]
+
+
+COPILOT = (
+    '{\n\t"version": 1,\n\t"hooks": {\n\t\t"preToolUse": [\n\t\t\t{"type": "command", '
+    '"bash": "./scripts/audit.sh", "timeoutSec": 10}\n\t\t]\n\t}\n}'
+)
+
+
+def test_copilot_exact_bytes_beside_the_users_own_hook(repo) -> None:
+    installed = round_trip(repo, ".github/hooks/asimov-hooks.json", COPILOT, "copilot")
+    kept_lines(COPILOT, installed)
+    data = json.loads(installed)
+    assert data["version"] == 1
+    ours = {
+        "type": "command",
+        "bash": "asimov-hooks agent-event --agent copilot",
+        "cwd": ".",
+        "timeoutSec": 30,
+    }
+    assert data["hooks"]["preToolUse"] == [
+        {"type": "command", "bash": "./scripts/audit.sh", "timeoutSec": 10},
+        ours,
+    ]
+    for event in ("postToolUse", "agentStop", "userPromptSubmitted", "sessionStart"):
+        assert data["hooks"][event] == [ours]
+    assert "sessionEnd" not in data["hooks"] and "errorOccurred" not in data["hooks"]
+
+
+def test_copilot_stale_path_is_replaced_in_place(repo) -> None:
+    stale = COPILOT.replace(
+        '"./scripts/audit.sh", "timeoutSec": 10}',
+        '"./scripts/audit.sh", "timeoutSec": 10},\n\t\t\t{"type": "command", '
+        '"bash": "/old/venv/bin/asimov-hooks agent-event --agent copilot", "cwd": "."}',
+    )
+    path = put(repo, ".github/hooks/asimov-hooks.json", stale)
+    proc = agent(repo, "install", "--agent", "copilot")
+    assert proc.returncode == 0, proc.stderr
+    text = get(path)
+    assert text.startswith(stale.split("/old/venv/bin/")[0])
+    assert '"bash": "asimov-hooks agent-event --agent copilot", "cwd": "."}' in text
+    assert "/old/venv" not in text
+    assert text.count("agent-event --agent copilot") == 5
+
+
+def test_copilot_new_file_and_directories_go_again(repo) -> None:
+    assert agent(repo, "install", "--agent", "copilot").returncode == 0
+    assert json.loads(get(os.path.join(repo, ".github/hooks/asimov-hooks.json")))["version"] == 1
+    proc = agent(repo, "uninstall", "--agent", "copilot")
+    assert "(file removed)" in proc.stdout
+    assert not os.path.exists(os.path.join(repo, ".github"))
+    os.makedirs(os.path.join(repo, ".github", "workflows"))
+    assert agent(repo, "install", "--agent", "copilot").returncode == 0
+    assert agent(repo, "uninstall", "--agent", "copilot").returncode == 0
+    assert os.listdir(os.path.join(repo, ".github")) == ["workflows"]
+
+
+QWEN = (
+    '{\n  // the model and its endpoint\n  "model": {"name": "qwen3-coder-plus"},\n'
+    '  "hooks": {\n    "PreToolUse": [\n      {"matcher": "write_file|edit|run_shell_command", '
+    '"hooks": [{"type": "command", "command": "./lint.sh"}]}\n    ]\n  }\n}\n'
+)
+
+
+def test_qwen_round_trip_keeps_comments_and_the_users_group(repo) -> None:
+    installed = round_trip(repo, ".qwen/settings.json", QWEN, "qwen")
+    kept_lines(QWEN, installed)
+    assert "// the model and its endpoint" in installed
+    groups = json.loads("\n".join(ln for ln in installed.splitlines() if "//" not in ln))
+    users, ours = groups["hooks"]["PreToolUse"]
+    assert users["hooks"] == [{"type": "command", "command": "./lint.sh"}]
+    assert ours["matcher"] == users["matcher"]
+    assert ours["hooks"][0]["command"] == "asimov-hooks agent-event --agent qwen"
+
+
+@pytest.mark.parametrize("name", ["copilot", "qwen"])
+def test_new_agents_new_file_round_trip(repo, name: str) -> None:
+    assert agent(repo, "install", "--agent", name).returncode == 0
+    assert agent(repo, "uninstall", "--agent", name).returncode == 0
+    assert sorted(os.listdir(repo)) == [".git"]

@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import GOOD_CHECKPOINT, SCRIPTS, git_init, oc_checkpoint, script_env, write
+from conftest import GOOD_CHECKPOINT, SCRIPTS, git, git_init, oc_checkpoint, script_env, write
 
 THRESHOLD = 30
 FIXTURES = Path(__file__).parent / "data" / "agents"
@@ -126,6 +126,8 @@ def repo(tmp_path, isolated_home) -> str:
     write(path, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
     write(path, ".asimov-hooks.yaml", f"agent:\n  turn-threshold: {THRESHOLD}\n")
     write(path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
+    write(path, "warmup.yaml", "identity:\n  project: demo\n")
+    git(path, "add", "warmup.yaml")  # committed: the repository follows the protocol
     return path
 
 
@@ -433,6 +435,7 @@ def test_restart_reinjects_the_checkpoint_and_asks_for_a_fresh_one(agent: str, r
 def test_restart_without_a_checkpoint_asks_for_one(agent: str, repo: str) -> None:
     os.remove(os.path.join(repo, ".claude_checkpoint.yaml"))
     write(repo, "warmup.yaml", "identity:\n  project: demo\n")
+    git(repo, "add", "warmup.yaml")  # committed: the repository follows the protocol
     context = context_of(agent, agent_event(agent, event(agent, "start", repo), repo)) or ""
     assert "validate" in context and ".claude_checkpoint.yaml" in context
 

@@ -23,6 +23,7 @@ def repo(tmp_path, isolated_home) -> str:
     write(repo, ".asimov-hooks.yaml", "agent:\n  turn-threshold: 30\n")
     write(repo, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
     write(repo, "warmup.yaml", "identity:\n  project: demo\n")
+    git(repo, "add", "warmup.yaml")  # committed: the repository follows the protocol
     commit_all(repo, "protocol files")
     return repo
 

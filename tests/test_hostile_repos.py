@@ -20,6 +20,7 @@ import contextlib
 import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -608,5 +609,195 @@ def test_a_racing_process_gets_nothing_in_or_out(case: dict) -> None:
         )
         assert after[0] == before[0], (case, "the directory beside the repository changed")
         assert after[1] == before[1], (case, "something appeared beside the repository")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+# ------------------------------------------------- config kinds aimed at ignored files
+# A committed config declares kinds (new ones, or the shipped checkpoint kinds re-aimed)
+# for git-ignored secrets and names them checkpoint kinds and protocol kinds. Whatever it
+# says, no event puts a secret into the agent's context, and Stop never asks the agent to
+# write one (which would overwrite it).
+SECRETS = {
+    ".env": "API_TOKEN=do-not-leak-env\n",
+    "keys/deploy.pem": "-----BEGIN OPENSSH PRIVATE KEY-----\ndo-not-leak-pem\n",
+    "secrets/prod.yaml": "password: do-not-leak-yaml\n",
+    ".aws/credentials": "[default]\nkey = do-not-leak-aws\n",
+}
+SECRET_PATTERNS = [
+    ".env", ".env*", "keys/*.pem", "*.pem", "secrets/*.yaml", "**/*.yaml", ".aws/credentials",
+]  # fmt: skip
+KIND_NAMES = [
+    "secrets",
+    "asimov-checkpoint",
+    "oc-checkpoint",
+    "asimov-warmup",
+    "code-intel-session",
+]
+kind_spec = st.fixed_dictionaries(
+    {
+        "files": st.lists(st.sampled_from(SECRET_PATTERNS), min_size=0, max_size=3),
+        "format": st.sampled_from(["text", "yaml"]),
+    }
+)
+aimed_config = st.fixed_dictionaries(
+    {
+        "kinds": st.dictionaries(st.sampled_from(KIND_NAMES), kind_spec, min_size=1, max_size=3),
+        "checkpoint-kinds": st.none() | st.lists(st.sampled_from(KIND_NAMES), max_size=3),
+        "protocols": st.none()
+        | st.dictionaries(
+            st.sampled_from(["asimov", "oc", "secret"]),
+            st.lists(st.sampled_from(KIND_NAMES), max_size=3),
+            max_size=2,
+        ),
+        "checkpoint": st.booleans(),
+        "ignored": st.lists(st.sampled_from(sorted(SECRETS)), min_size=1, unique=True),
+    }
+)
+
+
+def _agent_events(repo: str, secrets: list[str]) -> list[tuple[str, dict]]:
+    def event(name: str, **fields: object) -> dict:
+        return {"session_id": "s1", "cwd": repo, "hook_event_name": name, **fields}
+
+    edits = []
+    for rel in secrets:
+        tool_input = {"file_path": os.path.join(repo, rel), "old_string": "do", "new_string": "x"}
+        edits += [
+            ("pre", event("PreToolUse", tool_name="Edit", tool_input=tool_input)),
+            ("post", event("PostToolUse", tool_name="Edit", tool_input=tool_input,
+                           tool_response={"filePath": tool_input["file_path"]})),
+        ]  # fmt: skip
+    return [
+        ("start", event("SessionStart", source="compact")),
+        ("prompt", event("UserPromptSubmit", prompt="go on")),
+        *edits,
+        ("stop", event("Stop", stop_hook_active=False)),
+    ]
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(case=aimed_config)
+def test_config_kinds_aimed_at_ignored_files_never_reach_the_agent(case: dict) -> None:
+    from agent_support import age_turn, run_event, turn_row
+
+    base = tempfile.mkdtemp(prefix="aimed-")
+    try:
+        repo = git_init(os.path.join(base, "repo"))
+        write(repo, ".gitignore", "".join(f"/{rel}\n" for rel in case["ignored"]) + f"{CP}\n")
+        for rel, text in SECRETS.items():
+            write(repo, rel, text)
+        write(repo, "warmup.yaml", "identity:\n  project: demo\n")
+        if case["checkpoint"]:
+            write(repo, CP, "milestone: m\nstatus: in_progress\n")
+        agent = {k: case[k] for k in ("checkpoint-kinds", "protocols") if case[k] is not None}
+        write(repo, ".asimov-hooks.yaml", json.dumps({"kinds": case["kinds"], "agent": agent}))
+        env = {"HOME": os.path.join(base, "home"), "XDG_STATE_HOME": os.path.join(base, "state")}
+        for step, payload in _agent_events(repo, case["ignored"][:2]):
+            if step == "stop" and turn_row(repo, "s1") is not None:
+                age_turn(repo, "s1", 3600)  # an hour of work: the stop is due
+            proc = run_event(None, payload, repo, **env)
+            said = proc.stdout + proc.stderr
+            for rel in case["ignored"]:
+                marker = SECRETS[rel].split("do-not-leak", 1)[1].split()[0]
+                assert f"do-not-leak{marker}" not in said, (case, step, said)
+            if step == "stop":
+                for rel in SECRETS:
+                    assert rel not in said, (case, said)  # never asked to write a secret
+        for rel, text in SECRETS.items():
+            with open(os.path.join(repo, rel), encoding="utf-8") as fh:
+                assert fh.read() == text, (case, rel)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+# ------------------------------------------ control bytes and `::` in every printed field
+# Skill names (committed file names), next_actions, config keys, settings keys and URLs
+# built from pieces that forge CI workflow commands or drive a terminal, run through the
+# commands that print them, each as its own process: no raw control byte is printed, and
+# no line starts like a workflow command unless it is an annotation the command writes.
+PIECES = [
+    "::error file=f.py,line=1::FORGED", "::stop-commands::tok", "##[error]x", "::", "\n",
+    "\r", "\t", "\x1b[31m", "\x1b]0;title\x07", "\x9b2J", "\u2028", "\x85", "\x0b", " ",
+    "\u3000", "%0A", "a", "skill",
+]  # fmt: skip
+RAW = ("\x1b", "\x07", "\x9b", "\r", "\x00", "\x0b", "\x85", "\u2028")
+ANNOTATION = re.compile(r"^::(error|warning|notice) file=[^\n]*?,line=\d+,col=\d+,title=")
+forged = st.lists(st.sampled_from(PIECES), min_size=1, max_size=4).map("".join)
+printed = st.fixed_dictionaries(
+    {
+        "skill": forged.filter(lambda s: s.strip() not in ("", ".", "..")),
+        "action": forged,
+        "summary": forged,
+        "config_key": st.none() | forged,
+        "settings_key": forged,
+        "url": forged,
+    }
+)
+# (arguments, also run in .checkpoints/ where a file name starts the line, also under
+# GITHUB_ACTIONS=true where the command writes annotations)
+PRINTING = [
+    (("oc", "status"), True, True), (("oc", "status", "--brief"), False, False),
+    (("oc", "list"), True, False), (("oc", "next"), False, False), (("oc", "show"), False, False),
+    (("oc", "doctor"), True, True), (("oc", "doctor", "--online"), False, True),
+    (("oc", "done", "{skill}"), True, False),
+    (("oc", "doctor", "--online", "--url", "{url}"), False, False),
+    (("agent", "install"), False, False), (("agent", "uninstall"), False, False),
+    (("validate", "."), False, True),
+]  # fmt: skip
+
+
+def assert_printed_clean(proc: subprocess.CompletedProcess, github: bool) -> None:
+    said = proc.stdout + proc.stderr
+    assert "Traceback" not in said and "internal error" not in said, said
+    for byte in RAW:
+        assert byte not in said, (byte, proc.args, said)
+    for line in said.split("\n"):
+        if line.lstrip().startswith(("::", "##[")):
+            assert github and ANNOTATION.match(line), (proc.args, line)
+
+
+@settings(
+    max_examples=5,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(case=printed)
+def test_printed_fields_cannot_forge_output(case: dict) -> None:
+    base = tempfile.mkdtemp(prefix="printed-")
+    try:
+        repo = git_init(os.path.join(base, "repo"))
+        skill = case["skill"].replace("/", "_").replace("\x00", "_")
+        doc = oc_checkpoint(
+            skill=skill,
+            next_actions=[case["action"], "second"],
+            progress_summary=case["summary"],
+        )
+        write(repo, f".checkpoints/{skill}.checkpoint.json", doc)
+        config = {"oc": {"health-url": case["url"]}}
+        if case["config_key"] is not None:
+            config[case["config_key"]] = 1
+        write(repo, ".asimov-hooks.yaml", json.dumps(config))
+        key = json.dumps(case["settings_key"])
+        write(repo, ".claude/settings.json", f'{{{key}: 1, "hooks": {{}}, {key}: 2}}\n')
+        commit_all(repo, "hostile fields")
+        env = script_env(HOME=os.path.join(base, "home"), XDG_STATE_HOME=os.path.join(base, "s"))
+        for command, in_dir, annotated in PRINTING:
+            argv = [a.format(skill=skill, url=case["url"]) for a in command]
+            runs = [(repo, False)] + [(os.path.join(repo, ".checkpoints"), False)] * in_dir
+            runs += [(repo, True)] * annotated
+            for cwd, github in runs:
+                proc = subprocess.run(
+                    [os.path.join(SCRIPTS, "asimov-hooks"), *argv],
+                    cwd=cwd, capture_output=True, text=True, errors="surrogateescape",
+                    env={**env, "GITHUB_ACTIONS": "true"} if github else env,
+                    timeout=120, stdin=subprocess.DEVNULL,
+                )  # fmt: skip
+                assert proc.returncode in (0, 1, 2), proc
+                assert_printed_clean(proc, github)
     finally:
         shutil.rmtree(base, ignore_errors=True)

@@ -66,9 +66,13 @@ EXPECTED_HOOKS = {
 
 
 def family_repo(base, family: str) -> str:
+    """The family's files; the project's own files staged (what the first commit holds),
+    the session state left out of git as it should be."""
     repo = git_init(base / family)
     for rel, content in FAMILIES[family].items():
         write(repo, rel, content)
+        if not rel.startswith((".claude_checkpoint", ".code-intel/")):
+            git(repo, "add", rel)
     return repo
 
 

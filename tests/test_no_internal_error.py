@@ -88,6 +88,9 @@ ODD_COMMANDS = [
     ("asimov-hooks", "oc", "update", "oc-z", "--step=x"),
     ("asimov-hooks", "oc", "update", "oc-x", "--skill_state.merged_prs.99999999999999999999=1"),
     ("asimov-hooks", "oc", "update", "oc-x", "--skill_state:json=NaN"),
+    ("asimov-hooks", "oc", "update", "oc-x", '--skill_state.x:json="\\ud800"'),
+    ("asimov-hooks", "oc", "update", "oc-x", "--step=" + os.fsdecode(b"\xff")),
+    ("asimov-hooks", "oc", "update", "oc-x", "--skill_state.x:json=" + "[" * 20000 + "]" * 20000),
     ("asimov-hooks", "oc", "since", "9999-99-99"),
     ("asimov-hooks", "merge-driver", "nope", "nope", "nope", "7", "x.yaml"),
     ("asimov-check-size", "--max-lines", "99999999999999999999999", ".claude_checkpoint.yaml"),
@@ -97,3 +100,26 @@ ODD_COMMANDS = [
 @pytest.mark.parametrize("command", ODD_COMMANDS, ids=" ".join)
 def test_odd_files_and_numbers_are_clear_errors(odd_repo: str, command) -> None:
     assert_clear(run_script(*command, cwd=odd_repo))
+
+
+# a NUL character in any config string (a path, a pattern, a key) is one clear line
+NUL_CONFIGS = [
+    'extends: "a\\x00b.yaml"\n',
+    'trim: {archive: {path: "a\\x00b"}}\n',
+    'oc: {directory: "a\\x00b"}\n',
+    'kinds: {asimov-checkpoint: {files: ["a\\x00b"]}}\n',
+    'exclude: ["\\x00"]\n',
+    'rules: {"max-\\x00tokens": 1}\n',
+]
+
+
+@pytest.mark.parametrize("config", NUL_CONFIGS)
+def test_a_nul_character_in_a_config_is_a_clear_error(tmp_path, config: str) -> None:
+    repo = git_init(tmp_path / "repo")
+    write(repo, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
+    write(repo, ".asimov-hooks.yaml", config)
+    for command in CONFIG_COMMANDS:
+        done = run_script(*command, cwd=repo)
+        assert_clear(done)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert "holds a NUL character" in done.stdout + done.stderr

@@ -30,7 +30,7 @@ def test_an_ordinary_repository_gets_the_loader_limits(repo) -> None:
     done = validate(repo, ".")
     assert done.returncode == 0, done.stdout
     assert "CLAUDE.md: valid" in done.stdout
-    assert "profile generic for CLAUDE.md (no Asimov protocol file" in done.stdout
+    assert "profile generic for CLAUDE.md (no committed Asimov protocol file" in done.stdout
     assert "profile: asimov|generic|auto" in done.stdout
     # the loader's limit still applies
     write(repo, "CLAUDE.md", "x" * 40_001 + "\n")
@@ -42,8 +42,10 @@ def test_an_ordinary_repository_gets_the_loader_limits(repo) -> None:
     "marker", ["warmup.yaml", ".asimov/project.yaml", ".claude_checkpoint.yaml"]
 )
 def test_an_asimov_repository_gets_adr_007(repo, marker) -> None:
-    write(repo, ".gitignore", ".claude_checkpoint.yaml\n")
-    write(repo, marker, "identity: {project: p}\n" if "warmup" in marker else "milestone: m\n")
+    write(repo, marker, "identity:\n  project: p\n" if "warmup" in marker else "milestone: m\n")
+    if marker.endswith("project.yaml"):
+        write(repo, marker, "identity:\n  name: p\n  type: rust\n")
+    git(repo, "add", marker)  # committed (staged is enough: what the commit will hold)
     done = validate(repo, "CLAUDE.md")
     assert done.returncode == 1
     assert "error max-lines-hard 60 lines, over the hard limit of 15" in done.stdout
@@ -54,12 +56,14 @@ def test_an_asimov_repository_gets_adr_007(repo, marker) -> None:
 
 def test_a_marker_above_counts_and_one_below_does_not(tmp_path) -> None:
     repo = git_init(tmp_path / "repo")
-    write(repo, "warmup.yaml", "identity: {project: p}\n")
+    write(repo, "warmup.yaml", "identity:\n  project: p\n")
     write(repo, "pkg/CLAUDE.md", LONG)
+    git(repo, "add", "-A")
     assert validate(repo, "pkg/CLAUDE.md").returncode == 1
     other = git_init(tmp_path / "other")
     write(other, "CLAUDE.md", LONG)
-    write(other, "pkg/warmup.yaml", "identity: {project: p}\n")
+    write(other, "pkg/warmup.yaml", "identity:\n  project: p\n")
+    git(other, "add", "-A")
     assert validate(other, "CLAUDE.md").returncode == 0
 
 
@@ -96,6 +100,64 @@ def test_quiet_and_machine_output_leave_the_line_out(repo) -> None:
 
 def test_the_size_hook_follows_the_profile(repo) -> None:
     assert run_script("asimov-check-size", "CLAUDE.md", cwd=repo).returncode == 0
-    write(repo, "warmup.yaml", "identity: {project: p}\n")
+    write(repo, "warmup.yaml", "identity:\n  project: p\n")
     git(repo, "add", "-A")
     assert run_script("asimov-check-size", "CLAUDE.md", cwd=repo).returncode == 1
+
+
+KUBE_WARMUP = "apiVersion: skaffold/v4beta6\nkind: Config\nmetadata:\n  name: warmup\n"
+
+
+@pytest.mark.parametrize(
+    "path, text",
+    [
+        ("warmup.yaml", KUBE_WARMUP),
+        ("warmup.yaml", "apiVersion: v1\nkind: ConfigMap\ndata:\n  jobs: '3'\n"),
+        (".asimov/roadmap.yaml", "milestones:\n  - name: beta\n"),
+    ],
+)
+def test_a_look_alike_does_not_make_a_repository_asimov(repo, path, text) -> None:
+    write(repo, path, text)
+    git(repo, "add", "-A")
+    done = validate(repo, "CLAUDE.md")
+    assert done.returncode == 0, done.stdout
+    assert "profile generic for CLAUDE.md (no committed Asimov protocol file" in done.stdout
+
+
+@pytest.mark.parametrize("name", [".claude_checkpoint.yaml", "warmup.yaml"])
+def test_an_ignored_or_untracked_file_changes_no_verdict(repo, name) -> None:
+    """The developer's machine and CI (which has only what was committed) agree."""
+    write(
+        repo,
+        name,
+        "milestone: m\nstatus: in_progress\n" if "check" in name else "identity:\n  project: p\n",
+    )
+    assert validate(repo, "CLAUDE.md").returncode == 0  # untracked: not in the commit
+    write(repo, ".gitignore", name + "\n")
+    git(repo, "add", "-A")
+    done = validate(repo, "CLAUDE.md")
+    assert done.returncode == 0, done.stdout
+    assert "profile generic for CLAUDE.md" in done.stdout
+
+
+def test_a_file_in_another_repository_gets_its_own_profile(tmp_path) -> None:
+    here = git_init(tmp_path / "here")
+    write(here, "warmup.yaml", "identity:\n  project: here\n")
+    git(here, "add", "-A")
+    there = git_init(tmp_path / "there")
+    target = write(there, "CLAUDE.md", LONG)
+    git(there, "add", "-A")
+    done = validate(here, target)
+    assert done.returncode == 0, done.stdout  # `there` does not follow the protocol
+    assert f"profile generic for {target} (no committed" in done.stdout
+    write(there, "warmup.yaml", "identity:\n  project: there\n")
+    git(there, "add", "-A")
+    done = validate(here, target)
+    assert done.returncode == 1, done.stdout
+    warmup = str(tmp_path / "there" / "warmup.yaml")
+    assert (
+        f"profile asimov for {target} (the repository follows the Asimov protocol: {warmup};"
+        in done.stdout
+    )
+    # and from a working directory in no repository at all, the same answer
+    assert validate(str(tmp_path), target).returncode == 1

@@ -167,7 +167,9 @@ class Claude(Agent):
             "-p",
             prompt,
             "--permission-mode",
-            "acceptEdits",
+            "acceptEdits",  # file edits are accepted; the scripted commands allowed:
+            "--allowedTools",
+            "Bash",
             "--output-format",
             "json",
         ]

@@ -16,7 +16,7 @@ import sqlite3
 
 import pytest
 from conftest import GOOD_CHECKPOINT, commit_all, git, git_init, run_script, write
-from e2e_agents import AGENTS, Agent, patch_text
+from e2e_agents import AGENTS, SCRIPTS, Agent, patch_text
 from e2e_servers import Sink, say
 from install_agents import Unavailable, install
 
@@ -345,3 +345,44 @@ def test_claude_worktree_session_governs_the_worktree(claude) -> None:
     assert os.path.isdir(tree)
     assert not os.path.exists(os.path.join(tree, CHECKPOINT))
     assert "refused" in results[0] and "max-lines-hard" in results[0], results
+
+
+def test_claude_worktree_resume_rereads_the_worktree_checkpoint(claude) -> None:
+    """The re-read after a resume inside .claude/worktrees/NAME is the worktree's
+    checkpoint, not the main checkout's."""
+    tree = os.path.join(claude.project, ".claude", "worktrees", "e2e")
+    argv = claude.argv
+    claude.argv = lambda prompt, resume: [*argv(prompt, resume), "--worktree", "e2e"]
+    with claude.server_class([claude.write(CHECKPOINT, FRESH, base=tree), say("Saved.")]) as srv:
+        ran(claude.run(srv, "Save the checkpoint."))
+        with open(os.path.join(tree, CHECKPOINT), encoding="utf-8") as fh:
+            assert fh.read() == FRESH
+        claude.argv = argv
+        srv.load([say("Resumed.")])
+        ran(claude.run(srv, "Carry on.", resume=True, cwd=tree))
+        resumed = claude.told(srv)
+        before = claude.told(srv, -2)
+    # the checkpoint came back once more than the conversation had it (the Write)
+    assert resumed.count("Task 11: the e2e suite") > before.count("Task 11: the e2e suite")
+    assert "Task 9: benchmark the hot path" not in resumed  # the main checkout's
+    assert REQUEST_HEAD in resumed
+
+
+def test_oc_update_through_the_shell_is_the_checkpoint(agent) -> None:
+    """In an OC repository the agent answers the request with the documented writer,
+    `asimov-hooks oc update`, run through its shell tool: that is the checkpoint, and the
+    session ends without being asked again."""
+    made = run_script("asimov-hooks", "oc", "new", "demo", cwd=agent.project)
+    assert made.returncode == 0, made.stderr
+    # by its full path: Codex's and Claude Code's shells are login shells, whose profile
+    # sets PATH afresh (the test's virtualenv is not on it)
+    exe = os.path.join(SCRIPTS, "asimov-hooks")
+    update = f'{exe} oc update demo "--progress_summary=Sprint 2 is built"'
+    script = [say("Sprint 2 is built.", before=worked(agent)), agent.shell(update), say("Saved.")]
+    with agent.server_class(script) as srv:
+        ran(agent.run(srv, "Build sprint 2."))
+        assert srv.turns_used() == len(script)
+        assert asks(agent, srv) == [1]
+        assert len(srv.main_requests()) == len(script), "asked again after oc update"
+        results = agent.tool_results(srv)
+    assert "Sprint 2 is built" in read(agent, ".checkpoints/demo.checkpoint.json"), results

@@ -2,7 +2,10 @@
 
 Tracked and untracked files come from one `git ls-files` (honouring .gitignore); the
 session checkpoints are git-ignored by design, so their usual places are looked at
-directly as well.
+directly as well. The Asimov family counts only where the repository follows the
+protocol by the one decision validate and the agent hooks share (validation/follows: a
+committed protocol file with the protocol's content), so another tool's `warmup.yaml`
+or a lone ignored checkpoint brings no Asimov hooks.
 """
 
 from __future__ import annotations
@@ -77,6 +80,11 @@ def detect(top: str) -> dict[str, list[str]]:
         family = family_of(rel)
         if family is not None:
             found.setdefault(family, []).append(rel)
+    if ASIMOV in found:  # named like the protocol's files is not enough (validation/follows)
+        from ..validation.follows import follows
+
+        if follows(top) is None:
+            del found[ASIMOV]
     return {family: sorted(found[family], key=_weight) for family in ORDER if family in found}
 
 

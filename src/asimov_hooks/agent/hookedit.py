@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import shlex
 
-from .jsonedit import Document, JsonEditError
+from .jsonedit import Document, JsonEditError, blank_comments
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -94,8 +94,8 @@ def _our_entries(doc: Document, agent: Agent) -> list[tuple[tuple, str]]:
             if not isinstance(group, dict):
                 continue
             if not agent.grouped:
-                if ours(group.get("command")) is not None:
-                    entries.append((("hooks", event, gi), group["command"]))
+                if ours(group.get(agent.key)) is not None:
+                    entries.append((("hooks", event, gi), group[agent.key]))
                 continue
             inner = group.get("hooks")
             for hi, hook in enumerate(inner if isinstance(inner, list) else []):
@@ -147,7 +147,7 @@ def _install_step(
         keep = good[0]
         extra = [m for m in mine if m is not keep]
     if keep[1] != command:
-        return "repaired", lambda: doc.replace((*keep[0], "command"), command)
+        return "repaired", lambda: doc.replace((*keep[0], agent.key), command)
     if extra:
         return "repaired", lambda: _remove_entry(doc, agent, extra[-1][0], {})
     return None
@@ -228,7 +228,7 @@ def _is_empty_text(text: str, node: Any) -> bool:
     if node is None or node.kind not in _EMPTY:
         return False
     opening, closing = _EMPTY[node.kind]
-    inner = text[1:-1]
+    inner = blank_comments(text[1:-1])  # a comment a user left in it is part of its text
     return text[:1] == opening and text[-1:] == closing and not inner.strip(" \t\r\n")
 
 

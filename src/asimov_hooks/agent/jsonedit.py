@@ -130,11 +130,18 @@ class Document:
             new = sep + self._item(key, value, base)
             self._splice(last_end, last_end, new)
             return
+        # a comment in the empty container stays, before the new item
+        interior = self.text[node.start + 1 : node.end - 1]
+        kept = (
+            interior.rstrip(" \t\r\n")
+            if interior != self.view[node.start + 1 : node.end - 1]
+            else ""
+        )
         if self.unit is None:  # a one-line document stays one line
-            inner = self._item(key, value, None)
+            inner = (kept + " " if kept else "") + self._item(key, value, None)
         else:
             outer = self._line_indent(node.start)
-            inner = self.newline + outer + self.unit
+            inner = kept + self.newline + outer + self.unit
             inner += self._item(key, value, outer + self.unit) + self.newline + outer
         self._splice(node.start + 1, node.end - 1, inner)
 

@@ -58,11 +58,13 @@ class Event:
         "name",
         "project",
         "prompt",
+        "rewritable",
         "session",
         "shell",
         "source",
         "targets",
         "tool",
+        "tool_input",
         "tool_use",
         "turns",
     )
@@ -82,6 +84,10 @@ class Event:
         self.source: str | None = None  # session_start: STARTUP, RESUME, ... or the agent's word
         self.prompt: str | None = None  # prompt: the text submitted
         self.shell: str | None = None  # pre_shell / post_shell: the command's text
+        self.tool_input: dict[str, Any] = {}  # the tool's input as the agent sent it
+        # pre_write: the adapter can hand the agent a changed input carrying each
+        # target's whole new content (a trim before the write: `Answer.rewrites`)
+        self.rewritable = False
         self.tool_use: str | None = None  # the tool call's id, when the agent gives one
 
 
@@ -90,10 +96,18 @@ class Answer:
     any, is for the agent to read), "deny" (refuse the write; `reason` says why), or
     "block" (do not end the turn; `reason` is the agent's next instruction)."""
 
-    __slots__ = ("context", "decision", "reason")
+    __slots__ = ("context", "decision", "reason", "rewrites")
 
-    def __init__(self, decision: str = "allow", reason: str = "", context: str = "") -> None:
+    def __init__(
+        self,
+        decision: str = "allow",
+        reason: str = "",
+        context: str = "",
+        rewrites: dict[str, str] | None = None,
+    ) -> None:
         self.decision, self.reason, self.context = decision, reason, context
+        # "allow" on a pre_write: the whole content each path gets instead (trimmed)
+        self.rewrites = rewrites or {}
 
     def __repr__(self) -> str:
         return f"Answer({self.decision!r}, reason={self.reason!r}, context={self.context!r})"

@@ -1,9 +1,10 @@
 """Which checkpoint protocols a repository uses, the checkpoint message that names
 their files, and the checkpoint text re-read for the agent after a restart.
 
-A repository uses a protocol when a file of one of its kinds exists (`agent.protocols`
-in rules/agent.json: the Asimov Protocol's checkpoint, warmup, sprint, ... files; the
-OC Checkpoint Protocol's `.checkpoints/` files). One that uses neither is never asked
+A repository uses the Asimov protocol when a committed protocol file has the protocol's
+content (validation/follows, the decision validate and `init` share), and the OC
+Checkpoint Protocol when its `.checkpoints/` files exist (`agent.protocols` in
+rules/agent.json names the kinds). One that uses neither is never asked
 for a checkpoint: the request would name a file that has no place there.
 
 What is re-read into the agent's context and what it is asked to write are only files of
@@ -93,12 +94,22 @@ def protocol_kinds(settings: dict[str, Any]) -> dict[str, list[str]]:
 
 
 def used(config: Config, settings: dict[str, Any], top: str) -> list[str]:
-    """The protocols (`asimov`, `oc`) with a file in the repository, in settings order."""
-    return [
-        name
-        for name, kinds in protocol_kinds(settings).items()
-        if any(kind_files(config, kind, top)[0] for kind in kinds)
-    ]
+    """The protocols (`asimov`, `oc`) the repository uses, in settings order. The Asimov
+    protocol is decided as validate and `init` decide it (validation/follows: a committed
+    protocol file with the protocol's content at the top, never an ignored checkpoint or
+    another tool's `roadmap.yaml`); the OC protocol by its `.checkpoints/` files."""
+    from ..validation.follows import DEFAULT_MARKERS, follows_here
+
+    found = []
+    for name, kinds in protocol_kinds(settings).items():
+        if name == "asimov":
+            markers = tuple(config.data.get("profile-markers", DEFAULT_MARKERS))
+            hit = bool(kinds) and follows_here(top, "", markers) is not None
+        else:
+            hit = any(kind_files(config, kind, top)[0] for kind in kinds)
+        if hit:
+            found.append(name)
+    return found
 
 
 def checkpoint_kinds(settings: dict[str, Any], protocols: list[str] | None = None) -> list[str]:

@@ -207,7 +207,7 @@ def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome
     root, internal = _record_root(os.path.join(record_dir, RECORD), top)
     make_dirs(record_dir, root, git_internal=internal)  # one lock for every run, from the first
     for attempt in range(RETRIES):
-        made_dir = create and not os.path.isdir(directory)
+        made_dir = _missing_dirs(directory, top) if create else []
         try:
             if made_dir:
                 make_dirs(directory, top)
@@ -238,11 +238,10 @@ def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome
 
 
 def _edit_locked(
-    top: str, path: str, agent: Agent, change, create: bool, made_dir: bool
+    top: str, path: str, agent: Agent, change, create: bool, made_dir: list[str]
 ) -> Outcome | bool | None:
     """One try of `_edit` under the lock; False when the file changed under us (a
     writer that does not lock): the caller tries again."""
-    directory = os.path.dirname(path)
     raw = _read(path, top)
     if raw is None and not create:
         return None
@@ -253,7 +252,7 @@ def _edit_locked(
     outcome = Outcome(path, agent)
     change(doc, record, outcome)
     new = str(doc).encode("utf-8")
-    made = [os.path.realpath(directory)] if made_dir else []
+    made = [os.path.realpath(d) for d in made_dir]
     if new == raw:  # another run wrote it first: the directory is still ours
         if made:
             record["created"].extend(p for p in made if p not in record["created"])
@@ -316,11 +315,26 @@ def uninstall(top: str, agent: Agent, scope: str) -> Outcome | None:
         return None
     directory = os.path.dirname(key)
     record = read_record(top)
-    if outcome.file_removed and directory in record["created"]:
+    # the directories install made (`.github/hooks`, then `.github`), deepest first
+    while outcome.file_removed and directory in record["created"]:
         try:
             remove_dir(directory, top)  # only when empty: something else may live there now
         except OSError:
             return outcome
         record["created"].remove(directory)
         write_record(top, record)
+        directory = os.path.dirname(directory)
     return outcome
+
+
+def _missing_dirs(directory: str, top: str) -> list[str]:
+    """The directories from the top down to `directory` that do not exist yet."""
+    missing: list[str] = []
+    while (
+        not os.path.isdir(directory)
+        and directory != top
+        and directory != os.path.dirname(directory)
+    ):
+        missing.append(directory)
+        directory = os.path.dirname(directory)
+    return missing

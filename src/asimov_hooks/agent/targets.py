@@ -2,9 +2,10 @@
 
 One row per agent with command hooks: its settings file (per scope), the events with
 the matcher each takes (None: the event has no matcher, or we want all of them), and
-the shape of a hook entry. Claude Code, Codex CLI and Gemini CLI nest entries in
-matcher groups (`{"matcher": …, "hooks": [entry]}`); Cursor lists entries directly
-under the event. The installed command is `asimov-hooks agent-event --agent NAME`.
+the shape of a hook entry. Claude Code, Codex CLI, Gemini CLI and Qwen Code nest
+entries in matcher groups (`{"matcher": …, "hooks": [entry]}`); Cursor and GitHub
+Copilot CLI list entries directly under the event (Copilot's command is in `bash`,
+not `command`). The installed command is `asimov-hooks agent-event --agent NAME`.
 """
 
 from __future__ import annotations
@@ -28,17 +29,21 @@ class Agent:
         entry_extra: dict[str, Any] | None = None,
         new_file: dict[str, Any] | None = None,
         comments: bool = False,
+        key: str = "command",
     ) -> None:
         self.name, self.title, self.files, self.events = name, title, files, events
         self.grouped = grouped
         self.entry_extra = entry_extra or {}
         self.new_file = new_file or {}
         self.comments = comments  # the agent reads its file as JSON with comments
+        self.key = key  # the entry's field holding the command line
 
     def entry(self, command: str) -> dict[str, Any]:
         """Our hook entry, keys in the order the agent's documentation shows them."""
         if not self.grouped:
-            return {"command": command}
+            if self.key == "command":
+                return {"command": command}
+            return {"type": "command", self.key: command, **self.entry_extra}
         return {**self.entry_extra, "type": "command", "command": command}
 
     def group(self, matcher: str | None, command: str) -> dict[str, Any]:
@@ -54,6 +59,7 @@ class Agent:
 CLAUDE_FILES = "Write|Edit|MultiEdit|Bash"
 CODEX_FILES = "apply_patch|Bash"
 GEMINI_FILES = "write_file|replace|run_shell_command"
+QWEN_FILES = "write_file|edit|run_shell_command"
 
 AGENTS: dict[str, Agent] = {
     agent.name: agent
@@ -108,6 +114,36 @@ AGENTS: dict[str, Agent] = {
             ),
             grouped=False,
             new_file={"version": 1},
+        ),
+        Agent(
+            "copilot",
+            "GitHub Copilot CLI",
+            {"project": ".github/hooks/asimov-hooks.json"},
+            (
+                ("preToolUse", None),
+                ("postToolUse", None),
+                ("agentStop", None),
+                ("userPromptSubmitted", None),
+                ("sessionStart", None),
+            ),
+            grouped=False,
+            # hooks run from the repository root; a hook over the timeout is dropped
+            entry_extra={"cwd": ".", "timeoutSec": 30},
+            new_file={"version": 1},
+            key="bash",
+        ),
+        Agent(
+            "qwen",
+            "Qwen Code",
+            {"project": ".qwen/settings.json"},
+            (
+                ("PreToolUse", QWEN_FILES),
+                ("PostToolUse", QWEN_FILES),
+                ("SessionStart", None),
+                ("Stop", None),
+                ("UserPromptSubmit", None),
+            ),
+            comments=True,
         ),
     )
 }

@@ -48,18 +48,40 @@ def current_text(path: str, project: str) -> tuple[str | None, int]:
 def pre_write(event: Event) -> Answer | None:
     refusals: list[str] = []
     remarks: list[str] = []
+    trims: list[tuple[Any, ...]] = []
     for edit in event.edits:
         found = protocol_file(edit.path, event.project)
         if found is not None:
-            _judge(event, edit, *found, refusals, remarks)
+            _judge(event, edit, *found, refusals, remarks, trims)
     if refusals:
         reason = "\n".join(refusals)
         if remarks:
             reason += "\n" + "\n".join(remarks)
         return Answer("deny", reason=reason)
-    if remarks:
-        return Answer(context="\n".join(remarks))
+    rewrites = _trim_first(event, trims, remarks) if event.rewritable else {}
+    if remarks or rewrites:
+        return Answer(context="\n".join(remarks), rewrites=rewrites)
     return None
+
+
+def _trim_first(event: Event, trims: list[tuple[Any, ...]], remarks: list[str]) -> dict[str, str]:
+    """ADR-007's trim BEFORE the write: the content each trimmable write gets instead,
+    its cut items archived first (`pretrim`)."""
+    from .pretrim import trim_before_write
+
+    rewrites: dict[str, str] = {}
+    for path, config, kind, rel, text in trims:
+        done = trim_before_write(path, config, kind, rel, text)
+        if done is None:
+            continue  # trimmed after the write instead
+        rewrites[path], messages = done
+        remarks.insert(
+            0,
+            f"asimov-hooks trimmed your {event.tool} of {rel} before it was written (ADR-007 "
+            f"rolling window): {'; '.join(messages)}. The file holds the trimmed content: "
+            "read it again before editing it.",
+        )
+    return rewrites
 
 
 def _judge(
@@ -70,6 +92,7 @@ def _judge(
     rel: str,
     refusals: list[str],
     remarks: list[str],
+    trims: list[tuple[Any, ...]],
 ) -> None:
     from .common import agent_settings
     from .simulate import set_max_edits
@@ -124,6 +147,8 @@ def _judge(
             + "\n".join(f"- {line(rel, f)}" for f in new)
             + f"\n{advice}"
         )
+    if trimmed and not new and edit.source == edit.path:
+        trims.append((edit.path, config, kind, rel, after))
     old = [f for f in errors_after if f not in new]
     if old:
         remarks.append(

@@ -140,34 +140,46 @@ def _project_root(ctx: Context) -> str:
 
 
 def generated_files_exist(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:
-    primer = ctx.data.get("context_primer") if isinstance(ctx.data, dict) else None
-    files = primer.get("generated_files") if isinstance(primer, dict) else None
-    if not isinstance(files, list):
-        return
     root = _project_root(ctx)
-    for i, name in enumerate(files):
-        if (
-            isinstance(name, str)
-            and name
-            and not os.path.isabs(name)
-            and not os.path.exists(os.path.join(root, name))
-        ):
+    for i, name in _generated(ctx):
+        if not os.path.exists(os.path.join(root, name)):
             yield (
                 ("context_primer", "generated_files", i),
                 f"generated file {name!r} does not exist",
             )
 
 
+# a note after the path: `src/app.ts (Round 5 — new)`, `docs/api.md — rewritten`
+_NOTE = r"\s+(?:\([^()]*\)|(?:—|–|--|-)\s.*)\s*$"
+
+
+def entry_path(entry: str, root: str) -> str:
+    """The path of a generated_files entry: the entry itself when it names a file, else
+    the entry without a trailing note (a parenthesised annotation or a ` — note`)."""
+    if os.path.exists(os.path.join(root, entry)):
+        return entry
+    import re
+
+    path = entry
+    while True:
+        shorter = re.sub(_NOTE, "", path)
+        if shorter == path or not shorter:
+            return path
+        path = shorter
+
+
 def _generated(ctx: Context) -> list[tuple[int, str]]:
-    """(index, name) of each relative path in context_primer.generated_files."""
+    """(index, path) of each relative path in context_primer.generated_files, a note
+    after the path left out."""
     primer = ctx.data.get("context_primer") if isinstance(ctx.data, dict) else None
     files = primer.get("generated_files") if isinstance(primer, dict) else None
     if not isinstance(files, list):
         return []
+    root = _project_root(ctx)
     return [
-        (i, name)
+        (i, entry_path(name.strip(), root))
         for i, name in enumerate(files)
-        if isinstance(name, str) and name and not os.path.isabs(name)
+        if isinstance(name, str) and name.strip() and not os.path.isabs(name.strip())
     ]
 
 

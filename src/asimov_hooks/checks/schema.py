@@ -53,7 +53,9 @@ def _trim_caps(ctx: Context) -> dict[str, tuple[str, int]]:
     settings = Settings.from_config(ctx.config)  # the one reading of the section
     if ctx.kind not in settings.kinds:
         return {}
-    return {name: (cap.keep, cap.max) for name, cap in settings.caps.items()}
+    data = ctx.data if isinstance(ctx.data, dict) else {}
+    ends = settings.ends({name: data.get(name) for name in settings.caps})
+    return {name: (ends[name], cap.max) for name, cap in settings.caps.items()}
 
 
 def _trim_refuses(ctx: Context) -> str | None:

@@ -192,7 +192,7 @@ def apply(
         if entry.rule not in known:
             emit(
                 INVALID,
-                f"{entry.action} names unknown rule id {entry.rule!r}",
+                f"{entry.action} names unknown rule id {entry.rule!r}{_hint(entry.rule, known)}",
                 entry.line,
                 entry.col,
             )
@@ -240,3 +240,10 @@ def apply(
                     entry.line,
                     entry.col,
                 )
+
+
+def _hint(rule: str, known: set[str] | frozenset[str]) -> str:
+    """ " (did you mean 'x'?)" for a misspelt rule id."""
+    from ..validation.config_check import did_you_mean
+
+    return did_you_mean(rule, known)

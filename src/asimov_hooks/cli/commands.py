@@ -65,7 +65,8 @@ class LazyGroup(click.Group):
             import difflib
 
             close = difflib.get_close_matches(args[0] if args else "", self.list_commands(ctx))
-            if close and "did you mean" not in exc.message.lower():
+            shown = getattr(exc, "possibilities", None)  # click 8.4+ says it itself
+            if close and not shown and "did you mean" not in exc.message.lower():
                 exc.message = f"{exc.message} Did you mean {close[0]!r}?"
             raise
 

@@ -37,7 +37,10 @@ def rules_command(rule_id: str | None, fmt: str) -> None:
         else:
             rule = ruledocs.info(rule_id)
             if rule is None:
-                _fail(f"unknown rule id {rule_id!r} (`asimov-hooks rules` lists them)")
+                from ..validation.config_check import did_you_mean, known_rule_ids
+
+                hint = did_you_mean(rule_id, known_rule_ids())
+                _fail(f"unknown rule id {rule_id!r}{hint} (`asimov-hooks rules` lists them)")
             text = (
                 ruledocs.rule_markdown(rule) if fmt == "markdown" else ruledocs.explain_text(rule)
             )  # type: ignore[arg-type]
@@ -71,7 +74,10 @@ def schema_command(kind: str | None, show_path: bool, show_list: bool) -> None:
                 sys.stdout.write(f"{name}\t{schema.get('$id', '')}\n")
             return
         if kind not in files:
-            _fail(f"no schema for kind {kind!r}; one of: " + ", ".join(sorted(files)))
+            from ..validation.config_check import did_you_mean
+
+            hint = did_you_mean(kind, files)
+            _fail(f"no schema for kind {kind!r}{hint}; one of: " + ", ".join(sorted(files)))
         path = os.path.join(rules_dir(), "schemas", files[kind])
         if show_path:
             sys.stdout.write(path + "\n")

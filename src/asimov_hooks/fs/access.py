@@ -368,7 +368,7 @@ def show(text: str, *, line_start: bool = True) -> str:
     printed at the start of a line: a workflow command's value)."""
     if not text.isprintable():
         text = text.translate(_CONTROL)
-    head = text.lstrip(" ")
+    head = text.lstrip()
     if line_start and head.startswith(_COMMAND_STARTS):
         at = len(text) - len(head)
         text = f"{text[:at]}\\x{ord(head[0]):02x}{head[1:]}"

@@ -82,9 +82,25 @@ def record(cwd: str, checkpoint: str, entry: dict[str, Any]) -> str:
     return path
 
 
+class Unreadable(Exception):
+    """The pending file is there but cannot be read (damaged, over MAX_BYTES): its items
+    are not archived until a person looks at it, and that is said, never skipped."""
+
+    def __init__(self, path: str, why: str) -> None:
+        from ..fs.access import show
+
+        super().__init__(
+            f"the pending merge archive {show(path)} is {why}: the items the merge driver "
+            "cut and parked there are not archived until it is fixed; move it away, copy "
+            "its entries into the trim archive by hand if you want them, then run "
+            "`asimov-hooks trim` again"
+        )
+
+
 def take(checkpoint: str) -> tuple[str | None, list[dict[str, Any]]]:
     """(pending file, the entries waiting for the checkpoint at path `checkpoint`).
-    Call `done` once they are in the archive."""
+    Call `done` once they are in the archive. `Unreadable` when the file is there but
+    cannot be read; it is then left as it is, never overwritten."""
     from ..gitutil import find_git_dir, find_toplevel
 
     # without starting git: the trim hook asks on every commit, and almost never finds any
@@ -97,8 +113,16 @@ def take(checkpoint: str) -> tuple[str | None, list[dict[str, Any]]]:
         return path, []
     try:
         entries = _load(path)
-    except (OSError, ValueError, FileProblem):
-        return path, []  # unreadable: left for a person to look at; never overwritten
+    except FileProblem as problem:  # over MAX_BYTES, not a regular file, a link out
+        raise Unreadable(path, problem.message) from None
+    except UnicodeDecodeError:
+        raise Unreadable(path, "not UTF-8 text") from None
+    except ValueError as exc:  # not JSON, or no `entries` list
+        message = str(exc).replace(path + ": ", "")
+        why = message.splitlines()[0] if message else "not JSON"
+        raise Unreadable(path, f"damaged ({why})") from None
+    except OSError as exc:
+        raise Unreadable(path, exc.strerror or str(exc)) from None
     real = os.path.realpath(checkpoint)
     mine = [
         e

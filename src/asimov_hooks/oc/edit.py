@@ -57,12 +57,35 @@ class Op:
                 raise OpError(f"{raw!r}: the value is not JSON ({exc})") from None
         else:
             self.value = self.text
+        if not _encodable((self.path, self.value)):
+            raise OpError(
+                f"{raw!r}: holds a lone surrogate (\\ud800-\\udfff) or bytes that are not "
+                "UTF-8: not text a checkpoint can hold; nothing written"
+            )
 
     def describe(self) -> str:
         shown = json.dumps(self.value, ensure_ascii=False)
         if len(shown) > 60:
             shown = shown[:57] + "..."
         return f"{'.'.join(self.path)} {'+=' if self.append else '='} {shown}"
+
+
+def _encodable(value: Any) -> bool:
+    """Whether every string in `value` (keys too) is text UTF-8 can hold."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+        elif isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            todo.extend(item)
+    return True
 
 
 def parse(args: Sequence[str]) -> list[Op]:

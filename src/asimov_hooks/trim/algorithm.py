@@ -82,14 +82,15 @@ def trim_text(
             result.skipped = reason
             return result
     _check_shapes(layout, settings)
-    caps = {name: (cap.keep, cap.max) for name, cap in settings.caps.items()}
+    ends = settings.ends({k: [i.value for i in f.items or ()] for k, f in layout.fields.items()})
+    caps = {name: (ends[name], cap.max) for name, cap in settings.caps.items()}
     cut = plan_cut(layout, caps, [], "cap")
     new_text = render(layout, cut)
     step = 1 if cut.removed else 0
     after = count_lines(new_text)
     if soft is not None and after > soft:
         windows = {
-            name: (cap.keep, min(cap.max, settings.window.get(name, cap.max)))
+            name: (ends[name], min(cap.max, settings.window.get(name, cap.max)))
             for name, cap in settings.caps.items()
         }
         drop = [k for k in layout.fields if k in settings.optional and k not in settings.keep]

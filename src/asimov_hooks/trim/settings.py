@@ -32,6 +32,7 @@ class Settings:
         "keep",
         "kinds",
         "optional",
+        "order",
         "window",
     )
 
@@ -45,8 +46,10 @@ class Settings:
         archive: bool,
         archive_path: str,
         archive_file: str | None = None,
+        order: str = "auto",
     ) -> None:
         self.kinds, self.caps, self.window = kinds, caps, window
+        self.order = order  # which end of a history list is newest (trim/order)
         self.keep, self.optional = keep, optional
         self.archive, self.archive_path = archive, archive_path
         # the command line's --archive FILE (absolute): trusted, unlike the config's
@@ -80,10 +83,20 @@ class Settings:
             (self.archive or archive_path is not None) and not no_archive,
             self.archive_path,
             os.path.abspath(archive_path) if archive_path else None,
+            self.order,
         )
 
     def list_fields(self) -> frozenset[str]:
         return frozenset(self.caps)
+
+    def ends(self, items: dict[str, list[Any]]) -> dict[str, str]:
+        """{capped list: the end to keep} for these lists' items (trim/order)."""
+        from .order import keep_for
+
+        return {
+            name: keep_for(cap.keep, self.order, items.get(name) or [])
+            for name, cap in self.caps.items()
+        }
 
 
 def _fail(where: str, message: str) -> ConfigError:
@@ -135,5 +148,12 @@ def parse_settings(raw: dict[str, Any]) -> Settings:
     archive = raw.get("archive") or {}
     enabled = archive.get("enabled", True)
     return Settings(
-        list(raw.get("kinds") or []), caps, window, keep, optional, enabled, archive.get("path", "")
+        list(raw.get("kinds") or []),
+        caps,
+        window,
+        keep,
+        optional,
+        enabled,
+        archive.get("path", ""),
+        order=raw.get("order") or "auto",
     )

@@ -25,6 +25,7 @@ import sys
 
 from ..fs.access import UnsafePath, confine, show
 from ..validation.config import Config, ConfigError, load_config
+from ..validation.packs import error_lines
 from .algorithm import TrimResult, trim_text
 from .settings import Settings
 
@@ -224,10 +225,14 @@ def _fix_locked(
 def _flush_merge_cuts(outcome: Outcome, config: Config, target: str, dry_run: bool) -> None:
     """Append what the merge driver cut from this checkpoint's capped lists (kept in the
     git directory meanwhile: merge/pending) to its archive, one entry per merge."""
-    from ..merge.pending import done, take
+    from ..merge.pending import Unreadable, done, take
     from . import archive as trim_archive
 
-    pending, entries = take(outcome.path)
+    try:
+        pending, entries = take(outcome.path)
+    except Unreadable as exc:
+        outcome.error = str(exc)
+        return
     if pending is None or not entries:
         return
     items = sum(len(v) for e in entries for v in e["entry"].get("removed", {}).values())
@@ -316,7 +321,7 @@ def run(
         config = load_config(config_path)
         settings = Settings.from_config(config).overridden(no_archive, archive_path)
     except ConfigError as exc:
-        err.write(f"{PROG}: error: {exc}\n")
+        err.write(error_lines(PROG, exc))
         return EXIT_USAGE
     paths = files or ["."]
     for path in paths:
@@ -349,7 +354,7 @@ def run(
                 continue  # asimov-validate reports it: once per problem
             status = max(status, _report(outcome, dry_run, diff, quiet, out, err))
     except ConfigError as exc:
-        err.write(f"{PROG}: error: {exc}\n")
+        err.write(error_lines(PROG, exc))
         return EXIT_USAGE
     except FileProblem as problem:  # a directory that cannot be searched
         err.write(f"{PROG}: error: {problem.message}\n")

@@ -249,8 +249,13 @@ class Config:
         absolute = os.path.normpath(os.path.join(cwd, os.fspath(path)))
         for base in (self.base_dir, cwd):
             if absolute == base or absolute.startswith(base.rstrip(os.sep) + os.sep):
-                return os.path.relpath(absolute, base).replace(os.sep, "/")
-        return absolute.replace(os.sep, "/").lstrip("/")
+                rel = os.path.relpath(absolute, base).replace(os.sep, "/")
+                break
+        else:
+            rel = absolute.replace(os.sep, "/").lstrip("/")
+        if base is not self.base_dir:  # where it is, for its own repository's profile
+            self.derived.setdefault("elsewhere", {})[rel] = absolute
+        return rel
 
     def excluded(self, rel: str) -> bool:
         """As in .gitignore, a pattern that names a directory (`vendor`, `vendor/`,

@@ -40,9 +40,13 @@ def unknown_rule_ids(ids: Any, known: set[str] | None = None) -> list[str]:
 
 
 def validate_config(path: str, data: dict[str, Any]) -> None:
+    from ..fs.access import show
     from ..minischema import compile_schema
-    from .finite import non_finite
+    from .finite import non_finite, with_nul
 
+    nul = with_nul(data)
+    if nul is not None:
+        raise ConfigError(f"{path}: {show(nul)}: holds a NUL character, which no setting can")
     bad = non_finite(data)
     if bad is not None:
         where, value = bad
@@ -65,9 +69,10 @@ def validate_config(path: str, data: dict[str, Any]) -> None:
     for kind, spec in data.get("kinds", {}).items() if isinstance(data.get("kinds"), dict) else ():
         new = kind not in default_data().get("kinds", {}) and isinstance(spec, dict)
         if new and not {"files", "format"} <= spec.keys():
-            problems.append(f"kinds.{kind}: a new kind needs 'files' and 'format'")
+            close = did_you_mean(kind, default_data().get("kinds", {}))
+            problems.append(f"kinds.{kind}: a new kind needs 'files' and 'format'{close}")
     if problems:
-        raise ConfigError(f"{path}: " + "; ".join(dict.fromkeys(problems)))
+        raise ConfigError(lines=[f"{path}: {problem}" for problem in dict.fromkeys(problems)])
 
 
 def _key_hint(error: Any, data: dict[str, Any], schema: dict[str, Any]) -> str:

@@ -137,15 +137,19 @@ def ignored_ephemeral(directory: str, config: Config, untracked: bool = False) -
     for kind in ephemeral_kinds(config):
         for pattern in config.kinds[kind].get("files", []):
             glob = pattern[1:] if pattern.startswith("/") else "**/" + pattern
-            specs.append(":(glob)" + glob)
+            # from the top: searched from inside `.asimov/` or `.code-intel/`, the
+            # patterns still name `.asimov/checkpoint.yaml` and `.code-intel/sessions/`
+            specs.append(":(top,glob)" + glob)
     if not specs:
         return []
     which = ["--others"] if untracked else ["--others", "--ignored", "--exclude-standard"]
     listed = _git_ls_files(directory, which, specs) or []
+    below = os.path.realpath(directory).rstrip(os.sep) + os.sep
     return [
         path
         for path in listed
-        if config.kinds.get(config.kind_for(config.relpath(path)) or "", {}).get("ephemeral")
+        if os.path.realpath(path).startswith(below)
+        and config.kinds.get(config.kind_for(config.relpath(path)) or "", {}).get("ephemeral")
     ]
 
 

@@ -27,3 +27,22 @@ def non_finite(data: Any) -> tuple[str, float] | None:
         elif isinstance(value, list):
             todo.extend((f"{where}[{i}]", v) for i, v in enumerate(value))
     return None
+
+
+def with_nul(data: Any) -> str | None:
+    """Where the first string (key or value) holding a NUL character sits, else None:
+    no path, pattern or name can hold one (the operating system refuses it)."""
+    todo: list[tuple[str, Any]] = [("", data)]
+    while todo:
+        where, value = todo.pop()
+        if isinstance(value, str) and "\x00" in value:
+            return where or "(top level)"
+        if isinstance(value, dict):
+            for k, v in value.items():
+                inner = f"{where}.{k}" if where else str(k)
+                if isinstance(k, str) and "\x00" in k:
+                    return where or "(top level)"
+                todo.append((inner, v))
+        elif isinstance(value, list):
+            todo.extend((f"{where}[{i}]", v) for i, v in enumerate(value))
+    return None

@@ -14,16 +14,23 @@ PACKS = ("kinds.json", "trim.json", "merge.json", "oc.json", "agent.json", "limi
 
 
 class ConfigError(Exception):
-    """The configuration is unusable; reported as one line, exit code 2.
+    """The configuration is unusable; reported as one line per problem, exit code 2.
 
     Its message names config keys, values and file names, all the checkout's: it is
     escaped here (fs.access.show), once for every command that prints it, so a key
-    cannot end the line, forge a CI annotation or drive the terminal."""
+    cannot end the line, forge a CI annotation or drive the terminal. Several problems
+    (`lines`) are escaped one by one and kept on lines of their own (`error_lines`)."""
 
-    def __init__(self, message: object = "") -> None:
+    def __init__(self, message: object = "", lines: list[str] | None = None) -> None:
         from ..fs.access import show
 
-        super().__init__(show(str(message)))
+        text = "\n".join(show(line) for line in lines) if lines else show(str(message))
+        super().__init__(text)
+
+
+def error_lines(prog: str, exc: Exception) -> str:
+    """`prog: error: problem` for each line of the error, each line ended."""
+    return "".join(f"{prog}: error: {line}\n" for line in str(exc).split("\n"))
 
 
 # (functools.lru_cache would import more than these two dictionaries save)

@@ -4,10 +4,11 @@ ADR-007's CLAUDE.md limits (10/15 lines, 250 tokens) belong to repositories that
 the Asimov protocol, where CLAUDE.md is a short pointer to warmup.yaml. Elsewhere
 CLAUDE.md is an agent instruction file like AGENTS.md and gets its loader's limits. A
 kind lists the rules it changes per profile (`profiles` in rules/kinds.json); the config
-chooses with `profile: asimov | generic | auto`. `auto` (the default) is asimov when one
-of `profile-markers` (warmup.yaml, .asimov/, .claude_checkpoint.yaml) is in the file's
-directory or one above it, up to the configuration's base (the repository's top).
-$ASIMOV_HOOKS_PROFILE, when set, wins over the config (a CI job, a test suite).
+chooses with `profile: asimov | generic | auto`. `auto` (the default) is asimov when a
+committed file of `profile-markers` (warmup.yaml, .asimov/, .claude_checkpoint.yaml) with
+the protocol's content is in the file's directory or one above it, up to the top of the
+file's own repository (validation/follows: the one decision, shared with the agent hooks
+and `init`). $ASIMOV_HOOKS_PROFILE, when set, wins over the config (a CI job, a test suite).
 """
 
 from __future__ import annotations
@@ -47,43 +48,64 @@ def check_environment() -> None:
         raise ConfigError(f"{ENV_PROFILE}: {value!r} is not one of auto, asimov, generic")
 
 
+def _where(config: Any, rel: str) -> tuple[str, str]:
+    """(the top to decide from, the file's directory relative to it): the file's own
+    work tree, or the config's base when that is inside the same work tree (or there
+    is none)."""
+    absolute = config.derived.get("elsewhere", {}).get(rel)
+    if absolute is None:
+        absolute = os.path.join(config.base_dir, rel)
+    directory = os.path.realpath(os.path.dirname(absolute))
+    tops = config.derived.setdefault("tops", {})
+    if directory not in tops:
+        from ..gitutil import find_toplevel
+
+        tops[directory] = find_toplevel(directory)
+    top = tops[directory]
+    base = config.base_dir
+    if top is None or base == top or base.startswith(top.rstrip(os.sep) + os.sep):
+        if directory == base or directory.startswith(base.rstrip(os.sep) + os.sep):
+            inner = os.path.relpath(directory, base).replace(os.sep, "/")
+            return base, "" if inner == "." else inner
+        top = top or directory
+    inner = os.path.relpath(directory, top).replace(os.sep, "/")
+    return top, "" if inner == "." else inner
+
+
 def marker_for(config: Any, rel: str) -> str | None:
-    """The first marker found from the file's directory up to the base, as a path
-    relative to the base; None if there is none (answers are kept per directory)."""
-    seen: dict[str, str | None] = config.derived.setdefault("profile-markers", {})
-    markers = config.data.get("profile-markers", ())
-    directory = os.path.dirname(rel) if not rel.startswith("/") else ""
-    walked = []
-    found: str | None = None
-    while True:
-        if directory in seen:
-            found = seen[directory]
-            break
-        walked.append(directory)
-        for name in markers:
-            if os.path.lexists(os.path.join(config.base_dir, directory, name)):
-                found = f"{directory}/{name}" if directory else name
-                break
-        if found is not None or not directory:
-            break
-        directory = os.path.dirname(directory)
-    for each in walked:
-        seen[each] = found
-    return found
+    """The committed protocol file that makes the file's directory (or one above it)
+    follow the Asimov protocol, relative to the top it was decided from; None if none."""
+    from .follows import follows_here
+
+    top, directory = _where(config, rel)
+    markers = tuple(config.data.get("profile-markers", ()))
+    cache = config.derived.setdefault("follows", {})
+    return follows_here(top, directory, markers, cache)
 
 
-def describe(config: Any, kind: str, rel: str) -> str:
-    """One line saying which profile `rel` got and why."""
+def describe(config: Any, kind: str, rel: str, shown: str | None = None) -> str:
+    """One line saying which profile the file (`rel`, named `shown` on the command
+    line or by the search) got and why."""
     profile = profile_for(config, kind, rel)
     if os.environ.get(ENV_PROFILE):
         why = f"set by {ENV_PROFILE}"
     elif chosen_profile(config) != AUTO:
         why = f"set in {config.source or 'the configuration'}"
     elif profile == ASIMOV:
-        why = f"the repository follows the Asimov protocol: {marker_for(config, rel)}"
+        top = _where(config, rel)[0]
+        found = os.path.join(top, marker_for(config, rel) or "")
+        why = f"the repository follows the Asimov protocol: {_near(found)}"
     else:
         names = ", ".join(config.data.get("profile-markers", ()))
-        why = f"no Asimov protocol file ({names}) here or above"
+        why = f"no committed Asimov protocol file ({names}) here or above"
     from ..fs.access import show  # one line, whatever the names hold
 
-    return show(f"profile {profile} for {rel} ({why}; {HOW})")
+    return show(f"profile {profile} for {shown or rel} ({why}; {HOW})")
+
+
+def _near(path: str) -> str:
+    """`path` relative to the working directory when it is below it, else absolute."""
+    here = os.getcwd()
+    if path.startswith(here.rstrip(os.sep) + os.sep):
+        return os.path.relpath(path, here).replace(os.sep, "/")
+    return path

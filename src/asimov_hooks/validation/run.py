@@ -11,6 +11,7 @@ from ..readers.fileio import FileProblem
 from .config import ConfigError, load_config
 from .discovery import discover, ensure_exists
 from .engine import Checker
+from .packs import error_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -40,7 +41,7 @@ def validate(
     try:
         config = load_config(config_path)
     except ConfigError as exc:
-        sys.stderr.write(show(f"{prog}: error: {exc}") + "\n")
+        sys.stderr.write(error_lines(prog, exc))
         return EXIT_USAGE
     config.format_assertion = format_assertion
     from .config_check import known_rule_ids, unknown_rule_ids
@@ -52,7 +53,7 @@ def validate(
         for text in unknown_rule_ids(ids or (), known)
     ]
     if problems:  # a typo must not switch every check off and pass the commit
-        sys.stderr.write(show(f"{prog}: error: {'; '.join(problems)}") + "\n")
+        sys.stderr.write("".join(show(f"{prog}: error: {problem}") + "\n" for problem in problems))
         return EXIT_USAGE
     for path in paths:
         try:
@@ -85,7 +86,7 @@ def validate(
                 checker.warm_up(r.kind for r in files if r.kind is not None)
             results = check_files(checker, files, workers)
     except ConfigError as exc:
-        sys.stderr.write(show(f"{prog}: error: {exc}") + "\n")
+        sys.stderr.write(error_lines(prog, exc))
         return EXIT_USAGE
     except FileProblem as problem:  # a directory that cannot be searched
         sys.stderr.write(show(f"{prog}: error: {problem.message}") + "\n")
@@ -101,7 +102,9 @@ def validate(
             profiled = profiled if chosen_profile(config) == AUTO else []
 
             for record in profiled:
-                sys.stdout.write(show(describe(config, record.kind, record.rel)) + "\n")
+                sys.stdout.write(
+                    show(describe(config, record.kind, record.rel, record.path)) + "\n"
+                )
     return EXIT_FAIL if any(r.fails(strict) for r in results) else EXIT_OK
 
 

@@ -61,7 +61,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from types import ModuleType
 
-AGENTS = ("claude", "codex", "gemini", "cursor")
+AGENTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen")
 DEFAULT = "claude"
 
 

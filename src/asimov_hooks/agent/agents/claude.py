@@ -9,6 +9,9 @@ Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
   `permissionDecisionReason` (shown to Claude); context for Claude is
   `hookSpecificOutput.additionalContext` (PreToolUse, PostToolUse, SessionStart).
   Exit 2 would refuse too, but the JSON keeps the refusal to this one tool call.
+  A Write the rolling window would trim gets `updatedInput` with the trimmed content
+  (`permissionDecision` "allow", or "ask" in the default permission mode, where the
+  user approves a Write anyway).
 - Stop: `hookSpecificOutput.additionalContext` is "non-error feedback delivered to
   the model; the conversation continues so the model can act on it" (Claude Code
   2.1.163 and later). `{"decision": "block", "reason": ...}` also continues the turn,
@@ -79,6 +82,10 @@ def normalize(payload: dict[str, Any]) -> Event:
         event.tool, event.targets = tool, [path]
         if event.kind == PRE_WRITE:
             event.edits = [Edit(path, _change(tool, tool_input))]
+            event.tool_input = tool_input
+            # a Write carries the whole content: it can carry the trimmed one instead
+            event.rewritable = tool == "Write"
+            event.source = as_text(payload.get("permission_mode"))
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
@@ -109,6 +116,19 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
                 "permissionDecisionReason": answer.reason,
             }
         }
+    elif answer.rewrites and event.kind == PRE_WRITE:
+        new = answer.rewrites.get(event.targets[0])
+        # the trimmed content in place of the model's (ADR-007: trim before the write);
+        # "ask" keeps the user's own approval where Claude Code would ask for a Write
+        specific: dict[str, Any] = {
+            "hookEventName": event.name,
+            "permissionDecision": "ask" if event.source in (None, "default") else "allow",
+            "permissionDecisionReason": "asimov-hooks trimmed the checkpoint before the write",
+            "updatedInput": {**event.tool_input, "content": new},
+        }
+        if answer.context:
+            specific["additionalContext"] = answer.context
+        out = {"hookSpecificOutput": specific}
     elif answer.decision == "block" and event.kind == STOP:
         # non-error feedback that keeps the turn going (Claude Code 2.1.163 and later);
         # `decision: "block"` would reach Claude as "Stop hook blocking error from command"

@@ -76,6 +76,11 @@ def normalize(payload: dict[str, Any]) -> Event:
             raise EventError(f"{PATCH_TOOL} event without a string tool_input.command")
         event.tool = PATCH_TOOL
         _patch_targets(event, command, cwd)
+        if event.kind == PRE_WRITE and len(event.edits) == 1:
+            edit = event.edits[0]
+            # one file, no move: a whole-file patch can carry the trimmed content
+            event.rewritable = edit.source == edit.path
+            event.tool_input = tool_input if isinstance(tool_input, dict) else {}
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
@@ -237,6 +242,15 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
                 "permissionDecisionReason": answer.reason,
             }
         }
+    elif answer.rewrites and event.kind == PRE_WRITE and _whole_file(event, answer):
+        out = {
+            "hookSpecificOutput": {
+                "hookEventName": event.name,
+                "permissionDecision": "allow",
+                "updatedInput": {**event.tool_input, "command": _whole_file(event, answer)},
+                **({"additionalContext": answer.context} if answer.context else {}),
+            }
+        }
     elif answer.decision == "block" and event.kind == STOP:
         out = {"decision": "block", "reason": answer.reason}
     elif answer.context and event.kind != PROMPT:
@@ -248,3 +262,28 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
     import json
 
     return json.dumps(out, ensure_ascii=False) + "\n", 0
+
+
+def _whole_file(event: Event, answer: Answer) -> str | None:
+    """The patch that leaves the file with the trimmed content (ADR-007's trim before
+    the write): Add File for a new one, else one hunk replacing every line."""
+    import os
+
+    from ..writes import current_text
+
+    path = event.targets[0]
+    new = answer.rewrites.get(path)
+    if new is None:
+        return None
+    try:
+        current = current_text(path, event.project)[0]
+    except Exception:  # CannotSimulate: the tool fails by itself; trimmed after, if at all
+        return None
+    name = os.path.relpath(path, event.cwd).replace(os.sep, "/")
+    added = "".join(f"+{line}\n" for line in new.splitlines())
+    if current is None:
+        return f"*** Begin Patch\n*** Add File: {name}\n{added}*** End Patch\n"
+    if not current.strip():
+        return None
+    removed = "".join(f"-{line}\n" for line in current.splitlines())
+    return f"*** Begin Patch\n*** Update File: {name}\n@@\n{removed}{added}*** End Patch\n"

@@ -5,7 +5,9 @@ Events (geminicli.com/docs/hooks and /docs/hooks/reference; google-gemini/gemini
   `replace` (`file_path`, `old_string`, `new_string`, `allow_multiple`: exactly one
   occurrence unless set). A relative `file_path` is relative to the project root.
   A deny is `{"decision": "deny", "reason": ...}`: the reason reaches the agent as the
-  tool's error and the turn goes on. AfterTool's `hookSpecificOutput.additionalContext`
+  tool's error and the turn goes on. A write_file the rolling window would trim gets
+  `hookSpecificOutput.tool_input`: the model's arguments with the trimmed content (all
+  of them: Gemini CLI 0.61.0 validates the object as the whole set of arguments). AfterTool's `hookSpecificOutput.additionalContext`
   is appended to the tool result; BeforeTool has no context field.
 - BeforeTool / AfterTool on `run_shell_command` (`tool_input.command`): the protocol
   files' state before the command, compared after it (`agent.shellwatch`).
@@ -83,6 +85,7 @@ def normalize(payload: dict[str, Any]) -> Event:
         event.tool, event.targets = tool, [path]
         if event.kind == PRE_WRITE:
             event.edits = [Edit(path, _ToolChange(tool, tool_input))]
+            event.rewritable = tool == "write_file"  # the whole content: trimmed first
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
@@ -121,6 +124,14 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         answer.decision == "block" and event.kind == STOP
     ):
         out = {"decision": "deny", "reason": answer.reason}
+    elif answer.rewrites and event.kind == PRE_WRITE:
+        # the model's arguments with the trimmed content: the documentation says the
+        # object is merged over them, but Gemini CLI 0.61.0 validates it as the whole
+        # set of arguments ("params must have required property 'file_path'")
+        change = event.edits[0].change if event.edits else None
+        given = dict(change.tool_input) if isinstance(change, _ToolChange) else {}
+        given["content"] = answer.rewrites.get(event.targets[0])
+        out = {"hookSpecificOutput": {"hookEventName": event.name, "tool_input": given}}
     elif answer.context and event.kind in CONTEXT_EVENTS:
         out = {
             "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}

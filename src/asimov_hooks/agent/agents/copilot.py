@@ -1,0 +1,177 @@
+"""GitHub Copilot CLI: hook JSON on stdin, its JSON on stdout, always exit 0.
+
+Events (docs.github.com: "Hooks configuration" and "GitHub Copilot CLI hooks
+reference"; `.github/hooks/*.json`, `"version": 1`, command hooks with `bash`):
+- The payload names no event: each event's documented fields tell them apart
+  (`toolResult`: postToolUse; `toolName`: preToolUse; `prompt`: userPromptSubmitted;
+  `source`: sessionStart; `error`: errorOccurred; `reason`: sessionEnd; none of
+  these: agentStop). A `hookEventName` / `hook_event_name`, when a version sends
+  one, wins. Every payload carries `timestamp` and `cwd`; `sessionId` where given.
+- preToolUse / postToolUse: `toolName` and `toolArgs`, a JSON string (an object is
+  read too). `create` (`path`, `file_text`), `edit` (`path`, `old_str`, `new_str`:
+  exactly one occurrence), `bash` (`command`: the protocol files' state before the
+  command, compared after it). A deny is `{"permissionDecision": "deny",
+  "permissionDecisionReason": ...}` (the only decision Copilot processes); there is
+  no documented way to hand back changed arguments, so a write is never rewritten:
+  it is trimmed right after. postToolUse's output is ignored by Copilot: what is
+  still wrong goes to stderr (the hook log) and as `additionalContext`.
+- agentStop: `{"decision": "block", "reason": ...}` keeps the agent working with
+  the reason as its next instruction; the turn timer is the loop guard.
+- sessionStart `source`: new, startup, resume (`additionalContext`, the SDK's field,
+  carries the re-read checkpoint after a resume).
+- userPromptSubmitted `prompt` (its output is ignored: nothing is written).
+- sessionEnd, errorOccurred: nothing to do.
+- No project directory variable: the project is the git top level of `cwd`.
+"""
+
+from __future__ import annotations
+
+from ..model import (
+    POST_WRITE,
+    PRE_WRITE,
+    PROMPT,
+    RESUME,
+    SESSION_START,
+    STARTUP,
+    STOP,
+    Edit,
+    Event,
+    as_text,
+)
+from ..payload import EventError, absolute, project_dir, shell_event, turn_root, working_dir
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
+    from ..model import Answer
+
+NAME = "copilot"
+USAGE = (
+    "GitHub Copilot CLI: preToolUse, postToolUse (create, edit, bash), agentStop, "
+    "userPromptSubmitted, sessionStart"
+)
+FILE_TOOLS = frozenset({"create", "edit"})
+SHELL_TOOL = "bash"
+KINDS = {
+    "preToolUse": PRE_WRITE,
+    "postToolUse": POST_WRITE,
+    "agentStop": STOP,
+    "userPromptSubmitted": PROMPT,
+    "sessionStart": SESSION_START,
+    "sessionEnd": None,
+    "errorOccurred": None,
+}
+SOURCES = {"new": STARTUP, "startup": STARTUP, "resume": RESUME}
+
+
+def event_name(payload: dict[str, Any]) -> str:
+    """The event a payload belongs to, from its documented fields."""
+    for key in ("hookEventName", "hook_event_name"):
+        named = payload.get(key)
+        if isinstance(named, str) and named:
+            return named
+    if "toolResult" in payload:
+        return "postToolUse"
+    if "toolName" in payload:
+        return "preToolUse"
+    if "prompt" in payload:
+        return "userPromptSubmitted"
+    if "source" in payload:
+        return "sessionStart"
+    if "error" in payload:
+        return "errorOccurred"
+    if "reason" in payload:
+        return "sessionEnd"
+    if "cwd" in payload or "timestamp" in payload:
+        return "agentStop"
+    raise EventError("stdin JSON is not a GitHub Copilot CLI hook event (no cwd, no timestamp)")
+
+
+def normalize(payload: dict[str, Any]) -> Event:
+    name = event_name(payload)
+    cwd = working_dir(payload.get("cwd"))
+    event = Event(NAME, name, KINDS.get(name), cwd)
+    if event.kind is None:
+        return event
+    event.session = as_text(payload.get("sessionId")) or as_text(payload.get("session_id"))
+    event.project = project_dir(None, cwd)
+    event.turns = turn_root(None, event.project)
+    if event.kind in (PRE_WRITE, POST_WRITE):
+        tool = payload.get("toolName")
+        args = _args(payload.get("toolArgs"), tool)
+        if tool == SHELL_TOOL:
+            return shell_event(event, payload, args.get("command"))
+        if tool not in FILE_TOOLS:
+            return event  # another tool: nothing to govern
+        path = absolute(args.get("path"), cwd, f"{tool} toolArgs.path")
+        event.tool, event.targets = tool, [path]
+        if event.kind == PRE_WRITE:
+            event.edits = [Edit(path, _ToolChange(tool, args))]
+            event.tool_input = args
+    elif event.kind == SESSION_START:
+        source = as_text(payload.get("source"))
+        event.source = SOURCES.get(source, source) if source else None
+    elif event.kind == PROMPT:
+        event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
+    return event
+
+
+def _args(value: object, tool: object) -> dict[str, Any]:
+    """`toolArgs`: a JSON string as documented (an object is taken as it is)."""
+    if isinstance(value, dict):
+        return value
+    if value is None or (tool not in FILE_TOOLS and tool != SHELL_TOOL):
+        return {}
+    if not isinstance(value, str):
+        raise EventError(f"{tool} event whose toolArgs is neither a JSON string nor an object")
+    import json
+
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        raise EventError(f"{tool} event whose toolArgs is not valid JSON") from None
+    if not isinstance(parsed, dict):
+        raise EventError(f"{tool} event whose toolArgs is not a JSON object")
+    return parsed
+
+
+class _ToolChange:
+    """What create or edit leaves (`agent.model.Change`)."""
+
+    __slots__ = ("args", "tool")
+
+    def __init__(self, tool: str, args: dict[str, Any]) -> None:
+        self.tool, self.args = tool, args
+
+    def apply(self, current: str | None, limit: int) -> str | None:
+        from ..simulate import Replace, Write
+
+        if self.tool == "create":
+            return Write(self.args.get("file_text")).apply(current, limit)
+        edit = {"old_string": self.args.get("old_str"), "new_string": self.args.get("new_str")}
+        return Replace([edit]).apply(current, limit)
+
+
+def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
+    if answer is None:
+        return None, 0
+    out: dict[str, Any] | None = None
+    if answer.decision == "deny" and event.kind == PRE_WRITE:
+        out = {"permissionDecision": "deny", "permissionDecisionReason": answer.reason}
+    elif answer.decision == "block" and event.kind == STOP:
+        out = {"decision": "block", "reason": answer.reason}
+    elif answer.context and event.kind != PROMPT:
+        if event.kind != SESSION_START:  # the hook log shows it where the output is ignored
+            import sys
+
+            from ...fs.access import show
+
+            text = "\n".join(map(show, answer.context.rstrip().splitlines()))
+            sys.stderr.write(f"asimov-hooks agent-event: {text}\n")
+        out = {"additionalContext": answer.context}
+    if out is None:
+        return None, 0
+    import json
+
+    return json.dumps(out, ensure_ascii=False) + "\n", 0

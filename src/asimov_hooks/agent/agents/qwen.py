@@ -1,0 +1,145 @@
+"""Qwen Code: hook JSON on stdin, Claude-style JSON on stdout, always exit 0.
+
+Events (Qwen Code hooks, `.qwen/settings.json`; read in @qwen-code/qwen-code's
+bundled source, where each answer is parsed):
+- PreToolUse / PostToolUse on `write_file` (`tool_input.file_path`, `content`) and
+  `edit` (`file_path`, `old_string`, `new_string`, `replace_all`: exactly one
+  occurrence unless set). A deny is `hookSpecificOutput.permissionDecision: "deny"`
+  with `permissionDecisionReason` (the tool call fails with it, the turn goes on);
+  `hookSpecificOutput.additionalContext` reaches the model (PreToolUse, PostToolUse,
+  SessionStart, UserPromptSubmit). PreToolUse cannot hand back changed arguments
+  (only PermissionRequest can, and it runs only where the user would be asked), so
+  a write is never rewritten: it is trimmed right after.
+- PreToolUse / PostToolUse on `run_shell_command` (`tool_input.command`): the
+  protocol files' state before the command, compared after it (`agent.shellwatch`).
+- Stop: `{"decision": "block", "reason": ...}` sends the reason as the next message
+  and the turn goes on. `stop_hook_active` is not read: the turn timer guards.
+- SessionStart `source`: startup, resume, clear, compact, branch.
+- UserPromptSubmit `prompt`.
+- $QWEN_PROJECT_DIR (also $GEMINI_PROJECT_DIR, $CLAUDE_PROJECT_DIR): the session's
+  `cwd`, set for every hook command.
+"""
+
+from __future__ import annotations
+
+from ..model import (
+    CLEAR,
+    COMPACT,
+    FORK,
+    POST_SHELL,
+    POST_WRITE,
+    PRE_SHELL,
+    PRE_WRITE,
+    PROMPT,
+    RESUME,
+    SESSION_START,
+    STARTUP,
+    STOP,
+    Edit,
+    Event,
+    as_text,
+)
+from ..payload import EventError, absolute, begin, shell_event
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
+    from ..model import Answer
+
+NAME = "qwen"
+USAGE = (
+    "Qwen Code: PreToolUse, PostToolUse (write_file, edit, run_shell_command), "
+    "SessionStart, Stop, UserPromptSubmit"
+)
+PROJECT_ENV = "QWEN_PROJECT_DIR"
+FILE_TOOLS = frozenset({"write_file", "edit"})
+SHELL_TOOL = "run_shell_command"
+KINDS = {
+    "PreToolUse": PRE_WRITE,
+    "PostToolUse": POST_WRITE,
+    "Stop": STOP,
+    "UserPromptSubmit": PROMPT,
+    "SessionStart": SESSION_START,
+}
+SOURCES = {
+    "startup": STARTUP,
+    "resume": RESUME,
+    "clear": CLEAR,
+    "compact": COMPACT,
+    "branch": FORK,
+}
+CONTEXT_EVENTS = frozenset({PRE_WRITE, POST_WRITE, PRE_SHELL, POST_SHELL, SESSION_START, PROMPT})
+
+
+def normalize(payload: dict[str, Any]) -> Event:
+    event = begin(payload, NAME, KINDS, PROJECT_ENV)
+    if event.kind is None:
+        return event
+    if event.kind in (PRE_WRITE, POST_WRITE):
+        tool = payload.get("tool_name")
+        tool_input = payload.get("tool_input")
+        if tool == SHELL_TOOL:
+            command = tool_input.get("command") if isinstance(tool_input, dict) else None
+            return shell_event(event, payload, command)
+        if tool not in FILE_TOOLS:
+            return event  # another tool: nothing to govern
+        if not isinstance(tool_input, dict):
+            raise EventError(f"{tool} event without tool_input")
+        path = absolute(tool_input.get("file_path"), event.cwd, f"{tool} tool_input.file_path")
+        event.tool, event.targets = tool, [path]
+        if event.kind == PRE_WRITE:
+            event.edits = [Edit(path, _ToolChange(tool, tool_input))]
+            event.tool_input = tool_input
+    elif event.kind == SESSION_START:
+        source = as_text(payload.get("source"))
+        event.source = SOURCES.get(source, source) if source else None
+    else:
+        event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
+    return event
+
+
+class _ToolChange:
+    """What write_file or edit leaves (`agent.model.Change`)."""
+
+    __slots__ = ("tool", "tool_input")
+
+    def __init__(self, tool: str, tool_input: dict[str, Any]) -> None:
+        self.tool, self.tool_input = tool, tool_input
+
+    def apply(self, current: str | None, limit: int) -> str | None:
+        from ..simulate import Replace, Write
+
+        if self.tool == "write_file":
+            return Write(self.tool_input.get("content")).apply(current, limit)
+        edit = {
+            "old_string": self.tool_input.get("old_string"),
+            "new_string": self.tool_input.get("new_string"),
+            "replace_all": self.tool_input.get("replace_all") is True,
+        }
+        return Replace([edit]).apply(current, limit)
+
+
+def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
+    if answer is None:
+        return None, 0
+    out: dict[str, Any] | None = None
+    if answer.decision == "deny" and event.kind == PRE_WRITE:
+        out = {
+            "hookSpecificOutput": {
+                "hookEventName": event.name,
+                "permissionDecision": "deny",
+                "permissionDecisionReason": answer.reason,
+            }
+        }
+    elif answer.decision == "block" and event.kind == STOP:
+        out = {"decision": "block", "reason": answer.reason}
+    elif answer.context and event.kind in CONTEXT_EVENTS:
+        out = {
+            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}
+        }
+    if out is None:
+        return None, 0
+    import json
+
+    return json.dumps(out, ensure_ascii=False) + "\n", 0

@@ -1,0 +1,77 @@
+"""Which end of a history list (`completed`) holds the newest items.
+
+A cap that keeps the `last` items assumes the list grows at its end. ADR-007's own
+example lists the newest first ("Task 8: Most recent", "Task 7", "Task 6"), and agents
+write both orders, so under `order: auto` (the default) the items say which it is:
+
+1. timestamps or dates in the items (`2025-11-29`, `2025-11-29T10:30:00Z`), newest where
+   they grow;
+2. else task numbers (`Task 8`, `step 3`, `#12`), newest where they grow;
+3. else ADR-007's words "most recent" / "latest" / "newest" on the first or last item;
+4. else the cap's own `keep`.
+
+`order: newest-first` or `oldest-first` in the `trim` section says it outright.
+A cap that keeps the `first` items (`next_steps`: the next task first) is a queue, not a
+history, and is left as configured.
+"""
+
+from __future__ import annotations
+
+NEWEST_FIRST, OLDEST_FIRST, AUTO = "newest-first", "oldest-first", "auto"
+ORDERS = (NEWEST_FIRST, OLDEST_FIRST, AUTO)
+
+_DATE = r"\b(\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?)"
+_TASK = r"(?i)(?:\b(?:task|step|item|phase|milestone|round)\s*#?\s*|#)(\d+)\b"
+_NEWEST = r"(?i)\b(?:most recent|latest|newest)\b"
+
+
+def _trend(values: list[object]) -> str | None:
+    """newest-first / oldest-first when the known values only fall / only rise."""
+    known = [v for v in values if v is not None]
+    if len(known) < 2:
+        return None
+    from itertools import pairwise
+
+    pairs = list(pairwise(known))
+    if all(a > b for a, b in pairs):  # type: ignore[operator]
+        return NEWEST_FIRST
+    if all(a < b for a, b in pairs):  # type: ignore[operator]
+        return OLDEST_FIRST
+    return None
+
+
+def detect(items: list[str]) -> str | None:
+    """The order the items show, or None when they show none."""
+    import re
+
+    if len(items) < 2:
+        return None
+    texts = [item if isinstance(item, str) else "" for item in items]
+    dates: list[object] = []
+    for text in texts:
+        found = re.search(_DATE, text)
+        dates.append(found.group(1).replace(" ", "T") if found else None)
+    order = _trend(dates)
+    if order:
+        return order
+    tasks: list[object] = []
+    for text in texts:
+        found = re.search(_TASK, text)
+        tasks.append(int(found.group(1)) if found else None)
+    order = _trend(tasks)
+    if order:
+        return order
+    first, last = bool(re.search(_NEWEST, texts[0])), bool(re.search(_NEWEST, texts[-1]))
+    if first != last:
+        return NEWEST_FIRST if first else OLDEST_FIRST
+    return None
+
+
+def keep_for(keep: str, order: str, items: list[str]) -> str:
+    """The end of a capped list to keep: `keep` as configured, or, for a history list
+    (keep `last`), the end its order makes the newest."""
+    if keep != "last":
+        return keep
+    if order == AUTO:
+        order = detect(items) or OLDEST_FIRST
+    return "first" if order == NEWEST_FIRST else "last"
