@@ -426,6 +426,7 @@ MAX_RACE_SECONDS = 60.0
 def _race_repo(base: str) -> str:
     repo = git_init(os.path.join(base, "repo"))
     write(repo, "warmup.yaml", "identity:\n  project: demo\n")
+    git(repo, "add", "warmup.yaml")  # committed: the repository follows the protocol
     write(repo, CP, LONG)
     write(repo, f"d/{CP}", LONG)
     write(repo, ".claude/settings.json", '{\n  "model": "opus"\n}\n')

@@ -25,7 +25,7 @@ import sys
 
 import pytest
 from agent_support import answer, run_event
-from conftest import SCRIPTS, git_init, run_script, script_env, write
+from conftest import SCRIPTS, git, git_init, run_script, script_env, write
 
 from asimov_hooks.fs import access
 
@@ -227,6 +227,7 @@ def test_a_writer_that_does_not_lock_loses_nothing(tmp_path, isolated_home) -> N
 def test_refused_checkpoint_is_said_to_be_refused(tmp_path, isolated_home) -> None:
     repo = git_init(tmp_path / "repo")
     write(repo, "warmup.yaml", "identity:\n  project: demo\n")
+    git(repo, "add", "warmup.yaml")  # committed: the repository follows the protocol
     outside = tmp_path / "outside"
     write(outside, "cp.yaml", "milestone: TOKEN-do-not-leak\n")
     os.symlink(os.path.join(outside, "cp.yaml"), os.path.join(repo, CP))
