@@ -87,3 +87,43 @@ def test_a_comment_in_an_empty_object_survives_install_and_uninstall(tmp_path, s
     assert done.returncode == 0, done.stdout + done.stderr
     with open(path, "rb") as fh:
         assert fh.read() == settings.encode()
+
+
+# ------------------------------------------------------------------ init and CRLF
+PIECES = [
+    "---", "# comment", "", "   ", "default_install_hook_types: [pre-commit]",
+    "default_install_hook_types:\n  - pre-commit", "repos:",
+    "  - repo: https://github.com/x/y\n    rev: v1\n    hooks:\n      - id: a",
+    "  - repo: local\n    hooks:\n      - id: b\n        name: b\n        entry: |\n"
+    "          multi\n          line\n        language: system",
+    "  # indented comment", "fail_fast: true", "exclude: |\n  (?x)^(\n    a\n  )$",
+    "default_stages: [pre-commit]", "repos: []", "ci:\n  skip: [a]",
+    "  - repo: https://github.com/o/asimov-hooks\n    rev: v1\n    hooks:\n      - id: asimov-validate",
+]  # fmt: skip
+
+
+def test_init_keeps_a_crlf_config_crlf_whatever_its_shape() -> None:
+    """Every generated CRLF config `init` can extend comes back CRLF, every line."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from asimov_hooks.adoption.plan import hooks_for, install_types
+    from asimov_hooks.adoption.precommit import SpliceError, extend
+    from asimov_hooks.adoption.source import hook_entries
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=6), st.booleans(), st.booleans())
+    def check(pieces: list[str], final_newline: bool, remote: bool) -> None:
+        text = "\n".join(pieces) + ("\n" if final_newline else "")
+        crlf = text.replace("\n", "\r\n")
+        repo = "https://github.com/o/asimov-hooks" if remote else "local"
+        ids = hooks_for({"asimov"}, merge_driver=remote)
+        try:
+            new, _ = extend(crlf, repo, "v1" if remote else None, hook_entries(repo, ids),
+                            install_types(ids))  # fmt: skip
+        except SpliceError:
+            return
+        if "\r\n" in crlf:
+            assert new.count("\n") == new.count("\r\n"), (crlf, new)
+
+    check()
