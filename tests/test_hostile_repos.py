@@ -532,7 +532,7 @@ def _race_run(base: str, repo: str, name: str) -> subprocess.CompletedProcess:
         })  # fmt: skip
     return subprocess.run(
         [os.path.join(SCRIPTS, argv[0]), *argv[1:]],
-        cwd=repo, input=payload, capture_output=True, text=True, env=env, timeout=120,
+        cwd=repo, input=payload or "", capture_output=True, text=True, env=env, timeout=120,
     )  # fmt: skip
 
 
