@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import GOOD_CHECKPOINT, git_init, write
+from conftest import GOOD_CHECKPOINT, git, git_init, write
 from test_agent_others import BLOATED, THRESHOLD, agent_event, fixture, output, work
 
 AGENTS = ("copilot", "qwen")
@@ -38,6 +38,8 @@ def repo(tmp_path, isolated_home) -> str:
     write(path, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
     write(path, ".asimov-hooks.yaml", f"agent:\n  turn-threshold: {THRESHOLD}\n")
     write(path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
+    write(path, "warmup.yaml", "identity:\n  project: demo\n")
+    git(path, "add", "warmup.yaml")  # committed: the repository follows the protocol
     return path
 
 

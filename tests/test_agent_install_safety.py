@@ -207,7 +207,8 @@ def test_directory_name_taken_by_a_file(repo) -> None:
 LINK_PLACES = [
     ".claude", ".claude/commands", ".claude/commands/checkpoint.md", ".codex", ".codex/hooks.json",
     ".gemini", ".gemini/settings.json", ".gemini/commands", ".cursor", ".cursor/hooks.json",
-    ".cursor/commands/checkpoint.md", ".agents", ".agents/skills/checkpoint",
+    ".cursor/commands/checkpoint.md", ".agents", ".agents/skills/checkpoint", ".github",
+    ".github/hooks", ".github/hooks/asimov-hooks.json", ".qwen", ".qwen/settings.json",
 ]  # fmt: skip
 
 
@@ -259,14 +260,14 @@ def test_local_scope_in_linked_worktrees_shares_the_exclude(repo, tmp_path) -> N
 
 
 def test_concurrent_installs_of_every_agent_share_the_record(repo) -> None:
-    """Four installs at once each record what they created: uninstall --agent all then
+    """Eight installs at once each record what they created: uninstall --agent all then
     leaves nothing behind."""
     env = script_env()
     exe = os.path.join(os.path.dirname(sys.executable), "asimov-hooks")
     procs = [
         subprocess.Popen([exe, "agent", "install", "--agent", name], cwd=repo, env=env,
                          stdout=subprocess.DEVNULL)
-        for name in ("claude", "codex", "gemini", "cursor", "claude", "cursor")
+        for name in ("claude", "codex", "gemini", "cursor", "copilot", "qwen", "claude", "copilot")
     ]  # fmt: skip
     assert all(proc.wait(timeout=120) == 0 for proc in procs)
     proc = agent(repo, "uninstall", "--agent", "all")

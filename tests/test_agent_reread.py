@@ -12,7 +12,7 @@ import time
 
 import pytest
 from agent_support import age_turn, answer, fixture, run_event
-from conftest import GOOD_CHECKPOINT, git_init, oc_checkpoint, write
+from conftest import GOOD_CHECKPOINT, commit_all, git_init, oc_checkpoint, write
 
 SESSION = "abc123de-4567-89ab-cdef-0123456789ab"
 WARMUP = """\
@@ -92,6 +92,7 @@ def asimov_repo(tmp_path, isolated_home) -> str:
     write(repo, ".asimov-hooks.yaml", "agent:\n  turn-threshold: 30\n")
     write(repo, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
     write(repo, "warmup.yaml", WARMUP)
+    commit_all(repo, "the protocol files")  # a repository follows the protocol it commits
     write(repo, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
     return repo
 

@@ -36,7 +36,15 @@ def test_no_link_or_path_points_outside_the_repository() -> None:
 def test_adr_007_is_explained_inside_the_repository() -> None:
     with open(os.path.join(ROOT, "docs", "adr-007.md"), encoding="utf-8") as fh:
         doc = fh.read()
-    for fact in ("20 lines", "30 lines", "750", "5 **most recent**", "first** 5", "notes", "archive"):
+    for fact in (
+        "20 lines",
+        "30 lines",
+        "750",
+        "5 **most recent**",
+        "first** 5",
+        "notes",
+        "archive",
+    ):
         assert fact in doc, fact
 
 

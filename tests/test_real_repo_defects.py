@@ -100,3 +100,15 @@ def test_config_errors_come_one_line_per_problem_each_naming_the_file(tmp_path) 
         assert any("unknown rule id 'shema' (did you mean 'schema'?)" in line for line in lines)
     opts = run_script("asimov-validate", "--select", "shema,max-line-soft", ".", cwd=tmp_path)
     assert len(opts.stderr.splitlines()) == 2 and "did you mean 'schema'?" in opts.stderr
+
+
+def test_quiet_prints_no_info_lines(tmp_path) -> None:
+    repo = git_init(tmp_path / "repo")
+    write(repo, "warmup.yaml", "apiVersion: v1\nkind: ConfigMap\n")  # skipped, with an info
+    write(repo, ".claude_checkpoint.yaml", "status: in_progress\n")  # an error
+    loud = run_script("asimov-validate", ".", cwd=repo)
+    assert "info not-protocol-file" in loud.stdout
+    quiet = run_script("asimov-validate", "-q", ".", cwd=repo)
+    assert quiet.returncode == 1
+    assert "info" not in quiet.stdout.replace("in_progress", "")
+    assert "error schema missing required property 'milestone'" in quiet.stdout

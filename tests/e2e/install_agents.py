@@ -85,7 +85,10 @@ def install() -> dict[str, list[str]]:
     _platform()
     want = _lock_hash()
     if STAMP.is_file() and STAMP.read_text().strip() == want:
-        return binaries()
+        try:
+            return binaries()
+        except Unavailable:
+            pass  # a file of the installed tree is gone: install again
     PREFIX.mkdir(parents=True, exist_ok=True)
     if STAMP.exists():
         STAMP.unlink()
@@ -102,7 +105,10 @@ def install() -> dict[str, list[str]]:
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
         raise RuntimeError("npm ci of the pinned agents failed:\n" + "\n".join(tail))
-    found = binaries()
+    try:
+        found = binaries()
+    except Unavailable as why:  # npm ran but an agent is not there: an error, not a skip
+        raise RuntimeError(f"npm ci of the pinned agents: {why}") from None
     STAMP.write_text(want + "\n")
     return found
 

@@ -119,6 +119,8 @@ def write_text(
         if not (quiet and res.status in ("valid", "skipped")):
             out.write(_status_text(res, paint) + "\n")
         for f in res.findings:
+            if quiet and f.level == "info":  # -q: problems only (info never fails)
+                continue
             out.write(
                 f"{paint('path', _show(f.path))}:{f.line}:{f.col}: {paint(f.level, f.level)} "
                 f"{paint('rule', f.rule)} {_show(f.message)}\n"

@@ -81,7 +81,7 @@ def _home(rel: str, markers: tuple[str, ...]) -> tuple[str, str] | None:
 def has_protocol_content(path: str, inner: str, root: str | None = None) -> bool:
     """Whether the file at `path` (named `inner` inside its home, e.g.
     `.asimov/roadmap.yaml`) is a file of an Asimov kind with the protocol's content."""
-    from ..checks.foreign import foreign_reason, top_level_keys
+    from ..checks.foreign import foreign_reason
     from ..fs.access import FileProblem, read_head
     from .globs import match_any
 
@@ -92,8 +92,26 @@ def has_protocol_content(path: str, inner: str, root: str | None = None) -> bool
         head, _ = read_head(path, HEAD_BYTES, root=root)
     except (FileProblem, OSError):
         return False
-    keys = top_level_keys(head.decode("utf-8", "replace"))
+    keys = _top_keys(head.decode("utf-8", "replace"))
     return bool(keys) and foreign_reason(keys, spec) is None
+
+
+def _top_keys(text: str) -> list[str]:
+    """The keys at column 0 of a block mapping, as checks/foreign reads them, without
+    `re` (this runs on the size hook's path for every CLAUDE.md)."""
+    keys = []
+    for line in text.splitlines():
+        if not line or line[0] in " \t#-[]{}&*!|>%@`,?" or ":" not in line:
+            continue
+        key, _, rest = line.partition(": ") if ": " in line else line.partition(":")
+        if rest and not rest[0].isspace() and ": " not in line and not line.endswith(":"):
+            continue
+        key = key.strip()
+        if len(key) > 1 and key[0] == key[-1] and key[0] in "'\"":
+            key = key[1:-1]
+        if key:
+            keys.append(key)
+    return keys
 
 
 def evidence(
