@@ -426,6 +426,7 @@ MAX_RACE_SECONDS = 60.0
 def _race_repo(base: str) -> str:
     repo = git_init(os.path.join(base, "repo"))
     write(repo, "warmup.yaml", "identity:\n  project: demo\n")
+    git(repo, "add", "warmup.yaml")  # committed: the repository follows the protocol
     write(repo, CP, LONG)
     write(repo, f"d/{CP}", LONG)
     write(repo, ".claude/settings.json", '{\n  "model": "opus"\n}\n')
@@ -531,7 +532,7 @@ def _race_run(base: str, repo: str, name: str) -> subprocess.CompletedProcess:
         })  # fmt: skip
     return subprocess.run(
         [os.path.join(SCRIPTS, argv[0]), *argv[1:]],
-        cwd=repo, input=payload, capture_output=True, text=True, env=env, timeout=120,
+        cwd=repo, input=payload or "", capture_output=True, text=True, env=env, timeout=120,
     )  # fmt: skip
 
 

@@ -224,7 +224,7 @@ def read_lines(path: str, git_internal: bool = False) -> tuple[list[str], str]:
     confine(path, what="attributes file", git_internal=git_internal)
     if not os.path.lexists(path):
         return [], "\n"
-    text = read_bytes(path, confined=False).decode("utf-8", "surrogateescape")
+    text = read_bytes(path, git_internal=git_internal).decode("utf-8", "surrogateescape")
     newline = "\r\n" if "\r\n" in text else "\n"
     lines = text.replace("\r\n", "\n").split("\n")
     if lines and lines[-1] == "":  # the final newline does not start another line

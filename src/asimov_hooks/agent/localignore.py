@@ -95,7 +95,8 @@ def _read(path: str, top: str) -> str:
     if not os.path.lexists(path):
         return ""
     confine(path, top, git_internal=True)
-    return read_bytes(path, 1 << 20, confined=False).decode("utf-8", "surrogateescape")
+    raw = read_bytes(path, 1 << 20, root=top, git_internal=True)  # by descriptor, checked
+    return raw.decode("utf-8", "surrogateescape")
 
 
 def _write(path: str, top: str, text: str) -> None:

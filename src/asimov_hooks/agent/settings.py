@@ -86,8 +86,10 @@ def _read(path: str, top: str, *, git_internal: bool = False) -> bytes | None:
         if not os.path.lexists(path):
             return None
         confine(path, top, what="file", git_internal=git_internal)
-        return read_bytes(path, MAX_SETTINGS_BYTES, confined=False)
+        return read_bytes(path, MAX_SETTINGS_BYTES, root=top, git_internal=git_internal)
     except FileProblem as exc:
+        if exc.message == "no such file":  # removed meanwhile (a concurrent uninstall)
+            return None
         raise SettingsError(f"{_rel(path, top)}: {exc.message}; nothing changed") from None
 
 

@@ -200,7 +200,10 @@ class Walk:
                 target = None
                 if fd == -2 and (follow or not last):
                     target = self._link(stack[-1], part)
-                    if target is None and not last:  # a file where a directory goes
+                    if target is None and not last:  # a link swapped back meanwhile?
+                        fd = self._open_dir(stack[-1], part, create)
+                        target = self._link(stack[-1], part) if fd == -2 else None
+                    if target is None and fd == -2 and not last:  # a file, not a directory
                         if create:
                             raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), part)
                         fd, self.blocked = -1, True

@@ -47,7 +47,7 @@ def _load(path: str) -> list[dict[str, Any]]:
     import json
 
     confine(path, git_internal=True, what="merge archive")
-    raw = read_bytes(path, MAX_BYTES, confined=False)
+    raw = read_bytes(path, MAX_BYTES, git_internal=True)  # by descriptor, as checked
     doc = json.loads(raw.decode("utf-8"))
     entries = doc.get("entries") if isinstance(doc, dict) else None
     if not isinstance(entries, list):
