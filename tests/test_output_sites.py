@@ -38,6 +38,11 @@ ALLOWED = {
     ),
     ("agent/ephemeral.py", "run"): "the report output/report wrote (escaped there)",
     ("agent/agents/cursor.py", "render"): "each line of the answer is escaped (show) just above",
+    ("agent/agents/copilot.py", "render"): "each line of the answer is escaped (show) just above",
+    ("validation/run.py", "validate"): (
+        "a ConfigError's lines are escaped when it is made (packs.ConfigError), error_lines "
+        "only joins them; the --select/--ignore problems are escaped (show) one by one"
+    ),
     ("output/ruledocs.py", "main"): "docs/rules.md, generated from the shipped rule docs",
     ("oc/cli.py", "rotate_command"): (
         "`shown` is Project.show of the path, the fields are escaped (show), `count` a "

@@ -93,7 +93,8 @@ def test_unknown_rule_is_a_usage_error(tmp_path) -> None:
     run = run_script("asimov-hooks", "rules", "max-line", cwd=tmp_path)
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr == (
-        "asimov-hooks: error: unknown rule id 'max-line' (`asimov-hooks rules` lists them)\n"
+        "asimov-hooks: error: unknown rule id 'max-line' (did you mean 'max-lines-soft'?)"
+        " (`asimov-hooks rules` lists them)\n"
     )
 
 
