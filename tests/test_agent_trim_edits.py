@@ -369,3 +369,97 @@ def test_codex_patch_that_cannot_carry_it_is_trimmed_after(repo, how):
     specific = _codex(repo, patch)
     assert specific is None or "updatedInput" not in specific
     assert not Path(repo, ARCHIVE).exists()
+
+
+def _bash(repo: str, command: object) -> dict | None:
+    payload = fixture("codex", "pre_tool_use_bash", repo, **{"tool_input.command": command})
+    out = answer(run_event("codex", payload, repo))
+    return out["hookSpecificOutput"] if out else None
+
+
+def test_codex_patch_through_the_shell_is_rewritten_in_the_command(repo, tmp_path):
+    """A model without the apply_patch tool runs it in a heredoc through the shell:
+    the patch inside the command is rewritten, the rest of the command kept."""
+    from asimov_hooks.agent.shellcmd import patches
+
+    write(repo, CHECKPOINT, BEFORE)
+    write(repo, "src/app.py", "print('hello')\n")
+    app = _update("src/app.py", "print('hello')", "print('hi')")
+    patch = _patch(app, _update(CHECKPOINT, OLD, NEW))
+    command = f"cd {repo} && apply_patch <<'EOF'\n{patch}EOF\necho done\n"
+    specific = _bash(repo, command)
+    assert specific["permissionDecision"] == "allow"
+    rewritten = specific["updatedInput"]["command"]
+    assert rewritten.startswith(f"cd {repo} && apply_patch <<'EOF'\n")
+    assert rewritten.endswith("EOF\necho done\n")
+    [(_, inner)] = patches(rewritten)
+    assert app in inner
+    result = _apply(inner, repo)
+    assert result["src/app.py"] == "print('hi')\n"
+    agrees(repo, tmp_path, AFTER, result[CHECKPOINT])
+
+
+@pytest.mark.parametrize("form", ["argv", "dash", "two patches"])
+def test_codex_shell_patch_that_cannot_carry_it_is_trimmed_after(repo, form):
+    write(repo, CHECKPOINT, BEFORE)
+    patch = _patch(_update(CHECKPOINT, OLD, NEW))
+    command: object
+    if form == "argv":
+        command = ["bash", "-lc", f"apply_patch <<'EOF'\n{patch}EOF\n"]
+    elif form == "dash":
+        tabbed = "".join(f"\t{line}\n" for line in patch.splitlines())
+        command = f"apply_patch <<-'EOF'\n{tabbed}\tEOF\n"
+    else:  # the checkpoint in two patches of one command
+        second = _patch(_update(CHECKPOINT, "status: in_progress", "status: blocked"))
+        command = f"apply_patch <<'EOF'\n{patch}EOF\napply_patch <<'EOF'\n{second}EOF\n"
+    specific = _bash(repo, command)
+    assert specific is None or "updatedInput" not in specific
+    assert not Path(repo, ARCHIVE).exists()
+
+
+# ------------------------------------------------------------ the rewriting itself
+def test_patch_rewrite_keeps_other_sections_byte_for_byte():
+    from asimov_hooks.agent.patch_rewrite import rewrite_patch
+
+    other = "*** Update File: b.txt\r\n@@\r\n-x\r\n+y\r\n"  # CRLF lines of another file
+    patch = f"*** Begin Patch\n*** Update File: a.yaml\n@@\n-1\n+2\n{other}*** End Patch"
+    plans = {"/p/a.yaml": ("0\n1\n", "kept\n")}
+    new, carried = rewrite_patch(patch, plans, lambda name: f"/p/{name}")
+    assert carried == ["/p/a.yaml"]
+    assert new == (
+        f"*** Begin Patch\n*** Update File: a.yaml\n@@\n-0\n-1\n+kept\n{other}*** End Patch"
+    )
+
+
+@pytest.mark.parametrize(
+    "current, content",
+    [
+        ("a\r\nb\r\n", "a\n"),  # CR line ends would be lost
+        ("   \n", "a\n"),  # no line for a hunk to find
+        ("a\nb\n", "a"),  # Codex ends every file with a newline
+    ],
+)
+def test_patch_rewrite_refuses_what_it_cannot_leave_exactly(current, content):
+    from asimov_hooks.agent.patch_rewrite import rewrite_patch
+
+    patch = "*** Begin Patch\n*** Update File: a.yaml\n@@\n-a\n+b\n*** End Patch\n"
+    assert rewrite_patch(patch, {"/p/a.yaml": (current, content)}, lambda n: f"/p/{n}") is None
+
+
+@pytest.mark.parametrize(
+    "current, content, keeps, expected",
+    [
+        (None, "a\n", False, True),  # a new file: created from an empty old string
+        ("", "a\n", False, False),  # an empty file: no old text to replace
+        ("a\n", "a\n", False, False),  # nothing would change: the tools refuse that
+        ("a\r\nb\r\n", "a\n", False, False),  # CRLF: the tools normalize what they match
+        ("\ufeffa\n", "b\n", False, False),  # byte-order mark
+        ("a", "b\n", True, False),  # Gemini/Qwen keep the current lack of a final newline
+        ("a", "b\n", False, True),
+        ("a\n", "b\n", True, True),
+    ],
+)
+def test_whole_file_replacement_only_where_exact(current, content, keeps, expected):
+    from asimov_hooks.agent.rewrite import replaceable
+
+    assert replaceable(current, content, create=True, keeps_newline=keeps) is expected

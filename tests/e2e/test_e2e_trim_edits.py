@@ -55,11 +55,14 @@ def gemini(tmp_path, agent_commands, sink):  # noqa: F811
 
 
 def landed_trimmed(agent) -> None:
-    """The checkpoint on disk is the trimmed result; the cut item is in the archive;
-    and the file is valid."""
+    """The checkpoint on disk is the trimmed result; the cut item is in the archive,
+    once; and the file is valid."""
     assert read(agent) == TRIMMED
     archive = read(agent, ARCHIVE)
-    assert "Task 1: step 1" in archive and "Task 2: step 2" not in archive
+    assert "Task 2: step 2" not in archive
+    # archived once: before the write, for the changed call; had the agent run the
+    # model's own call, the trim after it would have archived the item a second time
+    assert archive.count("Task 1: step 1") == 1, archive
     check = run_script("asimov-validate", CHECKPOINT, cwd=agent.project)
     assert check.returncode == 0, check.stdout + check.stderr
 
@@ -117,3 +120,21 @@ def test_codex_patch_of_several_files_lands_the_checkpoint_trimmed(codex) -> Non
     assert read(codex, "docs/new.md") == "# New\n"
     assert len(results) == 1 and "blocked" not in results[0].lower(), results
     assert "trimmed your apply_patch of .claude_checkpoint.yaml" in told
+
+
+def test_codex_patch_through_the_shell_lands_the_checkpoint_trimmed(codex) -> None:  # noqa: F811
+    """A model Codex has no metadata for gets only `exec_command`; it runs the patch as
+    an `apply_patch` heredoc, whose checkpoint section is rewritten in the command."""
+    codex.model = "unknown-scripted-model"
+    write(codex.project, CHECKPOINT, BEFORE)
+    checkpoint = patch_text(CHECKPOINT, AFTER, BEFORE)
+    app = patch_text("src/app.py", "print('hello, world')\n", "print('hello')\n")
+    body = "".join(p.split("\n", 1)[1].rsplit("*** End Patch", 1)[0] for p in (app, checkpoint))
+    shell = codex.shell(f"apply_patch <<'EOF'\n*** Begin Patch\n{body}*** End Patch\nEOF\n")
+    with codex.server_class([shell, say("Saved.")]) as srv:
+        ran(codex.run(srv, "Mark task 6 done and fix the greeting."))
+        tools = {t.get("name") for t in srv.main_requests()[0].body.get("tools", [])}
+        results = codex.tool_results(srv)
+    assert "apply_patch" not in tools and "exec_command" in tools
+    landed_trimmed(codex)
+    assert read(codex, "src/app.py") == "print('hello, world')\n", results

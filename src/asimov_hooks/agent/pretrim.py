@@ -13,7 +13,8 @@ write would have left equals what it leaves plus what the archive gained.
 
 Where the agent cannot take a changed input, or the input cannot carry the trimmed
 content exactly (a move, a file a patch touches twice, CRLF line endings), the file is
-trimmed right after the write instead (`writes.post_write`).
+trimmed right after the write instead (`writes.post_write`, or the comparison after a
+shell command).
 """
 
 from __future__ import annotations

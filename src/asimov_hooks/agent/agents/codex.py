@@ -8,7 +8,8 @@ Events (developers.openai.com/codex/hooks; openai/codex hook schemas):
   SessionStart). A patch that would leave a protocol file the rolling window trims
   gets `updatedInput.command` (with "allow", which Codex needs to apply it): the
   patch with that file's section rewritten to leave the trimmed content, the other
-  sections as written (`patch_rewrite`). Shell calls arrive as `Bash` with `tool_input.command`: a patch run
+  sections as written (`patch_rewrite`); a heredoc patch in a shell command is
+  changed inside the command the same way. Shell calls arrive as `Bash` with `tool_input.command`: a patch run
   through `apply_patch`/`applypatch` in a heredoc (Codex applies it itself when the
   model has no apply_patch tool) is judged as the tool's; any other command is
   watched for the protocol files it changes (`agent.shellwatch`).
@@ -106,6 +107,9 @@ def _shell(event: Event, payload: dict[str, Any], command: object, cwd: str) -> 
     for directory, patch in found:
         where = os.path.normpath(os.path.join(cwd, directory)) if directory else cwd
         _patch_targets(event, patch, where)
+    if event.kind == PRE_WRITE and isinstance(command, str):
+        event.tool_input = payload["tool_input"]
+        event.rewriter = _shell_rewriter(event.tool_input, command, found, cwd)
     return event
 
 
@@ -162,6 +166,44 @@ def _patch_rewriter(tool_input: dict[str, Any], patch: str, cwd: str) -> Any:
         if done is None:
             return None
         return {**tool_input, "command": done[0]}, done[1]
+
+    return build
+
+
+def _shell_rewriter(
+    tool_input: dict[str, Any], command: str, found: list[tuple[str | None, str]], cwd: str
+) -> Any:
+    """The shell command with each patch it hands to apply_patch changed as for the
+    tool (Codex takes a shell tool's `updatedInput.command`). Only a patch that stands
+    verbatim in the command once (a heredoc, not `<<-`) is changed, only for a file no
+    other patch of the command touches, and the command must give back exactly the
+    changed patches when read again."""
+
+    def build(plans: dict[str, tuple[str | None, str]]) -> Any:
+        import os
+
+        from ..apply_patch import patch_paths
+        from ..patch_rewrite import rewrite_patch
+        from ..shellcmd import patches
+
+        bases = [os.path.normpath(os.path.join(cwd, d)) if d else cwd for d, _ in found]
+        touched: dict[str, int] = {}
+        for (_, patch), base in zip(found, bases, strict=True):
+            for path in {absolute(name, base, "path") for name in patch_paths(patch)}:
+                touched[path] = touched.get(path, 0) + 1
+        alone = {path: plan for path, plan in plans.items() if touched.get(path) == 1}
+        text, wanted, carried = command, [], []
+        for (_, patch), base in zip(found, bases, strict=True):
+            done = rewrite_patch(patch, alone, lambda name, base=base: absolute(name, base, "path"))
+            if done is None or text.count(patch) != 1:
+                wanted.append(patch)
+                continue
+            text = text.replace(patch, done[0])
+            wanted.append(done[0])
+            carried += done[1]
+        if not carried or [patch for _, patch in patches(text)] != wanted:
+            return None
+        return {**tool_input, "command": text}, carried
 
     return build
 
