@@ -8,10 +8,10 @@ Events (developers.openai.com/codex/hooks; openai/codex hook schemas):
   SessionStart). A patch that would leave a protocol file the rolling window trims
   gets `updatedInput.command` (with "allow", which Codex needs to apply it): the
   patch with that file's section rewritten to leave the trimmed content, the other
-  sections as written (`patch_rewrite`); a heredoc patch in a shell command is
-  changed inside the command the same way. Shell calls arrive as `Bash` with `tool_input.command`: a patch run
-  through `apply_patch`/`applypatch` in a heredoc (Codex applies it itself when the
-  model has no apply_patch tool) is judged as the tool's; any other command is
+  sections as written (`patch_rewrite`). Shell calls arrive as `Bash` with
+  `tool_input.command`: a patch run through `apply_patch`/`applypatch` in a heredoc
+  (Codex applies it itself when the model has no apply_patch tool) is judged as the
+  tool's, and rewritten inside the command the same way; any other command is
   watched for the protocol files it changes (`agent.shellwatch`).
 - Stop: `{"decision": "block", "reason": ...}` continues the turn with the reason
   as the next instruction. Codex does not cap continuations itself; the turn timer
