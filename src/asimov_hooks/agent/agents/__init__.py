@@ -50,6 +50,10 @@ An adapter module provides:
 
 - `NAME` (its name) and `USAGE` (one line: the events it handles), used in --help.
 
+- Optionally `stands_aside(payload: dict) -> bool`: True for an event another agent
+  sent through this agent's settings file (Cursor runs Claude Code's hooks), which
+  that agent's own hooks answer: nothing is said, exit 0.
+
 Keep the module light: it is imported on every file edit the agent makes, before the
 cheap "not a protocol file" answer. No click, sqlite3, ruamel.yaml or jsonschema;
 `json` only inside `render` when there is an answer.

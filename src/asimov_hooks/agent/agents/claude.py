@@ -21,6 +21,13 @@ Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
   begins as a fork of another, reported as resume before Claude Code 2.1.214).
 - UserPromptSubmit `prompt`.
 - $CLAUDE_PROJECT_DIR: the project root, set for every hook command.
+- Cursor runs the hooks of `.claude/settings.json` too (cursor.com/docs/reference/
+  third-party-hooks), with its own payload. Such an event carries Cursor's documented
+  common fields (`cursor_version`; `conversation_id` with `workspace_roots`), which
+  Claude Code never sends: the Claude Code hook stands aside and answers nothing, so
+  that the Cursor hooks (`.cursor/hooks.json`) answer each event once. The
+  environment (`CURSOR_VERSION`) is not used: Claude Code started from a Cursor
+  terminal may inherit it.
 """
 
 from __future__ import annotations
@@ -61,6 +68,14 @@ KINDS = {
     "SessionStart": SESSION_START,
 }
 SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMPACT, "fork": FORK}
+
+
+def stands_aside(payload: dict[str, Any]) -> bool:
+    """Whether the event is Cursor's (it runs Claude Code's hooks too): then nothing
+    is said, the Cursor hooks answer it."""
+    if payload.get("cursor_version") is not None:
+        return True
+    return "conversation_id" in payload and "workspace_roots" in payload
 
 
 def normalize(payload: dict[str, Any]) -> Event:
