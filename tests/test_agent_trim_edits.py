@@ -463,3 +463,14 @@ def test_whole_file_replacement_only_where_exact(current, content, keeps, expect
     from asimov_hooks.agent.rewrite import replaceable
 
     assert replaceable(current, content, create=True, keeps_newline=keeps) is expected
+
+
+def test_copilot_create_over_an_existing_file_is_not_rewritten(repo):
+    """create does not overwrite a file: the call fails by itself, and nothing is
+    archived for a write that will not happen."""
+    write(repo, CHECKPOINT, BEFORE)
+    args = {"path": os.path.join(repo, CHECKPOINT), "file_text": AFTER}
+    payload = fixture("copilot", "pre_tool_use_create", repo, toolArgs=json.dumps(args))
+    out = answer(run_event("copilot", payload, repo))
+    assert out is None or "modifiedArgs" not in out
+    assert not Path(repo, ARCHIVE).exists()
