@@ -39,6 +39,7 @@ NEW = (
     'next_steps:\n  - "Task 8: announce"\n'
 )
 AFTER = BEFORE.replace(OLD, NEW)
+AUTO = ("acceptEdits", "bypassPermissions")
 
 
 @pytest.fixture
@@ -115,7 +116,7 @@ def lands(repo: str, agent: str, post: dict | None, content: str) -> None:
 
 
 # ------------------------------------------------------------------ Claude Code
-@pytest.mark.parametrize("mode", ["acceptEdits", "default"])
+@pytest.mark.parametrize("mode", ["acceptEdits", "bypassPermissions", "default", "plan"])
 def test_claude_edit_replaces_the_whole_file_with_the_trimmed_content(repo, tmp_path, mode):
     write(repo, CHECKPOINT, BEFORE)
     path = os.path.join(repo, CHECKPOINT)
@@ -132,7 +133,8 @@ def test_claude_edit_replaces_the_whole_file_with_the_trimmed_content(repo, tmp_
         },
     )
     specific = answer(run_event("claude", payload, repo))["hookSpecificOutput"]
-    assert specific["permissionDecision"] == ("allow" if mode == "acceptEdits" else "ask")
+    # "allow" only where Claude Code runs edits unasked: never more than the user allows
+    assert specific["permissionDecision"] == ("allow" if mode in AUTO else "ask")
     updated = specific["updatedInput"]
     # the same tool (updatedInput keeps it): the whole current file, once, replaced
     assert set(updated) == {"file_path", "old_string", "new_string", "replace_all"}

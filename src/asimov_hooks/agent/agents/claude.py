@@ -12,8 +12,9 @@ Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
   A Write, Edit or MultiEdit whose result the rolling window would trim gets
   `updatedInput`, the same tool leaving the trimmed content (a Write carries it; an
   Edit replaces the whole current file, which occurs once, with it; a MultiEdit
-  becomes one such edit), with `permissionDecision` "allow", or "ask" in the default
-  permission mode, where the user approves an edit anyway.
+  becomes one such edit), with `permissionDecision` "allow" in the acceptEdits and
+  bypassPermissions modes, "ask" in any other (default, plan, ...), where the user
+  approves an edit anyway.
 - Stop: `hookSpecificOutput.additionalContext` is "non-error feedback delivered to
   the model; the conversation continues so the model can act on it" (Claude Code
   2.1.163 and later). `{"decision": "block", "reason": ...}` also continues the turn,
@@ -62,6 +63,7 @@ KINDS = {
     "UserPromptSubmit": PROMPT,
     "SessionStart": SESSION_START,
 }
+AUTO_EDIT = frozenset({"acceptEdits", "bypassPermissions"})  # modes that run edits unasked
 SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMPACT, "fork": FORK}
 
 
@@ -137,10 +139,11 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         }
     elif answer.updated is not None and event.kind == PRE_WRITE:
         # the same tool leaving the trimmed content (ADR-007: trim before the write);
-        # "ask" keeps the user's own approval where Claude Code would ask for an edit
+        # "allow" only in the modes that run edits unasked: elsewhere (default, plan,
+        # ...) "ask" keeps the user's own approval
         specific: dict[str, Any] = {
             "hookEventName": event.name,
-            "permissionDecision": "ask" if event.source in (None, "default") else "allow",
+            "permissionDecision": "allow" if event.source in AUTO_EDIT else "ask",
             "permissionDecisionReason": "asimov-hooks trimmed the checkpoint before the write",
             "updatedInput": answer.updated,
         }
