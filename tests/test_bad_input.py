@@ -167,16 +167,16 @@ def test_not_utf8(tmp_path, cli) -> None:
 
 def test_utf8_bom_is_valid_and_parsed(tmp_path, cli) -> None:
     path = write(tmp_path, CP, b"\xef\xbb\xbf" + GOOD_CHECKPOINT.encode())
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 0 and f"{path}: valid" in run.out
     write(tmp_path, CP, b"\xef\xbb\xbfmilestone: m\nstatus: nope\n")
-    run = cli(path)  # still parsed: the schema error is found on its line
+    run = cli("-v", path)  # still parsed: the schema error is found on its line
     assert finding_lines(run, path)[0].startswith("2:9: error schema status: 'nope'")
     oc = write(tmp_path, OC, b"\xef\xbb\xbf" + json.dumps(oc_checkpoint(status="nope")).encode())
-    run = cli(oc)
+    run = cli("-v", oc)
     assert run.code == 1 and "error schema status: 'nope'" in run.out
     write(tmp_path, OC, b"\xef\xbb\xbf" + json.dumps(oc_checkpoint()).encode())
-    assert f"{oc}: valid" in cli(oc).out
+    assert f"{oc}: valid" in cli("-v", oc).out
 
 
 def test_second_bom_is_an_encoding_error(tmp_path, cli) -> None:
@@ -386,7 +386,7 @@ def test_non_utf8_file_name_whole_process(tmp_path) -> None:
 )
 def test_odd_yaml_never_crashes(tmp_path, cli, text: str) -> None:
     path = write(tmp_path, CP, text)
-    run = cli(path)  # the fixture asserts: no traceback, no internal error
+    run = cli("-v", path)  # the fixture asserts: no traceback, no internal error
     assert run.code in (0, 1)
     assert run.out.splitlines()[-1].startswith("1 file checked")
 

@@ -26,17 +26,17 @@ def test_found_upward_from_cwd(tmp_path, cli, monkeypatch) -> None:
     write(tmp_path, ".asimov-hooks.yaml", CFG_SOFT_OFF)
     path = write(tmp_path, "a/b/CLAUDE.md", LONG_CLAUDE)
     monkeypatch.chdir(tmp_path / "a" / "b")
-    run = cli("CLAUDE.md")
+    run = cli("-v", "CLAUDE.md")
     assert run.code == 0 and "CLAUDE.md: valid" in run.out, run
     assert find_config(str(tmp_path / "a" / "b")) == str(tmp_path / ".asimov-hooks.yaml")
     monkeypatch.chdir(tmp_path)
-    assert "max-lines-soft" not in cli(path).out
+    assert "max-lines-soft" not in cli("-v", path).out
 
 
 def test_yml_extension(tmp_path, cli) -> None:
     write(tmp_path, ".asimov-hooks.yml", CFG_SOFT_OFF)
     write(tmp_path, "CLAUDE.md", LONG_CLAUDE)
-    assert "CLAUDE.md: valid" in cli("CLAUDE.md").out
+    assert "CLAUDE.md: valid" in cli("-v", "CLAUDE.md").out
 
 
 def test_search_stops_at_the_git_root(tmp_path, cli, monkeypatch) -> None:
@@ -45,24 +45,24 @@ def test_search_stops_at_the_git_root(tmp_path, cli, monkeypatch) -> None:
     write(repo, "sub/CLAUDE.md", LONG_CLAUDE)
     monkeypatch.chdir(os.path.join(repo, "sub"))
     assert find_config(".") is None
-    run = cli("CLAUDE.md")
+    run = cli("-v", "CLAUDE.md")
     assert "warning max-lines-soft" in run.out, run
     # a config at the repository root itself is found
     write(repo, ".asimov-hooks.yaml", CFG_SOFT_OFF)
-    assert "CLAUDE.md: valid" in cli("CLAUDE.md").out
+    assert "CLAUDE.md: valid" in cli("-v", "CLAUDE.md").out
 
 
 def test_pyproject_table(tmp_path, cli) -> None:
     write(tmp_path, "CLAUDE.md", LONG_CLAUDE)
     write(tmp_path, "pyproject.toml", '[project]\nname = "x"\n')
-    assert "warning max-lines-soft" in cli("CLAUDE.md").out  # no table: defaults
+    assert "warning max-lines-soft" in cli("-v", "CLAUDE.md").out  # no table: defaults
     write(
         tmp_path,
         "pyproject.toml",
         '[project]\nname = "x"\n\n[tool.asimov-hooks.kinds.claude-md.rules]\n'
         'max-lines-soft = "off"\n',
     )
-    run = cli("CLAUDE.md")
+    run = cli("-v", "CLAUDE.md")
     assert "CLAUDE.md: valid" in run.out, run
     assert load_config().source == str(tmp_path / "pyproject.toml")
 
@@ -77,18 +77,18 @@ def test_dotfile_wins_over_pyproject(tmp_path, cli) -> None:
 def test_explicit_config_and_env(tmp_path, cli, monkeypatch) -> None:
     write(tmp_path, "CLAUDE.md", LONG_CLAUDE)
     cfg = write(tmp_path, "conf/asimov.yaml", CFG_SOFT_OFF)
-    assert "warning max-lines-soft" in cli("CLAUDE.md").out
-    assert "CLAUDE.md: valid" in cli("--config", cfg, "CLAUDE.md").out
-    assert "CLAUDE.md: valid" in cli(f"--config={cfg}", "CLAUDE.md").out
+    assert "warning max-lines-soft" in cli("-v", "CLAUDE.md").out
+    assert "CLAUDE.md: valid" in cli("-v", "--config", cfg, "CLAUDE.md").out
+    assert "CLAUDE.md: valid" in cli("-v", f"--config={cfg}", "CLAUDE.md").out
     monkeypatch.setenv("ASIMOV_HOOKS_CONFIG", cfg)
-    assert "CLAUDE.md: valid" in cli("CLAUDE.md").out
+    assert "CLAUDE.md: valid" in cli("-v", "CLAUDE.md").out
     # --config wins over the environment
     strict = write(
         tmp_path,
         "conf/strict.yaml",
         "kinds:\n  claude-md:\n    rules:\n      max-lines-soft: error\n",
     )
-    run = cli("--config", strict, "CLAUDE.md")
+    run = cli("-v", "--config", strict, "CLAUDE.md")
     assert run.code == 1 and "error max-lines-soft" in run.out
 
 
@@ -122,7 +122,7 @@ def test_extends_chain(tmp_path, cli) -> None:
 def test_extends_default_is_explicitly_allowed(tmp_path, cli) -> None:
     write(tmp_path, ".asimov-hooks.yaml", "extends: default\n" + CFG_SOFT_OFF)
     write(tmp_path, "CLAUDE.md", LONG_CLAUDE)
-    assert "CLAUDE.md: valid" in cli("CLAUDE.md").out
+    assert "CLAUDE.md: valid" in cli("-v", "CLAUDE.md").out
 
 
 def test_extends_loop_and_missing_parent(tmp_path, cli) -> None:
@@ -140,32 +140,32 @@ def test_extends_loop_and_missing_parent(tmp_path, cli) -> None:
 def test_kind_rule_levels_and_max(tmp_path, cli) -> None:
     text = GOOD_CHECKPOINT + "# c\n" * (25 - GOOD_CHECKPOINT.count("\n"))
     path = write(tmp_path, ".claude_checkpoint.yaml", text)
-    assert "warning max-lines-soft 25 lines" in cli(path).out
+    assert "warning max-lines-soft 25 lines" in cli("-v", path).out
     write(
         tmp_path,
         ".asimov-hooks.yaml",
         "kinds:\n  asimov-checkpoint:\n    rules:\n      max-lines-soft: {max: 25}\n",
     )
-    assert f"{path}: valid" in cli(path).out
+    assert f"{path}: valid" in cli("-v", path).out
     write(
         tmp_path,
         ".asimov-hooks.yaml",
         "kinds:\n  asimov-checkpoint:\n    rules:\n      max-lines-soft: {level: error, max: 24}\n",
     )
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 1 and "error max-lines-soft 25 lines, over the soft limit of 24" in run.out
 
 
 def test_level_shorthand_keeps_the_default_options(tmp_path, cli) -> None:
     """`max-tokens: warning` changes the level only; the cap (250) stays."""
     write(tmp_path, "CLAUDE.md", "x" * 1100 + "\n")
-    assert cli("CLAUDE.md").code == 1
+    assert cli("-v", "CLAUDE.md").code == 1
     write(
         tmp_path,
         ".asimov-hooks.yaml",
         "kinds:\n  claude-md:\n    rules:\n      max-tokens: warning\n",
     )
-    run = cli("CLAUDE.md")
+    run = cli("-v", "CLAUDE.md")
     assert run.code == 0, run
     assert "warning max-tokens ~276 tokens, over the cap of 250" in run.out
     assert "suggestion: CLAUDE.md is loaded on every turn" in run.out
@@ -174,11 +174,11 @@ def test_level_shorthand_keeps_the_default_options(tmp_path, cli) -> None:
         ".asimov-hooks.yaml",
         "kinds:\n  claude-md:\n    rules:\n      max-tokens: false\n",
     )
-    assert "CLAUDE.md: valid" in cli("CLAUDE.md").out
+    assert "CLAUDE.md: valid" in cli("-v", "CLAUDE.md").out
     write(
         tmp_path, ".asimov-hooks.yaml", "kinds:\n  claude-md:\n    rules:\n      max-tokens: true\n"
     )
-    assert cli("CLAUDE.md").code == 1
+    assert cli("-v", "CLAUDE.md").code == 1
 
 
 def test_level_shorthand_in_pyproject(tmp_path, cli) -> None:
@@ -239,11 +239,11 @@ def test_exclude(tmp_path, cli) -> None:
     write(tmp_path, "vendor/x/CLAUDE.md", "line\n" * 40)
     write(tmp_path, "third_party/CLAUDE.md", "line\n" * 40)
     write(tmp_path, "CLAUDE.md", "ok\n")
-    run = cli(".")
+    run = cli("-v", ".")
     assert run.code == 0, run
     assert "vendor" not in run.out and "third_party" not in run.out
     assert "1 file checked" in run.out
-    assert "0 files checked" in cli("vendor/x/CLAUDE.md").out
+    assert "0 files checked" in cli("-v", "vendor/x/CLAUDE.md").out
 
 
 def test_select_and_ignore_in_config(tmp_path, cli) -> None:
@@ -374,11 +374,11 @@ def test_top_level_rules_apply_to_every_kind(tmp_path, cli) -> None:
     write(tmp_path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT + "notes: '" + "y" * 3000 + "'\n")
     write(tmp_path, "sprint.yaml", "sprint:\n  current: x\n")
     write(tmp_path, ".asimov-hooks.yaml", "rules:\n  max-tokens: 'off'\n")
-    run = cli(".")
+    run = cli("-v", ".")
     assert run.code == 0 and "max-tokens" not in run.out, run
     # a level changes every cap and adds none where a kind has no cap (sprint.yaml)
     write(tmp_path, ".asimov-hooks.yaml", "rules:\n  max-tokens: warning\n")
-    run = cli(".")
+    run = cli("-v", ".")
     assert run.code == 0, run
     assert "CLAUDE.md:1:1: warning max-tokens ~276 tokens, over the cap of 250" in run.out
     assert "sprint.yaml: valid" in run.out
@@ -388,13 +388,13 @@ def test_top_level_rules_apply_to_every_kind(tmp_path, cli) -> None:
         ".asimov-hooks.yaml",
         "rules:\n  max-tokens: warning\nkinds:\n  claude-md:\n    rules:\n      max-tokens: error\n",
     )
-    run = cli(".")
+    run = cli("-v", ".")
     assert run.code == 1 and "error max-tokens ~276" in run.out
     assert ".claude_checkpoint.yaml:13:1: warning max-tokens" in run.out
     # options too, and generic rules keep working
     write(tmp_path, ".asimov-hooks.yaml", "rules:\n  max-tokens: {max: 5000}\n  syntax: warning\n")
     write(tmp_path, "roadmap.yaml", "current: [unclosed\n")
-    run = cli(".")
+    run = cli("-v", ".")
     assert run.code == 0, run
     assert "max-tokens" not in run.out and "warning syntax invalid YAML" in run.out
 
@@ -403,7 +403,7 @@ def test_extends_child_top_level_rule_beats_parent_kind_rule(tmp_path, cli) -> N
     write(tmp_path, "base.yaml", "kinds:\n  claude-md:\n    rules:\n      max-lines-soft: error\n")
     write(tmp_path, ".asimov-hooks.yaml", "extends: base.yaml\nrules:\n  max-lines-soft: 'off'\n")
     write(tmp_path, "CLAUDE.md", LONG_CLAUDE)
-    assert "CLAUDE.md: valid" in cli("CLAUDE.md").out
+    assert "CLAUDE.md: valid" in cli("-v", "CLAUDE.md").out
 
 
 @pytest.mark.parametrize("pattern", ["vendor", "vendor/", "/vendor", "vendor/**", "x"])
@@ -411,7 +411,7 @@ def test_exclude_directory_patterns_as_in_gitignore(tmp_path, cli, pattern: str)
     write(tmp_path, ".asimov-hooks.yaml", f"exclude: ['{pattern}']\n")
     write(tmp_path, "vendor/x/CLAUDE.md", "line\n" * 40)
     write(tmp_path, "CLAUDE.md", "ok\n")
-    run = cli(".")
+    run = cli("-v", ".")
     assert run.code == 0, run
     assert "vendor" not in run.out and "1 file checked" in run.out
 

@@ -63,7 +63,7 @@ def _files(case: str) -> tuple[dict[str, str], bool]:
 @pytest.mark.parametrize("case", CASES)
 def test_validate_gives_claude_md_the_generic_profile(tmp_path, case) -> None:
     repo = _repo(tmp_path, *_files(case))
-    done = run_script("asimov-validate", ".", cwd=repo)
+    done = run_script("asimov-validate", "-v", ".", cwd=repo)
     assert done.returncode == 0, done.stdout
     assert "profile generic for CLAUDE.md (no committed Asimov protocol file" in done.stdout
     for name in FOREIGN.get(case, {}):

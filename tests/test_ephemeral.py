@@ -74,11 +74,11 @@ def test_validate_dir_checks_ignored_checkpoints_only(repo) -> None:
 def test_validate_subdirectory_and_excluded(repo) -> None:
     write(repo, "ignored-dir/.claude_checkpoint.yaml", GOOD_CHECKPOINT)
     write(repo, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
-    proc = run_script("asimov-validate", "ignored-dir", cwd=repo)
+    proc = run_script("asimov-validate", "-v", "ignored-dir", cwd=repo)
     assert "ignored-dir/.claude_checkpoint.yaml: valid" in proc.stdout
     assert "1 file checked" in proc.stdout, proc.stdout
     write(repo, ".asimov-hooks.yaml", "exclude: [ignored-dir]\n")
-    proc = run_script("asimov-validate", ".", cwd=repo)
+    proc = run_script("asimov-validate", "-v", ".", cwd=repo)
     assert "ignored-dir" not in proc.stdout and "1 file checked" in proc.stdout
 
 

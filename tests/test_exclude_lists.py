@@ -74,7 +74,7 @@ def test_validate_with_a_long_exclude_list_skips_exactly_the_excluded(tmp_path) 
     listed = "".join(f"  - '{p}'\n" for p in many(30_000))
     write(tmp_path, ".asimov-hooks.yaml", f"exclude:\n{listed}")
     assert os.path.getsize(tmp_path / ".asimov-hooks.yaml") > 500_000
-    done = run_script("asimov-validate", ".", cwd=tmp_path)
+    done = run_script("asimov-validate", "-v", ".", cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     reported = {line.split(":")[0] for line in done.stdout.splitlines() if ": valid" in line}
     assert reported == set(keep), done.stdout

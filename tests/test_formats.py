@@ -31,7 +31,7 @@ def mixed(tmp_path):
 
 
 def test_text_output(mixed, cli) -> None:
-    run = cli(*mixed.values())
+    run = cli("-v", *mixed.values())
     assert run.code == 1
     lines = run.out.splitlines()
     good, warn, bad, kube = mixed.values()
@@ -72,7 +72,7 @@ def test_exit_codes(mixed, cli) -> None:
 
 def test_unknown_name_is_skipped(tmp_path, cli) -> None:
     path = write(tmp_path, "README.md", "hello\n")
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 0
     assert f"{path}: skipped (no asimov-hooks file kind matches this name)" in run.out
 
@@ -164,9 +164,27 @@ def test_quiet(mixed, cli) -> None:
     assert f"{mixed['error']}: error (2 errors)" in run.out
     assert f"{mixed['error']}:2:9: error schema status" in run.out
     assert run.out.splitlines()[-1].startswith("4 files checked:")
-    assert cli("-q", mixed["valid"]).out.splitlines() == [
-        "1 file checked: 1 valid, 0 with warnings, 0 with errors, 0 skipped (0 errors, 0 warnings)"
+    quiet = cli("-q", mixed["valid"])
+    assert (quiet.code, quiet.out, quiet.err) == (0, "", "")
+
+
+def test_a_clean_run_prints_nothing_and_verbose_lists_every_file(mixed, cli, tmp_path) -> None:
+    """As ruff and yamllint do: nothing to report, nothing printed; -v lists each file
+    with its status and always ends with the summary."""
+    other = write(tmp_path, "README.md", "hello\n")
+    quiet = cli(mixed["valid"], other)
+    assert (quiet.code, quiet.out, quiet.err) == (0, "", "")
+    run = cli("-v", mixed["valid"], other)
+    assert run.code == 0
+    assert run.out.splitlines() == [
+        f"{mixed['valid']}: valid",
+        f"{other}: skipped (no asimov-hooks file kind matches this name)",
+        "2 files checked: 1 valid, 0 with warnings, 0 with errors, 1 skipped (0 errors, 0 warnings)",
     ]
+    default = cli(*mixed.values())  # problems: the problem files, their findings, the summary
+    assert f"{mixed['valid']}: valid" not in default.out
+    assert f"{mixed['error']}: error (2 errors)" in default.out
+    assert default.out.splitlines()[-1].startswith("4 files checked:")
 
 
 def test_select_and_ignore(tmp_path, cli) -> None:

@@ -146,7 +146,7 @@ def test_check_size_names_itself(tmp_path) -> None:
 
 def test_empty_search_says_what_was_searched(tmp_path) -> None:
     write(tmp_path, "docs/readme.txt", "x\n")
-    done = run_script("asimov-validate", "docs", cwd=tmp_path)
+    done = run_script("asimov-validate", "-v", "docs", cwd=tmp_path)
     assert done.returncode == 0
     assert "0 files checked" in done.stdout
     assert "nothing to check under docs" in done.stdout

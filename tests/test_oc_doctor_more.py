@@ -104,7 +104,7 @@ def test_online_the_deployed_commit_is_head(repo, server):
     answers["/short"] = (200, json.dumps({"build": {"sha": head(repo)[:7]}}).encode(), {}, 0)
     answers["/text"] = (200, head(repo).encode() + b"\n", {}, 0)
     for path in ("/api/health", "/short", "/text"):
-        proc = oc(repo, "doctor", "--online", "--url", url + path, "--strict")
+        proc = oc(repo, "doctor", "-v", "--online", "--url", url + path, "--strict")
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert f"{url}{path}: valid" in proc.stdout
 

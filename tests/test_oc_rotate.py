@@ -63,7 +63,7 @@ def test_rotate_moves_telemetry_and_loses_nothing(project):
     assert read(archive_file).endswith(b"\n  ]\n}\n")
     # the older archive is left alone; every file validates
     assert oc(root, "rotate", "oc-git-ops").returncode == 0  # nothing left to move
-    valid = run_script("asimov-validate", ".checkpoints", cwd=root)
+    valid = run_script("asimov-validate", "-v", ".checkpoints", cwd=root)
     assert valid.returncode == 0, valid.stdout
     assert "history/oc-git-ops.2025-12-01.json: valid" in valid.stdout
 

@@ -58,7 +58,7 @@ def test_directory_search_and_console_script(batch) -> None:
 
 def test_clean_batch_exits_0(tmp_path, cli) -> None:
     paths = [write(tmp_path, f"d{i}/.claude_checkpoint.yaml", GOOD_CHECKPOINT) for i in range(80)]
-    run = cli("-j", "2", *paths)
+    run = cli("-v", "-j", "2", *paths)
     assert run.code == 0, run
     assert "80 files checked: 80 valid" in run.out
 

@@ -27,14 +27,14 @@ def repo(tmp_path) -> str:
 
 
 def test_an_ordinary_repository_gets_the_loader_limits(repo) -> None:
-    done = validate(repo, ".")
+    done = validate(repo, "-v", ".")
     assert done.returncode == 0, done.stdout
     assert "CLAUDE.md: valid" in done.stdout
     assert "profile generic for CLAUDE.md (no committed Asimov protocol file" in done.stdout
     assert "profile: asimov|generic|auto" in done.stdout
     # the loader's limit still applies
     write(repo, "CLAUDE.md", "x" * 40_001 + "\n")
-    big = validate(repo, ".")
+    big = validate(repo, "-v", ".")
     assert "warning max-chars" in big.stdout
 
 
@@ -46,7 +46,7 @@ def test_an_asimov_repository_gets_adr_007(repo, marker) -> None:
     if marker.endswith("project.yaml"):
         write(repo, marker, "identity:\n  name: p\n  type: rust\n")
     git(repo, "add", marker)  # committed (staged is enough: what the commit will hold)
-    done = validate(repo, "CLAUDE.md")
+    done = validate(repo, "-v", "CLAUDE.md")
     assert done.returncode == 1
     assert "error max-lines-hard 60 lines, over the hard limit of 15" in done.stdout
     assert (
@@ -119,7 +119,7 @@ KUBE_WARMUP = "apiVersion: skaffold/v4beta6\nkind: Config\nmetadata:\n  name: wa
 def test_a_look_alike_does_not_make_a_repository_asimov(repo, path, text) -> None:
     write(repo, path, text)
     git(repo, "add", "-A")
-    done = validate(repo, "CLAUDE.md")
+    done = validate(repo, "-v", "CLAUDE.md")
     assert done.returncode == 0, done.stdout
     assert "profile generic for CLAUDE.md (no committed Asimov protocol file" in done.stdout
 
@@ -132,10 +132,10 @@ def test_an_ignored_or_untracked_file_changes_no_verdict(repo, name) -> None:
         name,
         "milestone: m\nstatus: in_progress\n" if "check" in name else "identity:\n  project: p\n",
     )
-    assert validate(repo, "CLAUDE.md").returncode == 0  # untracked: not in the commit
+    assert validate(repo, "-v", "CLAUDE.md").returncode == 0  # untracked: not in the commit
     write(repo, ".gitignore", name + "\n")
     git(repo, "add", "-A")
-    done = validate(repo, "CLAUDE.md")
+    done = validate(repo, "-v", "CLAUDE.md")
     assert done.returncode == 0, done.stdout
     assert "profile generic for CLAUDE.md" in done.stdout
 
@@ -147,12 +147,12 @@ def test_a_file_in_another_repository_gets_its_own_profile(tmp_path) -> None:
     there = git_init(tmp_path / "there")
     target = write(there, "CLAUDE.md", LONG)
     git(there, "add", "-A")
-    done = validate(here, target)
+    done = validate(here, "-v", target)
     assert done.returncode == 0, done.stdout  # `there` does not follow the protocol
     assert f"profile generic for {target} (no committed" in done.stdout
     write(there, "warmup.yaml", "identity:\n  project: there\n")
     git(there, "add", "-A")
-    done = validate(here, target)
+    done = validate(here, "-v", target)
     assert done.returncode == 1, done.stdout
     warmup = str(tmp_path / "there" / "warmup.yaml")
     assert (

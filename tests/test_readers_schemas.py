@@ -87,16 +87,16 @@ def test_a_new_kinds_schema_is_applied_without_naming_the_rule(tmp_path) -> None
     write(tmp_path, "schemas/notes.json", {"type": "object", "required": ["title"]})
     write(tmp_path, "notes/a.yaml", "body: x\n")
     write(tmp_path, "notes/b.yaml", "title: t\n")
-    run = _validate(tmp_path, "notes/a.yaml", "notes/b.yaml")
+    run = _validate(tmp_path, "-v", "notes/a.yaml", "notes/b.yaml")
     assert run.returncode == 1, run
     assert "notes/a.yaml:1:1: error schema missing required property 'title'" in run.stdout, run
     assert "notes/b.yaml: valid" in run.stdout, run
     # the kind may still lower or switch off the rule
     write(tmp_path, ".asimov-hooks.yaml", USER_KIND + "    rules: {schema: warning}\n")
-    run = _validate(tmp_path, "notes/a.yaml")
+    run = _validate(tmp_path, "-v", "notes/a.yaml")
     assert run.returncode == 0 and "warning schema" in run.stdout, run
     write(tmp_path, ".asimov-hooks.yaml", USER_KIND + "    rules: {schema: off}\n")
-    run = _validate(tmp_path, "notes/a.yaml")
+    run = _validate(tmp_path, "-v", "notes/a.yaml")
     assert run.returncode == 0 and "notes/a.yaml: valid" in run.stdout, run
 
 
@@ -109,7 +109,7 @@ def test_a_new_kinds_schema_is_applied_without_naming_the_rule(tmp_path) -> None
 def test_a_tab_after_a_colon_is_read_as_libyaml_reads_it(tmp_path, text: str) -> None:
     git_init(tmp_path)
     write(tmp_path, CP, text)
-    run = _validate(tmp_path, CP)
+    run = _validate(tmp_path, "-v", CP)
     assert run.returncode == 0 and f"{CP}: valid" in run.stdout, run
     run = run_script("asimov-hooks", "trim", CP, cwd=tmp_path)
     assert run.returncode == 0, run
@@ -232,7 +232,7 @@ def test_trim_keeps_an_alias_whose_anchor_stays(tmp_path) -> None:
     )
     text += "next_steps:\n  - x\n"
     write(tmp_path, CP, text)
-    run = _validate(tmp_path, CP)
+    run = _validate(tmp_path, "-v", CP)
     assert "run `asimov-hooks trim`" in run.stdout, run
     run = run_script("asimov-hooks", "trim", CP, cwd=tmp_path)
     assert "removed 2 of 7 items" in run.stdout, run
@@ -247,7 +247,7 @@ def test_trim_keeps_an_alias_whose_anchor_stays(tmp_path) -> None:
     with open(tmp_path / ".claude_checkpoint.archive.yaml", encoding="utf-8") as fh:
         archived = fh.read()
     assert "- one" in archived and "Ship it" in archived, archived  # the alias's value
-    run = _validate(tmp_path, CP)
+    run = _validate(tmp_path, "-v", CP)
     assert run.returncode == 0 and f"{CP}: valid" in run.stdout, run
 
 
@@ -379,9 +379,9 @@ def test_format_assertion_on_the_command_line(tmp_path) -> None:
     said = []
     for schema in ({"properties": props}, {"properties": props, "maxProperties": 9}):
         write(tmp_path, "schemas/notes.json", schema)  # minischema, then the jsonschema fallback
-        run = _validate(tmp_path, "notes/a.yaml", "notes/b.yaml")
+        run = _validate(tmp_path, "-v", "notes/a.yaml", "notes/b.yaml")
         assert run.returncode == 0, run  # off by default, as draft 2020-12 says
-        run = _validate(tmp_path, "--format-assertion", "notes/a.yaml", "notes/b.yaml")
+        run = _validate(tmp_path, "-v", "--format-assertion", "notes/a.yaml", "notes/b.yaml")
         assert run.returncode == 1 and "notes/b.yaml: valid" in run.stdout, run
         lines = run.stdout.splitlines()
         places = [line.split(" error ")[0] for line in lines if " error schema " in line]

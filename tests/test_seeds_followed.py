@@ -66,7 +66,7 @@ def test_oc_history_archives_take_any_json_shape(tmp_path) -> None:
     for name, value in (("list", [1, 2]), ("text", "x"), ("num", 3), ("obj", {"a": [1]})):
         write(tmp_path, f".checkpoints/history/oc-git-ops.{name}.json", json.dumps(value))
     write(tmp_path, ".checkpoints/history/bad.json", "[1,")
-    run = validate(tmp_path, ".checkpoints/history")
+    run = validate(tmp_path, "-v", ".checkpoints/history")
     assert run.returncode == 1
     assert run.stdout.count(": valid") == 4, run.stdout
     assert "history/bad.json:1:4: error syntax invalid JSON" in run.stdout
@@ -135,12 +135,12 @@ def test_forge_and_asimov_layouts_are_recognised_and_named(tmp_path) -> None:
     write(tmp_path, ".forge/quality.yaml", "gates: [a\n")
     write(tmp_path, ".asimov/warmup.yaml", "identity:\n  name: x\n")
     write(tmp_path, ".forge/warmup.yaml", "identity:\n  project: x\n")
-    run = validate(tmp_path, ".")
+    run = validate(tmp_path, "-v", ".")
     assert ".forge/autonomy.yaml: valid" in run.stdout, run.stdout
     assert ".forge/warmup.yaml: valid" in run.stdout and ".asimov/warmup.yaml: valid" in run.stdout
     assert ".forge/quality.yaml: error" in run.stdout and "error syntax" in run.stdout
     write(tmp_path, "warmup.yaml", "identity:\n  project: x\n" + "# line\n" * 210)
-    run = validate(tmp_path, "warmup.yaml")
+    run = validate(tmp_path, "-v", "warmup.yaml")
     assert "max-lines-soft" in run.stdout
     assert ".asimov/" in run.stdout and ".forge/" in run.stdout  # the suggestion names both
 

@@ -81,24 +81,24 @@ def test_token_estimator_names() -> None:
 # ------------------------------------------------------------------ checkpoint
 def test_checkpoint_limits(tmp_path, cli) -> None:
     path = write(tmp_path, ".claude_checkpoint.yaml", pad(GOOD_CHECKPOINT, 20))
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 0, run
     assert f"{path}: valid" in run.out
 
     write(tmp_path, ".claude_checkpoint.yaml", pad(GOOD_CHECKPOINT, 21))
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 0, run  # warnings do not fail
     assert f"{path}:21:1: warning max-lines-soft 21 lines, over the soft limit of 20" in run.out
     assert "    suggestion: `asimov-hooks trim` has nothing left to remove here" in run.out
     assert f"{path}: warning (1 warning)" in run.out
 
     write(tmp_path, ".claude_checkpoint.yaml", pad(GOOD_CHECKPOINT, 30))
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 0 and "max-lines-soft 30 lines" in run.out
-    assert cli("--strict", path).code == 1
+    assert cli("-v", "--strict", path).code == 1
 
     write(tmp_path, ".claude_checkpoint.yaml", pad(GOOD_CHECKPOINT, 31))
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 1, run
     assert f"{path}:31:1: error max-lines-hard 31 lines, over the hard limit of 30" in run.out
     assert "max-lines-soft" not in run.out  # the hard limit replaces the soft one
@@ -130,11 +130,11 @@ def test_checkpoint_exactly_at_token_cap(tmp_path, cli) -> None:
 def test_crlf_counts_the_same(tmp_path, cli) -> None:
     text = pad(GOOD_CHECKPOINT, 21)
     path = write(tmp_path, ".claude_checkpoint.yaml", text.replace("\n", "\r\n"))
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 0
     assert "21 lines, over the soft limit of 20" in run.out
     write(tmp_path, ".claude_checkpoint.yaml", pad(GOOD_CHECKPOINT, 20).replace("\n", "\r\n"))
-    assert f"{path}: valid" in cli(path).out
+    assert f"{path}: valid" in cli("-v", path).out
 
 
 def test_no_final_newline_and_blank_lines_count(tmp_path, cli) -> None:
@@ -149,18 +149,18 @@ def test_no_final_newline_and_blank_lines_count(tmp_path, cli) -> None:
 # ------------------------------------------------------------------ CLAUDE.md
 def test_claude_md_limits(tmp_path, cli) -> None:
     path = write(tmp_path, "CLAUDE.md", pad(GOOD_CLAUDE_MD, 10, "line"))
-    assert cli(path).code == 0 and f"{path}: valid" in cli(path).out
+    assert cli("-v", path).code == 0 and f"{path}: valid" in cli("-v", path).out
 
     write(tmp_path, "CLAUDE.md", pad(GOOD_CLAUDE_MD, 11, "line"))
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 0
     assert f"{path}:11:1: warning max-lines-soft 11 lines, over the soft limit of 10" in run.out
 
     write(tmp_path, "CLAUDE.md", pad(GOOD_CLAUDE_MD, 15, "line"))
-    assert cli(path).code == 0
+    assert cli("-v", path).code == 0
 
     write(tmp_path, "CLAUDE.md", pad(GOOD_CLAUDE_MD, 16, "line"))
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 1
     assert f"{path}:16:1: error max-lines-hard 16 lines, over the hard limit of 15" in run.out
     assert "suggestion: move detail into warmup.yaml" in run.out
@@ -183,16 +183,16 @@ def test_claude_md_anywhere_in_the_tree(tmp_path, cli) -> None:
 # ------------------------------------------------------------------ warmup.yaml
 def test_warmup_limits(tmp_path, cli) -> None:
     path = write(tmp_path, "warmup.yaml", pad(GOOD_WARMUP, 200))
-    assert f"{path}: valid" in cli(path).out
+    assert f"{path}: valid" in cli("-v", path).out
 
     write(tmp_path, "warmup.yaml", pad(GOOD_WARMUP, 201))
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 0
     assert "warning max-lines-soft 201 lines, over the soft limit of 200" in run.out
     assert "use a modular warmup" in run.out
 
     write(tmp_path, "warmup.yaml", pad(GOOD_WARMUP, 501))
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 1
     assert f"{path}:501:1: error max-lines-hard 501 lines, over the hard limit of 500" in run.out
 
@@ -233,6 +233,6 @@ def test_size_hook_reports_the_same(tmp_path, size_cli) -> None:
 def test_size_hook_ignores_schema(tmp_path, size_cli) -> None:
     """asimov-size checks sizes only: a schema problem is not its business."""
     path = write(tmp_path, ".claude_checkpoint.yaml", "status: finished\nbogus: 1\n")
-    run = size_cli(path)
+    run = size_cli("-v", path)
     assert run.code == 0, run
     assert f"{path}: valid" in run.out

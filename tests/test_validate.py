@@ -47,7 +47,7 @@ def only(run, rule: str) -> list[str]:
 # ------------------------------------------------------------------ checkpoint schema
 def test_good_checkpoint(tmp_path, cli) -> None:
     path = write(tmp_path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 0 and f"{path}: valid" in run.out
 
 
@@ -116,7 +116,7 @@ def test_checkpoint_in_flow_style_and_json_like(tmp_path, cli) -> None:
 )
 def test_warmup_identity_shapes(tmp_path, cli, identity: str) -> None:
     path = write(tmp_path, "warmup.yaml", identity + "files: {}\n")
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 0 and f"{path}: valid" in run.out, run
 
 
@@ -369,15 +369,15 @@ def test_oc_history_is_an_archive(tmp_path, cli) -> None:
         ".checkpoints/history/sub/oc-app-architect.20261031T1200.checkpoint.json",
         {"status": "not-a-status", "protocol_version": "0.1"},
     )
-    run = cli(archived, old)
+    run = cli("-v", archived, old)
     assert run.code == 0, run
     assert f"{archived}: valid" in run.out and f"{old}: valid" in run.out
     for name, text in (("list", "[1, 2]"), ("text", '"x"'), ("null", "null"), ("n", "3")):
         path = write(tmp_path, f".checkpoints/history/{name}.json", text + "\n")
-        run = cli(path)
+        run = cli("-v", path)
         assert run.code == 0 and f"{path}: valid" in run.out, run  # archives: any JSON
     write(tmp_path, ".checkpoints/history/broken.json", '{"a": 1,}\n')
-    run = cli(os.path.join(tmp_path, ".checkpoints/history/broken.json"))
+    run = cli("-v", os.path.join(tmp_path, ".checkpoints/history/broken.json"))
     assert run.code == 1 and "1:9: error syntax invalid JSON" in "\n".join(only(run, "syntax"))
 
 
@@ -512,22 +512,22 @@ def session(**changes: object) -> dict:
 
 def test_code_intel_session_shape(tmp_path, cli) -> None:
     path = write(tmp_path, SESSION, session(phase="READY"))
-    assert f"{path}: valid" in cli(path).out  # outside git: nothing to say about ignoring
+    assert f"{path}: valid" in cli("-v", path).out  # outside git: nothing to say about ignoring
     write(tmp_path, SESSION, session(session_id="sess-41"))
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 1
     assert only(run, "session-id-matches-name") == [
         "2:17: error session-id-matches-name session_id 'sess-41' does not match the file name 'sess-42'"
     ]
     # a partial checkpoint: code-intel restores it with defaults, so a warning, not an error
     write(tmp_path, SESSION, session(checkpoint_at=None, checkpoint_version=None))
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 0 and "missing required property" not in run.out
     assert only(run, "recommended-field") == [
         "1:1: warning recommended-field no checkpoint_version",
         "1:1: warning recommended-field no checkpoint_at",
     ]
-    assert cli("--strict", path).code == 1
+    assert cli("-v", "--strict", path).code == 1
 
 
 def test_code_intel_definitions_cache_keys(tmp_path, cli) -> None:
@@ -539,7 +539,7 @@ def test_code_intel_definitions_cache_keys(tmp_path, cli) -> None:
         '["parse", "src/app.py", 3, "no"]': [],
     }
     path = write(tmp_path, SESSION, session(definitions_cache=cache))
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 0  # warnings
     found = only(run, "definitions-cache-keys")
     assert len(found) == 3 and not any(f"key {good!r}" in line for line in found), found
@@ -547,22 +547,22 @@ def test_code_intel_definitions_cache_keys(tmp_path, cli) -> None:
     assert "is a JSON array of 2 items, not 4" in found[1]
     assert "does not hold [string, string, string or null, boolean]" in found[2]
     write(tmp_path, SESSION, session(definitions_cache={good: []}))
-    assert f"{path}: valid" in cli(path).out
+    assert f"{path}: valid" in cli("-v", path).out
 
 
 def test_code_intel_session_must_be_ignored(tmp_path, cli) -> None:
     repo = git_init(tmp_path / "repo")
     path = write(repo, SESSION, session())
-    run = cli(path)
+    run = cli("-v", path)
     assert run.code == 1
     assert "1:1: error must-be-ignored is not git-ignored (or is tracked)" in "\n".join(
         only(run, "must-be-ignored")
     )
     assert "add `.code-intel/sessions/` to .gitignore" in run.out
     write(repo, ".gitignore", ".code-intel/sessions/\n")
-    assert f"{path}: valid" in cli(path).out
+    assert f"{path}: valid" in cli("-v", path).out
     git(repo, "add", "-f", SESSION)  # tracked although ignored: still wrong
-    assert cli(path).code == 1
+    assert cli("-v", path).code == 1
 
 
 def test_forbid_sessions_hook_selection(tmp_path, cli) -> None:
@@ -626,7 +626,7 @@ def test_directory_walk_outside_git(tmp_path, cli) -> None:
     write(tmp_path, "proj/.gitignore", "ignored/\n")  # not a repository: no effect
     write(tmp_path, "proj/notes.md", "not ours\n")
     write(tmp_path, "proj/.git-not/warmup.yaml", GOOD_WARMUP)
-    run = cli("proj")
+    run = cli("-v", "proj")
     assert run.code == 0
     assert checked(run) == sorted(
         [
@@ -649,27 +649,27 @@ def test_directory_walk_honours_gitignore(tmp_path, cli, monkeypatch) -> None:
     commit_all(repo, "init")
     write(repo, "untracked/CLAUDE.md", "ok\n")
     monkeypatch.chdir(repo)
-    run = cli(".")
+    run = cli("-v", ".")
     assert run.code == 1
     assert checked(run) == sorted(
         ["CLAUDE.md", "docs/CLAUDE.md", "tracked/CLAUDE.md", "untracked/CLAUDE.md"]
     ), run.out
     assert "build/" not in run.out and "x.local" not in run.out
     # a subdirectory searches only below itself; an absolute path gives absolute names
-    run = cli(os.path.join(repo, "docs"))
+    run = cli("-v", os.path.join(repo, "docs"))
     assert run.out.splitlines()[0] == f"{os.path.join(repo, 'docs', 'CLAUDE.md')}: error (1 error)"
     assert "1 file checked" in run.out
     monkeypatch.chdir(os.path.join(repo, "docs"))
-    run = cli(".")
+    run = cli("-v", ".")
     assert run.out.splitlines()[0] == "CLAUDE.md: error (1 error)", run.out
     # an ignored file named explicitly is still checked
     monkeypatch.chdir(repo)
-    assert cli("build/CLAUDE.md").code == 1
+    assert cli("-v", "build/CLAUDE.md").code == 1
 
 
 def test_directory_and_file_given_together(tmp_path, cli) -> None:
     write(tmp_path, "p/CLAUDE.md", "ok\n")
-    run = cli("p", "p/CLAUDE.md", "p")
+    run = cli("-v", "p", "p/CLAUDE.md", "p")
     assert "1 file checked" in run.out or "2 files checked" in run.out
     assert run.code == 0
 

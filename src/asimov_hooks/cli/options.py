@@ -75,7 +75,8 @@ CONFIG_HELP = (
 COLOR_HELP = (
     "Colour the text output: auto = on a terminal, unless NO_COLOR is set (FORCE_COLOR forces it)."
 )
-QUIET_HELP = "Only print problems and the summary."
+QUIET_HELP = "Only print problems: no suggestions, no notes."
+VERBOSE_HELP = "List every file checked, valid and skipped ones too, and always print the summary."
 
 STRICT = Option("--strict", dest="strict", help="Fail on warnings too.")
 COLOR = Option(
@@ -88,6 +89,7 @@ COLOR = Option(
     help=COLOR_HELP,
 )
 QUIET = Option("-q", "--quiet", dest="quiet", help=QUIET_HELP)
+VERBOSE = Option("-v", "--verbose", dest="verbose", help=VERBOSE_HELP)
 FORMAT = Option(
     "--format",
     dest="fmt",
@@ -158,6 +160,7 @@ VALIDATE = Command(
             "(serial under pre-commit, which already spreads files over cores).",
         ),
         QUIET,
+        VERBOSE,
     ),
 )
 
@@ -170,6 +173,7 @@ CHECK_SIZE = Command(
         COLOR,
         Option("--config", dest="config_path", kind=FILE, help="Config file."),
         QUIET,
+        VERBOSE,
     ),
 )
 

@@ -12,7 +12,16 @@ import sys
 import click
 
 from ..cli.clickopts import CONTEXT, click_option
-from ..cli.options import ALLOW_COMMITTED_URL, COLOR, FORMAT, HEALTH_URL, ONLINE, QUIET, STRICT
+from ..cli.options import (
+    ALLOW_COMMITTED_URL,
+    COLOR,
+    FORMAT,
+    HEALTH_URL,
+    ONLINE,
+    QUIET,
+    STRICT,
+    VERBOSE,
+)
 from ..fs.access import FileProblem, locked, show
 from .cliutil import (
     _fail,
@@ -299,6 +308,7 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
 @click_option(FORMAT)
 @click_option(COLOR)
 @click_option(QUIET)
+@click_option(VERBOSE)
 @click_option(ONLINE)
 @click_option(HEALTH_URL)
 @click_option(ALLOW_COMMITTED_URL)
@@ -308,6 +318,7 @@ def doctor_command(
     fmt,
     color: str,
     quiet: bool,
+    verbose: bool,
     online: bool,
     url: str | None,
     allow_committed_url: bool,
@@ -343,7 +354,7 @@ def doctor_command(
     results = check(project)
     if target is not None:
         results.append(target)
-    write(results, fmt or default_format(), sys.stdout, quiet, color)
+    write(results, fmt or default_format(), sys.stdout, quiet, color, verbose)
     sys.exit(1 if any(r.fails(strict) for r in results) else 0)
 
 

@@ -105,29 +105,41 @@ def _status_text(res: FileResult, paint: Callable[[str, str], str] = _plain) -> 
 
 
 def write_text(
-    results: Sequence[FileResult], out: TextIO, quiet: bool = False, color: bool = False
+    results: Sequence[FileResult],
+    out: TextIO,
+    quiet: bool = False,
+    color: bool = False,
+    verbose: bool = False,
 ) -> None:
-    """`path:line:col: level rule-id message`; level, rule id and path coloured if `color`."""
+    """`path:line:col: level rule-id message`; level, rule id and path coloured if `color`.
+
+    Like ruff and yamllint, a clean run prints nothing: a valid or skipped file is listed
+    only with `verbose`, and the summary comes when there is something to report (or
+    with `verbose`). `quiet` drops suggestions and info findings."""
     paint = _plain
     if color:
         from .color import paint
+    reported = False
     for res in results:
         for change in res.fixed:
             out.write(f"Fixing {paint('path', _show(res.path))}: {_show(change)}\n")
+            reported = True
         if res.fix_error:
             out.write(f"Not fixed {paint('path', _show(res.path))}: {_show(res.fix_error)}\n")
-        if not (quiet and res.status in ("valid", "skipped")):
+            reported = True
+        problems = [f for f in res.findings if not (quiet and f.level == "info")]
+        if verbose or problems or res.status not in ("valid", "skipped"):
             out.write(_status_text(res, paint) + "\n")
-        for f in res.findings:
-            if quiet and f.level == "info":  # -q: problems only (info never fails)
-                continue
+        for f in problems:
             out.write(
                 f"{paint('path', _show(f.path))}:{f.line}:{f.col}: {paint(f.level, f.level)} "
                 f"{paint('rule', f.rule)} {_show(f.message)}\n"
             )
             if f.suggestion and not quiet:
                 out.write(f"    suggestion: {_show(f.suggestion)}\n")
-    out.write(summary_line(results) + "\n")
+        reported = reported or bool(problems) or res.status not in ("valid", "skipped")
+    if verbose or reported:
+        out.write(summary_line(results) + "\n")
 
 
 def write_json(results: Sequence[FileResult], out: TextIO) -> None:
@@ -194,6 +206,7 @@ def write(
     out: TextIO,
     quiet: bool = False,
     color: str = "auto",
+    verbose: bool = False,
 ) -> None:
     """Print `results` in `fmt`; colour (text only) as `wants_color(color, out)` decides."""
     if fmt == "json":  # json.dump escapes what the stream could not encode
@@ -210,7 +223,7 @@ def write(
     if fmt == "github":
         write_github(results, buf)
     else:
-        write_text(results, buf, quiet, fmt == "text" and wants_color(color, out))
+        write_text(results, buf, quiet, fmt == "text" and wants_color(color, out), verbose)
     # Keys, values and file names can hold lone surrogates (JSON "\ud800", a file
     # name that is not UTF-8); print them escaped instead of failing on the stream.
     encoding = getattr(out, "encoding", None) or "utf-8"

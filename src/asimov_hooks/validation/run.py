@@ -30,6 +30,7 @@ def validate(
     strict: bool = False,
     fmt: str = "text",
     quiet: bool = False,
+    verbose: bool = False,
     select: set[str] | None = None,
     ignore: set[str] | None = None,
     fix: bool = False,
@@ -91,11 +92,18 @@ def validate(
     except FileProblem as problem:  # a directory that cannot be searched
         sys.stderr.write(show(f"{prog}: error: {problem.message}") + "\n")
         return EXIT_USAGE
-    write(results, fmt, sys.stdout, quiet, color)
+    write(results, fmt, sys.stdout, quiet, color, verbose)
     if not results and fmt == "text":
         sys.stdout.write(show(_nothing_found(paths or ["."], config)) + "\n")
-    if fmt == "text" and not quiet:  # which limits CLAUDE.md got (when chosen for it)
-        profiled = [r for r in files if r.kind and config.kinds[r.kind].get("profiles")]
+    if fmt == "text" and not quiet:  # which limits CLAUDE.md got, beside its findings
+        flagged = {r.path for r in results if r.findings}
+        profiled = [
+            r
+            for r in files
+            if r.kind
+            and config.kinds[r.kind].get("profiles")
+            and (verbose or r.path in flagged)
+        ]
         if profiled:
             from .profiles import AUTO, chosen_profile, describe
 
@@ -136,6 +144,7 @@ def run_options(
     select: Sequence[str],
     ignore: Sequence[str],
     quiet: bool,
+    verbose: bool = False,
     jobs: int = 0,
     color: str = "auto",
     prog: str = "asimov-validate",
@@ -150,6 +159,7 @@ def run_options(
         strict=strict,
         fmt=fmt or default_format(),
         quiet=quiet,
+        verbose=verbose,
         select=_ids(select),
         ignore=_ids(ignore) or set(),
         fix=fix,

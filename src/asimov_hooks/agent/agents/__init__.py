@@ -26,7 +26,13 @@ An adapter module provides:
     (the core then says nothing) and `simulate.OutOfBounds` (`TooBig`: a result past
     the byte limit) when it cannot be worked out within bounds (the core refuses it). `simulate.Write(content)` and
     `simulate.Replace(edits)` cover whole-content writes and exact replacements; a
-    patch format brings its own class. `source` is the file a move reads from;
+    patch format brings its own class. `source` is the file a move reads from.
+    Where the agent takes a changed tool input, `rewriter`: given {path: (current
+    text or None, content wanted)}, the same tool's input leaving exactly that and
+    the paths it carries, or None (`agent.rewrite` builds the usual shapes); the
+    core calls it for a write the rolling window would trim, archives what the
+    trim cuts for the carried paths, and answers with `Answer.updated`, which
+    `render` hands back in the agent's form. Import nothing until it is called;
   - `STOP`: `aborted` True when the user aborted the turn or it ended in an error
     (a continuation would override the user). A stop that follows one a hook
     continued (`stop_hook_active`, a loop counter) is NOT a reason to skip: the turn
