@@ -18,14 +18,14 @@ Events (cursor.com/docs/hooks, `.cursor/hooks.json` version 1):
 
 from __future__ import annotations
 
-from ..model import POST_WRITE, PROMPT, SESSION_START, STOP, Event, as_text
-from ..payload import EventError, absolute, inside, project_dir, working_dir
+from ..runtime.model import POST_WRITE, PROMPT, SESSION_START, STOP, Event, as_text
+from ..runtime.payload import EventError, absolute, inside, project_dir, working_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..model import Answer
+    from ..runtime.model import Answer
 
 NAME = "cursor"
 USAGE = "Cursor: afterFileEdit, stop, beforeSubmitPrompt, sessionStart"

@@ -11,7 +11,7 @@ bundled source, where each answer is parsed):
   (only PermissionRequest can, and it runs only where the user would be asked), so
   a write is never rewritten: it is trimmed right after.
 - PreToolUse / PostToolUse on `run_shell_command` (`tool_input.command`): the
-  protocol files' state before the command, compared after it (`agent.shellwatch`).
+  protocol files' state before the command, compared after it (`agent.runtime.shellwatch`).
 - Stop: `{"decision": "block", "reason": ...}` sends the reason as the next message
   and the turn goes on. `stop_hook_active` is not read: the turn timer guards.
 - SessionStart `source`: startup, resume, clear, compact, branch.
@@ -22,7 +22,7 @@ bundled source, where each answer is parsed):
 
 from __future__ import annotations
 
-from ..model import (
+from ..runtime.model import (
     CLEAR,
     COMPACT,
     FORK,
@@ -39,13 +39,13 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, begin, shell_event
+from ..runtime.payload import EventError, absolute, begin, shell_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..model import Answer
+    from ..runtime.model import Answer
 
 NAME = "qwen"
 USAGE = (
@@ -100,7 +100,7 @@ def normalize(payload: dict[str, Any]) -> Event:
 
 
 class _ToolChange:
-    """What write_file or edit leaves (`agent.model.Change`)."""
+    """What write_file or edit leaves (`agent.runtime.model.Change`)."""
 
     __slots__ = ("tool", "tool_input")
 
@@ -108,7 +108,7 @@ class _ToolChange:
         self.tool, self.tool_input = tool, tool_input
 
     def apply(self, current: str | None, limit: int) -> str | None:
-        from ..simulate import Replace, Write
+        from ..runtime.simulate import Replace, Write
 
         if self.tool == "write_file":
             return Write(self.tool_input.get("content")).apply(current, limit)

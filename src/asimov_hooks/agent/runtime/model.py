@@ -1,5 +1,5 @@
 """The agent-neutral event and answer that adapters (`agent.agents.*`) and the core
-(`agent.core`) exchange; see `agent.agents` for the contract.
+(`agent.runtime.core`) exchange; see `agent.agents` for the contract.
 
 Plain classes with slots, not dataclasses: this module is on the path of every file
 edit an agent makes, and `dataclasses` imports `re` and `inspect`.

@@ -14,7 +14,7 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
-    from ..validation.config import Config
+    from ...validation.config import Config
 
 
 def trim_before_write(
@@ -23,11 +23,11 @@ def trim_before_write(
     """(the content trimmed, what was done) after archiving what the trim removes from
     `text`, the content a write would leave at `path`; None when nothing is trimmed or
     the archive cannot take it (the trim after the write then says why)."""
-    from ..readers.fileio import DirectoryLocks
-    from ..trim import archive as trim_archive
-    from ..trim.layout import Refused
-    from ..trim.trimmer import Outcome, Settings, _archive, _archive_target, trim_text
-    from ..validation.config import ConfigError
+    from ...readers.fileio import DirectoryLocks
+    from ...trim import archive as trim_archive
+    from ...trim.layout import Refused
+    from ...trim.trimmer import Outcome, Settings, _archive, _archive_target, trim_text
+    from ...validation.config import ConfigError
 
     settings = Settings.from_config(config)
     if kind not in settings.kinds or config.kinds[kind].get("format") != "yaml":
