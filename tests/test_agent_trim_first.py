@@ -1,8 +1,9 @@
 """ADR-007 trims BEFORE each checkpoint write: where the agent lets a hook hand back a
 changed tool input (Claude Code `updatedInput`, Codex CLI `updatedInput`, Gemini CLI
 BeforeTool `tool_input`), a write the rolling window would trim carries the trimmed
-content itself, and the items it cuts are in the archive before the write. Each event
-is one `asimov-hooks agent-event` process fed a documented payload."""
+content itself, and the items it cuts are in the archive before the write (edits and
+multi-file patches: tests/test_agent_trim_edits.py). Each event is one
+`asimov-hooks agent-event` process fed a documented payload."""
 
 from __future__ import annotations
 
@@ -64,24 +65,6 @@ def test_claude_write_carries_the_trimmed_content(repo, mode) -> None:
     )
     out = answer(run_event("claude", post, repo))
     assert out is None or "trimmed" not in out["hookSpecificOutput"]["additionalContext"]
-
-
-def test_claude_edit_is_trimmed_after_the_write(repo) -> None:
-    """An Edit carries no whole content to hand back: the trim runs after it."""
-    write(repo, CHECKPOINT, BLOATED.replace("task 12", "task twelve"))
-    payload = fixture(
-        "claude",
-        "pre_tool_use_edit",
-        repo,
-        **{
-            "tool_input.file_path": os.path.join(repo, CHECKPOINT),
-            "tool_input.old_string": "task twelve",
-            "tool_input.new_string": "task 12",
-            "tool_input.replace_all": False,
-        },
-    )
-    out = answer(run_event("claude", payload, repo))
-    assert out is None or "updatedInput" not in out["hookSpecificOutput"]
 
 
 def test_gemini_write_file_carries_the_trimmed_content(repo) -> None:

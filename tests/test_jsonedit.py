@@ -1,4 +1,4 @@
-"""agent.jsonedit: splicing edits of a JSON text.
+"""agent.install.jsonedit: splicing edits of a JSON text.
 
 Properties over generated documents in many layouts (compact, spaced, indented by
 spaces or tabs, CRLF, with or without a final newline): appending a value anywhere

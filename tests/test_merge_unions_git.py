@@ -190,3 +190,38 @@ def test_pm_refs_keep_every_entry_each_session_appended(tmp_path, how):
     assert refs.count(child) == 2 and refs.count(source) == 2 and len(refs) == 4
     assert refs[0] == source
     assert run_script("asimov-validate", OC, cwd=repo).returncode == 0
+
+
+@pytest.mark.parametrize("how", HOWS)
+@pytest.mark.parametrize("config", ["", "trim:\n  order: newest-first\n"])
+def test_a_newest_first_union_past_the_window_keeps_the_newest(tmp_path, how, config):
+    """ADR-007's own example lists the newest first; the union over the cap keeps that end
+    (read from the dates each side shows, or from `trim.order`), as the trimmer does."""
+    base = ["2026-01-03 c", "2026-01-02 b", "2026-01-01 a"]
+    if config:  # no dates: only the config says which end is newest
+        base = [item.split(" ")[1] for item in base]
+    main_items = (["2026-01-05 m2", "2026-01-04 m1"] if not config else ["m2", "m1"]) + base
+    feature_items = (["2026-01-06 f1"] if not config else ["f1"]) + base
+    repo = git_init(tmp_path / "repo")
+    assert run_module(repo, "install", "--quiet").returncode == 0
+    if config:
+        write(repo, ".asimov-hooks.yaml", config)
+    write(repo, CP, asimov(base, "2026-01-01T10:00:00Z"))
+    commit_all(repo, "base")
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo, CP, asimov(feature_items, "2026-01-03T10:00:00Z"))
+    commit_all(repo, "feature: work")
+    git(repo, "checkout", "-q", "main")
+    write(repo, CP, asimov(main_items, "2026-01-02T10:00:00Z"))
+    commit_all(repo, "main: work")
+    done = integrate(repo, how)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the union passed the list caps" in done.stderr
+    merged = read_yaml(repo, CP)["completed"]
+    oldest = base[-1]
+    assert len(merged) == 5 and oldest not in merged, merged  # the oldest cut, not the newest
+    assert {main_items[0], main_items[1], feature_items[0]} <= set(merged)
+    trimmed = run_script("asimov-hooks", "trim", CP, cwd=repo)
+    assert "archived 1 item the merge driver cut" in trimmed.stdout, trimmed.stdout
+    (entry,) = read_yaml(repo, ARCHIVE)
+    assert entry["removed"] == {"completed": [oldest]}

@@ -50,6 +50,10 @@ ALLOWED = {
     ),
     ("oc/session_cli.py", "_refused"): "`refused.what` is our own word (checkpoint, result)",
     ("oc/cliutil.py", "write_checkpoint"): "`shown` is Project.show of the path",
+    ("cli/checkpoint.py", "_load"): (
+        "a ConfigError's lines are escaped when it is made (packs.ConfigError), error_lines "
+        "only joins them"
+    ),
     ("cli/commands.py", "_guarded"): "`prog` is the command's own name",
     ("cli/info.py", "rules_command"): "the shipped rule documentation",
     ("cli/info.py", "schema_command"): "a shipped schema (rules/schemas/) and its path",

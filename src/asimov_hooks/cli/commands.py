@@ -39,6 +39,7 @@ LAZY_COMMANDS = {
     "schema": "asimov_hooks.cli.info:schema_command",
     "oc": "asimov_hooks.oc.cli:group",
     "init": "asimov_hooks.adoption.command:command",
+    "checkpoint": "asimov_hooks.cli.checkpoint:command",
 }
 
 

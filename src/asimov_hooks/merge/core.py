@@ -162,6 +162,8 @@ class Merger:
         added = [x for _, x in first] + [x for k, x in second if k not in taken]
         if spec.get("order") == "newest-first":
             return _newest_first(added, kept, spec.get("time-key", "at"))
+        if _grows_at_front(set(kb), ko, kt):  # a newest-first history: additions on top
+            return added + kept
         return kept + added
 
     def _by_key(self, b: Any, o: Any, t: Any, path: PathT, key: str) -> Any:
@@ -190,6 +192,22 @@ class Merger:
                 self.conflicts.remove(found)
             return self.conflict(path, b, o, t, "items reordered differently on both sides")
         return [merged[ident] for ident in order]
+
+
+def _grows_at_front(in_base: set, *sides: list) -> bool:
+    """Whether every side that added items put them all before the base items it kept
+    (a list kept newest first, as ADR-007's example writes `completed`); the union then
+    puts the additions first too, so the list keeps its order and its newest end."""
+    grew = False
+    for keys in sides:
+        added = [i for i, k in enumerate(keys) if k not in in_base]
+        kept = [i for i, k in enumerate(keys) if k in in_base]
+        if not added:
+            continue
+        if not kept or max(added) > min(kept):
+            return False
+        grew = True
+    return grew
 
 
 def _key_union(*maps: Iterable) -> list:

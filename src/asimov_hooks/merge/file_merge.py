@@ -178,7 +178,7 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
     keyed = _keyed(settings.policies)
     cut: dict[str, list] = {}
     if not conflicts and settings.caps:
-        tree, cut = _cap(tree, o_data, t_data, settings.caps)
+        tree, cut = _cap(tree, o_data, t_data, settings.caps, settings.cap_order)
 
     def render(value: Any) -> str:
         if settings.fmt == "yaml":
@@ -239,12 +239,14 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
 
 
 def _cap(
-    tree: Any, ours: Any, theirs: Any, caps: dict[str, tuple[str, int]]
+    tree: Any, ours: Any, theirs: Any, caps: dict[str, tuple[str, int]], order: str = "auto"
 ) -> tuple[Any, dict[str, list]]:
     """Cut each top-level list the union took past its trim cap, keeping the end the
-    trimmer keeps (`last` for completed: the newest); (tree, field -> cut items)."""
+    trimmer keeps: the newest of a history list (`completed`), at whichever end the
+    list's `order` (trim/order) puts them; (tree, field -> cut items)."""
     if not isinstance(tree, dict):
         return tree, {}
+    from ..trim.order import keep_for
     from .core import same
 
     cut: dict[str, list] = {}
@@ -257,11 +259,26 @@ def _cap(
             continue  # not the union's doing: a side already had this list
         if out is tree:
             out = dict(tree)
-        if keep == "last":
+        if keep_for(keep, _order_of(name, order, ours, theirs), value) == "last":
             cut[name], out[name] = value[: len(value) - most], value[len(value) - most :]
         else:
             cut[name], out[name] = value[most:], value[:most]
     return out, cut
+
+
+def _order_of(name: str, order: str, ours: Any, theirs: Any) -> str:
+    """The order of list `name` (trim/order): as configured, else as either side shows it
+    (each side's list is in one order; the union of two may interleave their dates)."""
+    from ..trim.order import AUTO, detect
+
+    if order != AUTO:
+        return order
+    for side in (ours, theirs):
+        items = side.get(name) if isinstance(side, dict) else None
+        found = detect(items) if isinstance(items, list) else None
+        if found:
+            return found
+    return AUTO
 
 
 def _phrase(problem: str | None) -> str:

@@ -23,6 +23,7 @@ class Settings:
 
     __slots__ = (
         "archive",
+        "cap_order",
         "caps",
         "fixable",
         "fmt",
@@ -48,6 +49,7 @@ class Settings:
         schema_seconds: float | None = None,
         caps: dict[str, tuple[str, int]] | None = None,
         archive: bool = True,
+        cap_order: str = "auto",
     ) -> None:
         from ..readers.guards import limits as default_limits
 
@@ -65,6 +67,9 @@ class Settings:
         # false: the trim config archives nothing, so neither does the merge)
         self.caps = caps or {}
         self.archive = archive
+        # which end of a history list is newest, as the trimmer reads it (trim/order):
+        # a union over a cap keeps the newest items whatever the list's order
+        self.cap_order = cap_order
 
 
 def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings | str:
@@ -118,6 +123,7 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
         schema_seconds=seconds,
         caps=caps,
         archive=trim.archive,
+        cap_order=trim.order,
     )
 
 

@@ -9,9 +9,11 @@ Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
   `permissionDecisionReason` (shown to Claude); context for Claude is
   `hookSpecificOutput.additionalContext` (PreToolUse, PostToolUse, SessionStart).
   Exit 2 would refuse too, but the JSON keeps the refusal to this one tool call.
-  A Write the rolling window would trim gets `updatedInput` with the trimmed content
-  (`permissionDecision` "allow", or "ask" in the default permission mode, where the
-  user approves a Write anyway).
+  A Write, Edit or MultiEdit whose result the rolling window would trim gets
+  `updatedInput`, the same tool leaving the trimmed content (a Write carries it; an
+  Edit replaces the whole current file, which occurs once, with it; a MultiEdit
+  becomes one such edit), with `permissionDecision` "allow", or "ask" in the default
+  permission mode, where the user approves an edit anyway.
 - Stop: `hookSpecificOutput.additionalContext` is "non-error feedback delivered to
   the model; the conversation continues so the model can act on it" (Claude Code
   2.1.163 and later). `{"decision": "block", "reason": ...}` also continues the turn,
@@ -83,8 +85,7 @@ def normalize(payload: dict[str, Any]) -> Event:
         if event.kind == PRE_WRITE:
             event.edits = [Edit(path, _change(tool, tool_input))]
             event.tool_input = tool_input
-            # a Write carries the whole content: it can carry the trimmed one instead
-            event.rewritable = tool == "Write"
+            event.rewriter = _rewriter(tool, tool_input, path)
             event.source = as_text(payload.get("permission_mode"))
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
@@ -104,6 +105,24 @@ def _change(tool: str, tool_input: dict[str, Any]) -> Any:
     return Replace(tool_input.get("edits"), multi=True)
 
 
+def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
+    """The same tool leaving the content the core asks for (`updatedInput` keeps the
+    tool): a Write carries it, an Edit or MultiEdit replaces the whole current text.
+    Nothing is imported until a protocol file is trimmed."""
+
+    def build(plans: dict[str, tuple[str | None, str]]) -> Any:
+        from ..runtime import rewrite
+
+        if tool == "Write":
+            return rewrite.whole(tool_input, path, plans, "content")
+        if tool == "Edit":
+            keys = ("old_string", "new_string")
+            return rewrite.replace(tool_input, path, plans, keys, reset={"replace_all": False})
+        return rewrite.edits(tool_input, path, plans)
+
+    return build
+
+
 def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
     if answer is None:
         return None, 0
@@ -116,15 +135,14 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
                 "permissionDecisionReason": answer.reason,
             }
         }
-    elif answer.rewrites and event.kind == PRE_WRITE:
-        new = answer.rewrites.get(event.targets[0])
-        # the trimmed content in place of the model's (ADR-007: trim before the write);
-        # "ask" keeps the user's own approval where Claude Code would ask for a Write
+    elif answer.updated is not None and event.kind == PRE_WRITE:
+        # the same tool leaving the trimmed content (ADR-007: trim before the write);
+        # "ask" keeps the user's own approval where Claude Code would ask for an edit
         specific: dict[str, Any] = {
             "hookEventName": event.name,
             "permissionDecision": "ask" if event.source in (None, "default") else "allow",
             "permissionDecisionReason": "asimov-hooks trimmed the checkpoint before the write",
-            "updatedInput": {**event.tool_input, "content": new},
+            "updatedInput": answer.updated,
         }
         if answer.context:
             specific["additionalContext"] = answer.context

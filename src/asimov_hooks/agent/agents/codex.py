@@ -5,9 +5,13 @@ Events (developers.openai.com/codex/hooks; openai/codex hook schemas):
   (`*** Begin Patch` ... `*** End Patch`), its paths relative to `cwd`. A deny is
   `hookSpecificOutput.permissionDecision: "deny"` with `permissionDecisionReason`;
   `hookSpecificOutput.additionalContext` reaches the model (PreToolUse, PostToolUse,
-  SessionStart). Shell calls arrive as `Bash` with `tool_input.command`: a patch run
-  through `apply_patch`/`applypatch` in a heredoc (Codex applies it itself when the
-  model has no apply_patch tool) is judged as the tool's; any other command is
+  SessionStart). A patch that would leave a protocol file the rolling window trims
+  gets `updatedInput.command` (with "allow", which Codex needs to apply it): the
+  patch with that file's section rewritten to leave the trimmed content, the other
+  sections as written (`patch_rewrite`). Shell calls arrive as `Bash` with
+  `tool_input.command`: a patch run through `apply_patch`/`applypatch` in a heredoc
+  (Codex applies it itself when the model has no apply_patch tool) is judged as the
+  tool's, and rewritten inside the command the same way; any other command is
   watched for the protocol files it changes (`agent.runtime.shellwatch`).
 - Stop: `{"decision": "block", "reason": ...}` continues the turn with the reason
   as the next instruction. Codex does not cap continuations itself; the turn timer
@@ -76,11 +80,9 @@ def normalize(payload: dict[str, Any]) -> Event:
             raise EventError(f"{PATCH_TOOL} event without a string tool_input.command")
         event.tool = PATCH_TOOL
         _patch_targets(event, command, cwd)
-        if event.kind == PRE_WRITE and len(event.edits) == 1:
-            edit = event.edits[0]
-            # one file, no move: a whole-file patch can carry the trimmed content
-            event.rewritable = edit.source == edit.path
+        if event.kind == PRE_WRITE:
             event.tool_input = tool_input if isinstance(tool_input, dict) else {}
+            event.rewriter = _patch_rewriter(event.tool_input, command, cwd)
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
@@ -105,6 +107,9 @@ def _shell(event: Event, payload: dict[str, Any], command: object, cwd: str) -> 
     for directory, patch in found:
         where = os.path.normpath(os.path.join(cwd, directory)) if directory else cwd
         _patch_targets(event, patch, where)
+    if event.kind == PRE_WRITE and isinstance(command, str):
+        event.tool_input = payload["tool_input"]
+        event.rewriter = _shell_rewriter(event.tool_input, command, found, cwd)
     return event
 
 
@@ -147,6 +152,60 @@ def _patch_targets(event: Event, patch: str, cwd: str) -> None:
         )
         for path in seen
     ]
+
+
+def _patch_rewriter(tool_input: dict[str, Any], patch: str, cwd: str) -> Any:
+    """The patch changed so that each trimmed file's section leaves the trimmed content,
+    the other sections as they were (`patch_rewrite`); Codex takes it as
+    `updatedInput.command`."""
+
+    def build(plans: dict[str, tuple[str | None, str]]) -> Any:
+        from .patch_rewrite import rewrite_patch
+
+        done = rewrite_patch(patch, plans, lambda name: absolute(name, cwd, f"{PATCH_TOOL} path"))
+        if done is None:
+            return None
+        return {**tool_input, "command": done[0]}, done[1]
+
+    return build
+
+
+def _shell_rewriter(
+    tool_input: dict[str, Any], command: str, found: list[tuple[str | None, str]], cwd: str
+) -> Any:
+    """The shell command with each patch it hands to apply_patch changed as for the
+    tool (Codex takes a shell tool's `updatedInput.command`). Only a patch that stands
+    verbatim in the command once (a heredoc, not `<<-`) is changed, only for a file no
+    other patch of the command touches, and the command must give back exactly the
+    changed patches when read again."""
+
+    def build(plans: dict[str, tuple[str | None, str]]) -> Any:
+        import os
+
+        from ..runtime.shellcmd import patches
+        from .apply_patch import patch_paths
+        from .patch_rewrite import rewrite_patch
+
+        bases = [os.path.normpath(os.path.join(cwd, d)) if d else cwd for d, _ in found]
+        touched: dict[str, int] = {}
+        for (_, patch), base in zip(found, bases, strict=True):
+            for path in {absolute(name, base, "path") for name in patch_paths(patch)}:
+                touched[path] = touched.get(path, 0) + 1
+        alone = {path: plan for path, plan in plans.items() if touched.get(path) == 1}
+        text, wanted, carried = command, [], []
+        for (_, patch), base in zip(found, bases, strict=True):
+            done = rewrite_patch(patch, alone, lambda name, base=base: absolute(name, base, "path"))
+            if done is None or text.count(patch) != 1:
+                wanted.append(patch)
+                continue
+            text = text.replace(patch, done[0])
+            wanted.append(done[0])
+            carried += done[1]
+        if not carried or [patch for _, patch in patches(text)] != wanted:
+            return None
+        return {**tool_input, "command": text}, carried
+
+    return build
 
 
 class PatchChange:
@@ -242,12 +301,14 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
                 "permissionDecisionReason": answer.reason,
             }
         }
-    elif answer.rewrites and event.kind == PRE_WRITE and _whole_file(event, answer):
+    elif answer.updated is not None and event.kind == PRE_WRITE:
+        # the patch whose trimmed files' sections leave the trimmed content; Codex
+        # applies `updatedInput` only with "allow"
         out = {
             "hookSpecificOutput": {
                 "hookEventName": event.name,
                 "permissionDecision": "allow",
-                "updatedInput": {**event.tool_input, "command": _whole_file(event, answer)},
+                "updatedInput": answer.updated,
                 **({"additionalContext": answer.context} if answer.context else {}),
             }
         }
@@ -262,28 +323,3 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
     import json
 
     return json.dumps(out, ensure_ascii=False) + "\n", 0
-
-
-def _whole_file(event: Event, answer: Answer) -> str | None:
-    """The patch that leaves the file with the trimmed content (ADR-007's trim before
-    the write): Add File for a new one, else one hunk replacing every line."""
-    import os
-
-    from ..runtime.writes import current_text
-
-    path = event.targets[0]
-    new = answer.rewrites.get(path)
-    if new is None:
-        return None
-    try:
-        current = current_text(path, event.project)[0]
-    except Exception:  # CannotSimulate: the tool fails by itself; trimmed after, if at all
-        return None
-    name = os.path.relpath(path, event.cwd).replace(os.sep, "/")
-    added = "".join(f"+{line}\n" for line in new.splitlines())
-    if current is None:
-        return f"*** Begin Patch\n*** Add File: {name}\n{added}*** End Patch\n"
-    if not current.strip():
-        return None
-    removed = "".join(f"-{line}\n" for line in current.splitlines())
-    return f"*** Begin Patch\n*** Update File: {name}\n@@\n{removed}{added}*** End Patch\n"

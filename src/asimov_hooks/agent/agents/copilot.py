@@ -11,9 +11,10 @@ reference"; `.github/hooks/*.json`, `"version": 1`, command hooks with `bash`):
   read too). `create` (`path`, `file_text`), `edit` (`path`, `old_str`, `new_str`:
   exactly one occurrence), `bash` (`command`: the protocol files' state before the
   command, compared after it). A deny is `{"permissionDecision": "deny",
-  "permissionDecisionReason": ...}` (the only decision Copilot processes); there is
-  no documented way to hand back changed arguments, so a write is never rewritten:
-  it is trimmed right after. postToolUse's output is ignored by Copilot: what is
+  "permissionDecisionReason": ...}`. A create or edit whose result the rolling window
+  would trim gets `modifiedArgs` (the hooks reference: "substitute tool arguments"):
+  the trimmed `file_text`, or `old_str` the whole current file and `new_str` the
+  trimmed file, with no decision (the user's own permission flow goes on). postToolUse's output is ignored by Copilot: what is
   still wrong goes to stderr (the hook log) and as `additionalContext`.
 - agentStop: `{"decision": "block", "reason": ...}` keeps the agent working with
   the reason as its next instruction; the turn timer is the loop guard.
@@ -109,6 +110,7 @@ def normalize(payload: dict[str, Any]) -> Event:
         if event.kind == PRE_WRITE:
             event.edits = [Edit(path, _ToolChange(tool, args))]
             event.tool_input = args
+            event.rewriter = _rewriter(tool, args, path)
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
@@ -136,6 +138,20 @@ def _args(value: object, tool: object) -> dict[str, Any]:
     return parsed
 
 
+def _rewriter(tool: str, args: dict[str, Any], path: str) -> Any:
+    """The same tool leaving the content the core asks for (`modifiedArgs`): create
+    carries it, edit replaces the whole current text (of an existing file)."""
+
+    def build(plans: dict[str, tuple[str | None, str]]) -> Any:
+        from ..runtime import rewrite
+
+        if tool == "create":
+            return rewrite.whole(args, path, plans, "file_text")
+        return rewrite.replace(args, path, plans, ("old_str", "new_str"), create=False)
+
+    return build
+
+
 class _ToolChange:
     """What create or edit leaves (`agent.runtime.model.Change`)."""
 
@@ -159,6 +175,12 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
     out: dict[str, Any] | None = None
     if answer.decision == "deny" and event.kind == PRE_WRITE:
         out = {"permissionDecision": "deny", "permissionDecisionReason": answer.reason}
+    elif answer.updated is not None and event.kind == PRE_WRITE:
+        # the same tool leaving the trimmed content; no permissionDecision with it:
+        # the user's own permission flow goes on
+        out = {"modifiedArgs": answer.updated}
+        if answer.context:
+            out["additionalContext"] = answer.context
     elif answer.decision == "block" and event.kind == STOP:
         out = {"decision": "block", "reason": answer.reason}
     elif answer.context and event.kind != PROMPT:

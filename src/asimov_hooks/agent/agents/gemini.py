@@ -5,9 +5,11 @@ Events (geminicli.com/docs/hooks and /docs/hooks/reference; google-gemini/gemini
   `replace` (`file_path`, `old_string`, `new_string`, `allow_multiple`: exactly one
   occurrence unless set). A relative `file_path` is relative to the project root.
   A deny is `{"decision": "deny", "reason": ...}`: the reason reaches the agent as the
-  tool's error and the turn goes on. A write_file the rolling window would trim gets
-  `hookSpecificOutput.tool_input`: the model's arguments with the trimmed content (all
-  of them: Gemini CLI 0.61.0 validates the object as the whole set of arguments). AfterTool's `hookSpecificOutput.additionalContext`
+  tool's error and the turn goes on. A write_file or replace whose result the rolling
+  window would trim gets `hookSpecificOutput.tool_input`: all of the model's arguments
+  (Gemini CLI 0.61.0 validates the object as the whole set of arguments), with the
+  trimmed content, or replace's old_string the whole current file and new_string the
+  trimmed file. AfterTool's `hookSpecificOutput.additionalContext`
   is appended to the tool result; BeforeTool has no context field.
 - BeforeTool / AfterTool on `run_shell_command` (`tool_input.command`): the protocol
   files' state before the command, compared after it (`agent.runtime.shellwatch`).
@@ -85,13 +87,30 @@ def normalize(payload: dict[str, Any]) -> Event:
         event.tool, event.targets = tool, [path]
         if event.kind == PRE_WRITE:
             event.edits = [Edit(path, _ToolChange(tool, tool_input))]
-            event.rewritable = tool == "write_file"  # the whole content: trimmed first
+            event.tool_input = tool_input
+            event.rewriter = _rewriter(tool, tool_input, path)
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
     else:
         event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
     return event
+
+
+def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
+    """The same tool leaving the content the core asks for: write_file carries it,
+    replace replaces the whole current text (which keeps the current final newline,
+    or its lack, as replace does). Nothing is imported until a file is trimmed."""
+
+    def build(plans: dict[str, tuple[str | None, str]]) -> Any:
+        from ..runtime import rewrite
+
+        if tool == "write_file":
+            return rewrite.whole(tool_input, path, plans, "content")
+        keys = ("old_string", "new_string")
+        return rewrite.replace(tool_input, path, plans, keys, keeps_newline=True)
+
+    return build
 
 
 class _ToolChange:
@@ -124,14 +143,11 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         answer.decision == "block" and event.kind == STOP
     ):
         out = {"decision": "deny", "reason": answer.reason}
-    elif answer.rewrites and event.kind == PRE_WRITE:
-        # the model's arguments with the trimmed content: the documentation says the
-        # object is merged over them, but Gemini CLI 0.61.0 validates it as the whole
-        # set of arguments ("params must have required property 'file_path'")
-        change = event.edits[0].change if event.edits else None
-        given = dict(change.tool_input) if isinstance(change, _ToolChange) else {}
-        given["content"] = answer.rewrites.get(event.targets[0])
-        out = {"hookSpecificOutput": {"hookEventName": event.name, "tool_input": given}}
+    elif answer.updated is not None and event.kind == PRE_WRITE:
+        # all of the model's arguments, changed: the documentation says the object is
+        # merged over them, but Gemini CLI 0.61.0 validates it as the whole set of
+        # arguments ("params must have required property 'file_path'")
+        out = {"hookSpecificOutput": {"hookEventName": event.name, "tool_input": answer.updated}}
     elif answer.context and event.kind in CONTEXT_EVENTS:
         out = {
             "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}

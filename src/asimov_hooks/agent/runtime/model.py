@@ -9,6 +9,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
+    from collections.abc import Callable, Iterable
     from typing import Any, Protocol
 
     class Change(Protocol):
@@ -17,6 +18,10 @@ if TYPE_CHECKING:  # annotations only
         raises simulate.CannotSimulate when the tool would fail by itself."""
 
         def apply(self, current: str | None, limit: int) -> str | None: ...
+
+    Rewriter = Callable[
+        [dict[str, tuple[str | None, str]]], tuple[dict[str, Any], Iterable[str]] | None
+    ]
 
 
 # the kinds of event the core handles
@@ -58,7 +63,7 @@ class Event:
         "name",
         "project",
         "prompt",
-        "rewritable",
+        "rewriter",
         "session",
         "shell",
         "source",
@@ -85,9 +90,11 @@ class Event:
         self.prompt: str | None = None  # prompt: the text submitted
         self.shell: str | None = None  # pre_shell / post_shell: the command's text
         self.tool_input: dict[str, Any] = {}  # the tool's input as the agent sent it
-        # pre_write: the adapter can hand the agent a changed input carrying each
-        # target's whole new content (a trim before the write: `Answer.rewrites`)
-        self.rewritable = False
+        # pre_write, where the agent takes a changed tool input: given {path: (its
+        # current text or None, the content it should get instead)}, the input that
+        # leaves exactly that and the paths it carries, or None when this call cannot
+        # (a trim before the write: `agent.runtime.pretrim`, `Answer.updated`)
+        self.rewriter: Rewriter | None = None
         self.tool_use: str | None = None  # the tool call's id, when the agent gives one
 
 
@@ -96,18 +103,19 @@ class Answer:
     any, is for the agent to read), "deny" (refuse the write; `reason` says why), or
     "block" (do not end the turn; `reason` is the agent's next instruction)."""
 
-    __slots__ = ("context", "decision", "reason", "rewrites")
+    __slots__ = ("context", "decision", "reason", "updated")
 
     def __init__(
         self,
         decision: str = "allow",
         reason: str = "",
         context: str = "",
-        rewrites: dict[str, str] | None = None,
+        updated: dict[str, Any] | None = None,
     ) -> None:
         self.decision, self.reason, self.context = decision, reason, context
-        # "allow" on a pre_write: the whole content each path gets instead (trimmed)
-        self.rewrites = rewrites or {}
+        # "allow" on a pre_write: the tool input the agent runs instead (its result
+        # trimmed before the write), as `Event.rewriter` built it
+        self.updated = updated
 
     def __repr__(self) -> str:
         return f"Answer({self.decision!r}, reason={self.reason!r}, context={self.context!r})"

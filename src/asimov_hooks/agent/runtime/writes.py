@@ -58,30 +58,21 @@ def pre_write(event: Event) -> Answer | None:
         if remarks:
             reason += "\n" + "\n".join(remarks)
         return Answer("deny", reason=reason)
-    rewrites = _trim_first(event, trims, remarks) if event.rewritable else {}
-    if remarks or rewrites:
-        return Answer(context="\n".join(remarks), rewrites=rewrites)
+    updated = _trim_first(event, trims, remarks) if event.rewriter is not None else None
+    if remarks or updated:
+        return Answer(context="\n".join(remarks), updated=updated)
     return None
 
 
-def _trim_first(event: Event, trims: list[tuple[Any, ...]], remarks: list[str]) -> dict[str, str]:
-    """ADR-007's trim BEFORE the write: the content each trimmable write gets instead,
-    its cut items archived first (`pretrim`)."""
-    from .pretrim import trim_before_write
+def _trim_first(
+    event: Event, trims: list[tuple[Any, ...]], remarks: list[str]
+) -> dict[str, Any] | None:
+    """ADR-007's trim BEFORE the write: the tool input whose result is each trimmable
+    file's trimmed content, its cut items archived first (`pretrim`)."""
+    from .pretrim import plan, trim_first
 
-    rewrites: dict[str, str] = {}
-    for path, config, kind, rel, text in trims:
-        done = trim_before_write(path, config, kind, rel, text)
-        if done is None:
-            continue  # trimmed after the write instead
-        rewrites[path], messages = done
-        remarks.insert(
-            0,
-            f"asimov-hooks trimmed your {event.tool} of {rel} before it was written (ADR-007 "
-            f"rolling window): {'; '.join(messages)}. The file holds the trimmed content: "
-            "read it again before editing it.",
-        )
-    return rewrites
+    cuts = [cut for cut in (plan(*trim) for trim in trims) if cut is not None]
+    return trim_first(event, cuts, remarks) if cuts else None
 
 
 def _judge(
@@ -148,7 +139,7 @@ def _judge(
             + f"\n{advice}"
         )
     if trimmed and not new and edit.source == edit.path:
-        trims.append((edit.path, config, kind, rel, after))
+        trims.append((edit.path, config, kind, rel, before, after))
     old = [f for f in errors_after if f not in new]
     if old:
         remarks.append(
