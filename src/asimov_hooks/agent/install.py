@@ -226,6 +226,8 @@ def _uninstall_command(top: str, agent: str, report: Report, leaving: set[str]) 
         rel = _rel(path, top)
         report.lines.append(f"{rel}: removed the /checkpoint command an earlier version installed")
         _remove_made_dirs(top, os.path.dirname(path))
+    elif status == "refused":  # a link out of the work tree where it would be: said
+        report.warnings.append(message)
 
 
 def _still_reading(top: str, agent: str, leaving: set[str]) -> tuple[str, ...]:
