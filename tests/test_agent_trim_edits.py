@@ -39,6 +39,7 @@ NEW = (
     'next_steps:\n  - "Task 8: announce"\n'
 )
 AFTER = BEFORE.replace(OLD, NEW)
+AUTO = ("acceptEdits", "bypassPermissions")
 
 
 @pytest.fixture
@@ -115,7 +116,7 @@ def lands(repo: str, agent: str, post: dict | None, content: str) -> None:
 
 
 # ------------------------------------------------------------------ Claude Code
-@pytest.mark.parametrize("mode", ["acceptEdits", "default"])
+@pytest.mark.parametrize("mode", ["acceptEdits", "bypassPermissions", "default", "plan"])
 def test_claude_edit_replaces_the_whole_file_with_the_trimmed_content(repo, tmp_path, mode):
     write(repo, CHECKPOINT, BEFORE)
     path = os.path.join(repo, CHECKPOINT)
@@ -132,7 +133,8 @@ def test_claude_edit_replaces_the_whole_file_with_the_trimmed_content(repo, tmp_
         },
     )
     specific = answer(run_event("claude", payload, repo))["hookSpecificOutput"]
-    assert specific["permissionDecision"] == ("allow" if mode == "acceptEdits" else "ask")
+    # "allow" only where Claude Code runs edits unasked: never more than the user allows
+    assert specific["permissionDecision"] == ("allow" if mode in AUTO else "ask")
     updated = specific["updatedInput"]
     # the same tool (updatedInput keeps it): the whole current file, once, replaced
     assert set(updated) == {"file_path", "old_string", "new_string", "replace_all"}
@@ -463,3 +465,14 @@ def test_whole_file_replacement_only_where_exact(current, content, keeps, expect
     from asimov_hooks.agent.rewrite import replaceable
 
     assert replaceable(current, content, create=True, keeps_newline=keeps) is expected
+
+
+def test_copilot_create_over_an_existing_file_is_not_rewritten(repo):
+    """create does not overwrite a file: the call fails by itself, and nothing is
+    archived for a write that will not happen."""
+    write(repo, CHECKPOINT, BEFORE)
+    args = {"path": os.path.join(repo, CHECKPOINT), "file_text": AFTER}
+    payload = fixture("copilot", "pre_tool_use_create", repo, toolArgs=json.dumps(args))
+    out = answer(run_event("copilot", payload, repo))
+    assert out is None or "modifiedArgs" not in out
+    assert not Path(repo, ARCHIVE).exists()

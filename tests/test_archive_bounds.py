@@ -15,7 +15,7 @@ from conftest import GIT_ENV, ROOT, SCRIPTS, commit_all, git, git_init, run_scri
 
 from asimov_hooks.merge import archive_merge
 from asimov_hooks.merge.archive_merge import merge_archive
-from asimov_hooks.readers import fast_yaml, loaders
+from asimov_hooks.readers import loaders, stream_yaml
 from asimov_hooks.trim.archive import HEADER
 
 pytestmark = pytest.mark.usefixtures("isolated_home")
@@ -73,48 +73,61 @@ def test_an_alias_bomb_is_still_one(tmp_path) -> None:
     assert "yaml-aliases aliases expand to more than 100,000 nodes" in done.stdout
 
 
+def counting_events(monkeypatch, calls: dict[str, int]) -> None:
+    """Count the events the stream reader takes from libyaml into calls["events"]."""
+    parser_class, kinds = stream_yaml._source()
+
+    class Counting:
+        def __init__(self, text: str) -> None:
+            self.parser = parser_class(text)
+
+        def get_event(self):
+            calls["events"] += 1
+            return self.parser.get_event()
+
+        def dispose(self) -> None:
+            self.parser.dispose()
+
+    monkeypatch.setattr(stream_yaml, "_SOURCE", [(Counting, kinds)])
+
+
 def counted_validate(monkeypatch, tmp_path, count: int) -> dict[str, int]:
-    """Validate an archive of `count` entries in-process, counting the nodes the fast
-    reader built and the calls to the slow (round-trip) readers."""
-    calls = {"nodes": 0, "round-trip": 0}
-    real_build = fast_yaml._build
+    """Validate an archive of `count` entries in-process, counting the events the
+    stream reader took and the calls to the node-based readers (there are none: an
+    archive's checks need no positions, so no node tree is built)."""
+    calls = {"events": 0, "node-based": 0}
 
-    def build(loader, root):
-        def walk(node):
-            calls["nodes"] += 1
-            if isinstance(node.value, list):
-                for child in node.value:
-                    for part in child if isinstance(child, tuple) else (child,):
-                        walk(part)
+    def node_based(*args, **kwargs):
+        calls["node-based"] += 1
+        raise AssertionError("an archive without anchors is read from libyaml's events")
 
-        walk(root)
-        return real_build(loader, root)
-
-    def slow(*args, **kwargs):
-        calls["round-trip"] += 1
-        raise AssertionError("an archive without anchors is read by the fast path")
-
-    monkeypatch.setattr(fast_yaml, "_build", build)
-    monkeypatch.setattr(loaders, "_rt_document", slow)
+    counting_events(monkeypatch, calls)
+    monkeypatch.setattr(loaders, "_fast_document", node_based)
+    monkeypatch.setattr(loaders, "_rt_document", node_based)
     path = write(tmp_path, f"{count}/{ARCHIVE}", archive(count))
     from asimov_hooks.validation.run import validate
 
     assert validate([path]) == 0
+    monkeypatch.undo()
     return calls
 
 
 def test_validating_an_archive_is_linear(monkeypatch, tmp_path) -> None:
+    """One event per value (and a few per entry), no node tree: twice the entries,
+    twice the events."""
     small = counted_validate(monkeypatch, tmp_path, 8_000)
     large = counted_validate(monkeypatch, tmp_path, 16_000)
-    assert small["round-trip"] == large["round-trip"] == 0
-    assert large["nodes"] <= 2 * small["nodes"] + 10
+    assert small["node-based"] == large["node-based"] == 0
+    assert small["events"] >= 8_000 * 10  # each entry's values were read
+    assert large["events"] <= 2 * small["events"] + 10
 
 
-def merge_work(monkeypatch, count: int, quote: str) -> tuple[int, int]:
-    """(bytes parsed, full keys worked out) for a merge of archives of `count` entries,
-    theirs written with `quote` around its timestamps."""
+def merge_work(monkeypatch, count: int, quote: str) -> tuple[int, int, int]:
+    """(bytes parsed, full keys worked out, events read) for a merge of archives of
+    `count` entries, theirs written with `quote` around its timestamps."""
     parsed: list[int] = []
     keys = [0]
+    events = {"events": 0}
     real_read, real_key = archive_merge._read, archive_merge._key
 
     def read(text: str):
@@ -127,13 +140,14 @@ def merge_work(monkeypatch, count: int, quote: str) -> tuple[int, int]:
 
     monkeypatch.setattr(archive_merge, "_read", read)
     monkeypatch.setattr(archive_merge, "_key", key)
+    counting_events(monkeypatch, events)
     base = archive(count)
     ours = base + item(count, "o")
     theirs = archive(count, quote=quote) + item(count + 1, "t", quote)
     merged = merge_archive(base.encode(), ours.encode(), theirs.encode())
     assert merged == (ours + item(count + 1, "t", quote)).encode()
     monkeypatch.undo()
-    return sum(parsed), keys[0]
+    return sum(parsed), keys[0], events["events"]
 
 
 @pytest.mark.parametrize("quote", ["'", '"'])
@@ -144,6 +158,8 @@ def test_merging_an_archive_is_linear(monkeypatch, quote: str) -> None:
     large = merge_work(monkeypatch, 4_000, quote)
     assert large[0] <= 2 * small[0] + 5_000
     assert large[1] <= 2 * small[1] + 100
+    assert small[2] >= 2_000 * 10  # read from libyaml's events, no node tree
+    assert large[2] <= 2 * small[2] + 100
 
 
 def test_an_archive_over_its_cap_is_left_to_git_with_a_message(tmp_path) -> None:

@@ -103,7 +103,11 @@ def _main(args: list[str]) -> int:
                 continue
         return EXIT_OK
     adapter = load(name)
-    event = adapter.normalize(read_payload())
+    payload = read_payload()
+    aside = getattr(adapter, "stands_aside", None)
+    if aside is not None and aside(payload):
+        return EXIT_OK  # another agent's event, answered by that agent's own hooks
+    event = adapter.normalize(payload)
     if event.kind is None:
         # another event routed here by a hand-written setting: nothing to do, say so once
         from ..fs.access import show

@@ -57,6 +57,7 @@ class Event:
     __slots__ = (
         "aborted",
         "agent",
+        "cap",
         "cwd",
         "edits",
         "kind",
@@ -86,6 +87,9 @@ class Event:
         self.targets: list[str] = []  # absolute paths a write event touches
         self.edits: list[Edit] = []  # pre_write: what each target will hold
         self.aborted = False  # stop: the user aborted the turn (or it failed): never continue it
+        # stop: at most this many checkpoint requests after one real prompt (None: the
+        # turn timer alone), for an agent whose own loop count cannot be relied on
+        self.cap: int | None = None
         self.source: str | None = None  # session_start: STARTUP, RESUME, ... or the agent's word
         self.prompt: str | None = None  # prompt: the text submitted
         self.shell: str | None = None  # pre_shell / post_shell: the command's text

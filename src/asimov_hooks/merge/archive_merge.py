@@ -51,21 +51,16 @@ def _read(text: str) -> tuple[Any, bool]:
 
 def _split(text: str) -> tuple[str, list[str]]:
     """(the text before the first top-level `- ` item, the text of each item)."""
-    starts = [0] if _starts_item(text, 0) else []
-    at = text.find("\n-")
-    while at >= 0:
-        if _starts_item(text, at + 1):
-            starts.append(at + 1)
-        at = text.find("\n-", at + 2)
+    import re
+
+    # a line that starts a top-level item: `- ...` or a lone `-` (a C-speed search for
+    # the line break and dash before each)
+    starts = [0] if re.match(r"-(?: |\r?\n|\Z)", text) else []
+    starts += [found.start() + 1 for found in re.finditer(r"\n-(?= |\r?\n|\Z)", text)]
     if not starts:
         return text, []
     ends = [*starts[1:], len(text)]
     return text[: starts[0]], [text[a:b] for a, b in zip(starts, ends, strict=True)]
-
-
-def _starts_item(text: str, at: int) -> bool:
-    """Whether the line at `at` starts a top-level item: `- ...` or a lone `-`."""
-    return text.startswith(("- ", "-\n", "-\r\n"), at) or text[at:] == "-"
 
 
 def _chunks(text: str) -> list[str]:
@@ -116,25 +111,31 @@ def _bucket(value: Any) -> Hashable:
 class _Seen:
     """Entries of base and ours, looked up by key (by `==` only for odd values).
 
-    Entries are grouped by their scalar fields, and only the groups an entry of theirs
-    falls in get their full keys worked out, each entry's once: the merge costs a
-    look at every entry, not a full key of every one."""
+    The sides share the entry objects of items with the same text, so most of theirs'
+    entries are found by identity. The first few that are not (the entries theirs
+    added) are compared with each distinct entry at C speed; past those, entries are
+    grouped by their scalar fields, and only the groups an entry of theirs falls in get
+    their full keys worked out, each entry's once: the merge costs a look at every
+    entry, not a full key of every one."""
+
+    SCANS = 4  # entries compared one by one before the groups are built
 
     def __init__(self, *sides: list[Any]) -> None:
-        self.groups: dict[Hashable, list[Any]] = {}
+        self.groups: dict[Hashable, list[Any]] | None = None
         self.keyed: dict[Hashable, tuple[set[Hashable], list[Any]]] = {}
-        # the sides share the entry objects of items with the same text: each is
-        # grouped once, and theirs' copy of one is found by identity
-        self.ids: set[int] = set()
-        for side in sides:
-            for entry in side:
-                if id(entry) not in self.ids:
-                    self.ids.add(id(entry))
-                    self.groups.setdefault(_bucket(entry), []).append(entry)
+        self.pool: dict[int, Any] = {id(entry): entry for side in sides for entry in side}
+        self.scans = 0
 
     def __contains__(self, entry: Any) -> bool:
-        if id(entry) in self.ids:
+        if id(entry) in self.pool:
             return True
+        if self.groups is None and self.scans < self.SCANS:
+            self.scans += 1
+            return entry in self.pool.values()
+        if self.groups is None:
+            self.groups = {}
+            for other in self.pool.values():
+                self.groups.setdefault(_bucket(other), []).append(other)
         group = _bucket(entry)
         if group not in self.groups:
             return False
@@ -208,7 +209,8 @@ def _by_item(texts: tuple[str, ...]) -> tuple[Any, Any, Any, list[str]] | None:
     if any(not re.match(_COMMENTS_ONLY, header) for header, _ in split):
         return None
     # an item at the end of a file without a line break gets one, so items join up
-    distinct = dict.fromkeys(_ended(item) for _, items in split for item in items)
+    ended = [[*items[:-1], _ended(items[-1])] if items else [] for _, items in split]
+    distinct = dict.fromkeys(item for items in ended for item in items)
     try:
         data, aliased = _read("".join(distinct))
     except Exception:  # a side that does not parse: each is parsed whole, as before
@@ -216,8 +218,8 @@ def _by_item(texts: tuple[str, ...]) -> tuple[Any, Any, Any, list[str]] | None:
     data = [] if data is None else data
     if aliased or not isinstance(data, list) or len(data) != len(distinct):
         return None
-    read = dict(zip(distinct, data, strict=True))
-    b_data, o_data, t_data = ([read[_ended(item)] for item in items] for _, items in split)
+    read = dict(zip(distinct, data, strict=True)).__getitem__
+    b_data, o_data, t_data = (list(map(read, items)) for items in ended)
     return b_data, o_data, t_data, split[2][1]
 
 

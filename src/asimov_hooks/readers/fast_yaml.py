@@ -53,6 +53,8 @@ def _fast_loader_class() -> Any:
         class FastLoader(CParser, SafeConstructor, VersionedResolver):  # type: ignore[misc]
             # documents with a %YAML directive never come here: always YAML 1.2
             processing_version = (1, 2)
+            # (first character -> resolvers, resolvers for any other): stream_yaml's too
+            resolvers = (table, fallback)
 
             def __init__(self, stream: str) -> None:
                 CParser.__init__(self, stream)

@@ -97,23 +97,41 @@ def check_depth(text: str, fmt: str, max_depth: int) -> None:
         return
     if openers + text.count("\n") + text.count("- ") + text.count("? ") + 1 <= max_depth:
         return
-    if _yaml_depth_bound(text) + openers <= max_depth:
+    if _yaml_depth_bound(text, max_depth - openers) + openers <= max_depth:
         return
     _yaml_depth(text, max_depth)
 
 
-def _yaml_depth_bound(text: str) -> int:
-    """An upper bound of the block depth `_yaml_depth` can find, from two C-speed scans:
+def _yaml_depth_bound(text: str, enough: int = 0) -> int:
+    """An upper bound of the block depth `_yaml_depth` can find, from C-speed scans:
     its indentation stack holds distinct indentations, and one line adds at most its
     leading `- `/`? ` indicators. A long file (a warmup.yaml) is within the limit by this
-    bound and never pays the line-by-line scan."""
+    bound and never pays the line-by-line scan. A bound up to `enough` is good enough:
+    the widest indentation bounds the number of distinct ones, and is found with a
+    few substring searches instead of a list of every line's indentation."""
     import re
 
     body = "\n" + text  # every line starts after a "\n" (re.M's `^` is slower)
-    indents = len(set(re.findall(r"\n( +)", body))) + 1  # and no indentation
     # a line's leading indicators, as _yaml_depth matches them; one adds 1 at most
     leads = re.findall(r"\n *((?:[-?:](?:[ \t]+|(?=\n)|\Z)){2,})", body)
-    return indents + max((lead.count("-") + lead.count("?") for lead in leads), default=1)
+    lead = max((lead.count("-") + lead.count("?") for lead in leads), default=1)
+    widest = _widest_indent(body, enough)
+    if widest + 1 + lead <= enough:
+        return widest + 1 + lead
+    return len(set(re.findall(r"\n( +)", body))) + 1 + lead  # and no indentation
+
+
+def _widest_indent(body: str, cap: int) -> int:
+    """The most spaces any line of `body` starts with, up to `cap` (a line indented by
+    n spaces is also indented by fewer: a binary search over substring tests)."""
+    low, high = 0, max(cap, 0)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if "\n" + " " * mid in body:
+            low = mid
+        else:
+            high = mid - 1
+    return low
 
 
 def _json_max_depth(brackets: str) -> int:

@@ -86,6 +86,11 @@ def load_data(text: str) -> tuple[Any, bool]:
     trip): for data only read as data (the trim archive). The fast path reads no
     anchors, so its data shares nothing; the alias check of the rest and the guards
     are the caller's."""
+    from .stream_yaml import stream_data
+
+    streamed, data = stream_data(text)
+    if streamed:
+        return data, False
     fast = _fast_document(text, 0)
     if fast is not None:
         return fast.data, False
@@ -104,7 +109,10 @@ def _check_aliases(root: Any, limits: dict[str, int]) -> None:
 
 
 def load_yaml(
-    text: str, max_nodes: int = 100_000, limits: dict[str, int] | None = None
+    text: str,
+    max_nodes: int = 100_000,
+    limits: dict[str, int] | None = None,
+    positions: bool = True,
 ) -> Document:
     """The file's data and positions: the C parser when it can, else the round-trip one.
 
@@ -113,13 +121,37 @@ def load_yaml(
     fast path does not handle exactly as the round-trip loader would (an error, a tag,
     a %YAML directive) is read again by the round-trip loader, so errors and data
     never depend on which path ran. Nesting and tags are checked first (guards).
+
+    `positions=False` is for a caller that rarely asks where a path sits (a file whose
+    checks need only its data, as the trim archive's): the data then comes from libyaml's
+    event stream without a node tree (`stream_yaml`, linear and several times cheaper),
+    and a position, when one is asked for after all, from a second, node-based reading.
     """
     from .guards import limits as default_limits
 
     lim = limits if limits is not None else default_limits()
     guard(text, "yaml", lim)
+    if not positions:
+        from .stream_yaml import stream_data
+
+        streamed, data = stream_data(text)
+        if streamed:
+            return Document(data, _positions_later(text, max_nodes, lim))
     fast = _fast_document(text, max_nodes)
     return fast if fast is not None else _rt_document(text, max_nodes, lim)
+
+
+def _positions_later(text: str, max_nodes: int, limits: dict[str, int]) -> Any:
+    """A `Document.locate` that reads the text with positions on its first call."""
+    read: list[Document] = []
+
+    def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
+        if not read:
+            fast = _fast_document(text, max_nodes)
+            read.append(fast if fast is not None else _rt_document(text, max_nodes, limits))
+        return read[0].locate(path, on_key)
+
+    return locate
 
 
 def _libyaml(text: str, problem: YAMLProblem) -> tuple[Any, Any]:

@@ -259,7 +259,10 @@ class Checker:
                 from ..readers.loaders import load_yaml
 
                 max_nodes = rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
-                ctx.document = load_yaml(text.text, max_nodes, self.config.limits)
+                # without a data check nothing asks where a value sits (the archive):
+                # the data is read without a node tree
+                positions = any(rid in rules for rid in DATA_CHECKS)
+                ctx.document = load_yaml(text.text, max_nodes, self.config.limits, positions)
             else:
                 from ..readers.json_loader import load_json
 

@@ -26,7 +26,13 @@ An adapter module provides:
     (the core then says nothing) and `simulate.OutOfBounds` (`TooBig`: a result past
     the byte limit) when it cannot be worked out within bounds (the core refuses it). `simulate.Write(content)` and
     `simulate.Replace(edits)` cover whole-content writes and exact replacements; a
-    patch format brings its own class. `source` is the file a move reads from;
+    patch format brings its own class. `source` is the file a move reads from.
+    Where the agent takes a changed tool input, `rewriter`: given {path: (current
+    text or None, content wanted)}, the same tool's input leaving exactly that and
+    the paths it carries, or None (`agent.rewrite` builds the usual shapes); the
+    core calls it for a write the rolling window would trim, archives what the
+    trim cuts for the carried paths, and answers with `Answer.updated`, which
+    `render` hands back in the agent's form. Import nothing until it is called;
   - `STOP`: `aborted` True when the user aborted the turn or it ended in an error
     (a continuation would override the user). A stop that follows one a hook
     continued (`stop_hook_active`, a loop counter) is NOT a reason to skip: the turn
@@ -49,6 +55,10 @@ An adapter module provides:
   stop" unless the contract has no other way to deny.
 
 - `NAME` (its name) and `USAGE` (one line: the events it handles), used in --help.
+
+- Optionally `stands_aside(payload: dict) -> bool`: True for an event another agent
+  sent through this agent's settings file (Cursor runs Claude Code's hooks), which
+  that agent's own hooks answer: nothing is said, exit 0.
 
 Keep the module light: it is imported on every file edit the agent makes, before the
 cheap "not a protocol file" answer. No click, sqlite3, ruamel.yaml or jsonschema;

@@ -145,7 +145,9 @@ def _rewriter(tool: str, args: dict[str, Any], path: str) -> Any:
     def build(plans: dict[str, tuple[str | None, str]]) -> Any:
         from .. import rewrite
 
-        if tool == "create":
+        if tool == "create":  # of a new file only: create does not overwrite one
+            if path in plans and plans[path][0] is not None:
+                return None
             return rewrite.whole(args, path, plans, "file_text")
         return rewrite.replace(args, path, plans, ("old_str", "new_str"), create=False)
 

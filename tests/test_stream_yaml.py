@@ -1,0 +1,166 @@
+"""The event-stream reading (readers/stream_yaml) reads exactly what the node-based
+readers read, or hands the text over: on every yaml-test-suite case, on shapes that
+must be handed over, and on generated checkpoints and mutations of one. A file whose
+checks need no positions (`load_yaml(..., positions=False)`) gets the same data, the
+same problems, and the same positions when one is asked for after all."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from test_trim_properties import checkpoints, mutated
+
+from asimov_hooks.readers import loaders, stream_yaml
+from asimov_hooks.readers.loaders import YAMLProblem, load_data, load_yaml
+from asimov_hooks.readers.stream_yaml import stream_data
+
+SUITE = os.path.join(os.path.dirname(__file__), "conformance", "yaml-test-suite", "cases.json")
+with open(SUITE, encoding="utf-8") as _fh:
+    CASES = json.load(_fh)
+
+
+def norm(value):
+    """Comparable data: types kept apart (True is not 1), NaN equal to itself."""
+    if isinstance(value, dict):
+        return ("map", [(norm(k), norm(v)) for k, v in value.items()])
+    if isinstance(value, list):
+        return ("seq", [norm(v) for v in value])
+    if isinstance(value, float) and math.isnan(value):
+        return ("float", "nan")
+    return (type(value).__name__, value)
+
+
+def reading(text: str, positions: bool):
+    """(data, None) or (None, (rule, message, line, col)) as load_yaml reads `text`."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return norm(load_yaml(text, positions=positions).data), None
+        except YAMLProblem as problem:
+            return None, (problem.rule, problem.message, problem.line, problem.col)
+
+
+def assert_agrees(text: str) -> bool:
+    """The stream's reading is the node-based one; True when the stream read it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        streamed, data = stream_data(text)
+    assert reading(text, positions=False) == reading(text, positions=True)
+    if streamed:
+        assert norm(data) == reading(text, positions=True)[0]
+        assert norm(load_data(text)[0]) == norm(data)
+    return streamed
+
+
+def test_the_suite_is_there() -> None:
+    assert len(CASES) > 400
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_suite_case_reads_the_same(case: str) -> None:
+    assert_agrees(CASES[case]["yaml"])
+
+
+def test_the_stream_reads_most_of_the_suite() -> None:
+    """Not a path that hands everything over (the test above could not fail then)."""
+    read = sum(assert_agrees(spec["yaml"]) for spec in CASES.values())
+    assert read > 100
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1\na: 2\n",  # a duplicate key
+        "- {a: 1, a: 1}\n",
+        "? [a]\n: b\n",  # a complex key
+        "a: &x 1\nb: *x\n",  # anchors and aliases
+        "a: !!str 1\n",  # a tag
+        "<<: {a: 1}\nb: 2\n",  # a merge key
+        "a: 1\n---\nb: 2\n",  # a stream of two documents
+        "a: [1,\n",  # a syntax error
+        "when: 2026-13-45\n",  # a timestamp no date holds
+        "%YAML 1.1\n---\na: yes\n",  # a directive
+        "a:\tb\n",  # a tab the two scanners place differently
+        "k:\n" + "".join("  " * i + f"k{i}:\n" for i in range(1, 101)) + "  " * 101 + "x\n",
+    ],
+)
+def test_what_the_stream_hands_over(text: str) -> None:
+    assert stream_data(text) == (False, None)
+    assert_agrees(text)
+
+
+@pytest.mark.parametrize(
+    "text, data",
+    [
+        ("- a\n- 'b'\n- 1\n- 0x1f\n- 1.5\n- .inf\n- true\n- ~\n- \n", None),
+        ("when: 2026-01-02T03:04:05Z\nday: 2026-01-02\n1: one\nnull: n\n", None),
+        ("block: |\n  line\n  line\nfolded: >-\n  a\n  b\nafter: x\n", None),
+        ("a: 1\r\nb:\r\n  - c\r\n", {"a": 1, "b": ["c"]}),
+        ("# only a comment\n", None),
+        ("just a scalar\n", "just a scalar"),
+        ("[]\n", []),
+        ("- []\n- {}\n- [[], {a: [b]}]\n", [[], {}, [[], {"a": ["b"]}]]),
+    ],
+)
+def test_what_the_stream_reads(text: str, data) -> None:
+    assert assert_agrees(text)
+    if data is not None or text.startswith("#"):
+        assert stream_data(text) == (True, data)
+
+
+def test_the_deepest_nesting_the_fast_path_reads_is_read() -> None:
+    text = "[" * 99 + "x" + "]" * 99 + "\n"  # the scalar at depth 100
+    assert assert_agrees(text)
+    assert stream_data("[" * 100 + "x" + "]" * 100 + "\n") == (False, None)
+
+
+def test_without_pyyaml_ruamels_events_are_read(monkeypatch) -> None:
+    from ruamel.yaml import events
+    from ruamel.yaml.cyaml import CParser
+
+    kinds = stream_yaml._source()[1]
+    monkeypatch.setattr(
+        stream_yaml,
+        "_SOURCE",
+        [(CParser, tuple(getattr(events, kind.__name__) for kind in kinds))],
+    )
+    text = "- a: 1\n  b: [x, 'y']\n- when: 2026-01-02\n"
+    assert stream_data(text)[0]
+    assert_agrees(text)
+    assert stream_data("a: 1\na: 2\n") == (False, None)
+
+
+def test_positions_asked_for_later_are_the_node_based_ones() -> None:
+    text = "- a: 1\n  b:\n    - x\n    - y: z\n- c: 'q'\n"
+    later, now = load_yaml(text, positions=False), load_yaml(text)
+    for path in [(0,), (0, "a"), (0, "b", 1, "y"), (1, "c"), (9,)]:
+        for on_key in (False, True):
+            assert later.locate(path, on_key) == now.locate(path, on_key)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(checkpoints())
+def test_generated_checkpoints_read_the_same(generated) -> None:
+    assert_agrees(generated.text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_mutated_checkpoints_read_the_same(text: str) -> None:
+    assert_agrees(text)
+
+
+def test_loaders_use_no_node_tree_for_data(monkeypatch) -> None:
+    def no_nodes(*args, **kwargs):
+        raise AssertionError("a node-based reading")
+
+    monkeypatch.setattr(loaders, "_fast_document", no_nodes)
+    monkeypatch.setattr(loaders, "_rt_document", no_nodes)
+    text = "- a: 1\n  b: [x]\n"
+    assert load_data(text) == ([{"a": 1, "b": ["x"]}], False)
+    assert load_yaml(text, positions=False).data == [{"a": 1, "b": ["x"]}]
