@@ -506,7 +506,7 @@ def test_a_write_of_another_file_loads_nothing_heavy(
         "from asimov_hooks.cli.entrypoints import hooks_main\n"
         f"rc = hooks_main(['agent-event', '--agent', {agent!r}])\n"
         "heavy = ('click', 'sqlite3', 'ruamel.yaml', 'jsonschema', 'json', 're',\n"
-        "         'asimov_hooks.agent.core', 'asimov_hooks.engine', 'asimov_hooks.agent.simulate')\n"
+        "         'asimov_hooks.agent.runtime.core', 'asimov_hooks.engine', 'asimov_hooks.agent.runtime.simulate')\n"
         "print(rc, [m for m in heavy if m in sys.modules])\n"
     )
     done = subprocess.run(

@@ -2,7 +2,7 @@
 
 Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
 - PreToolUse / PostToolUse on Bash (`tool_input.command`): the protocol files' state
-  before the command, compared after it (`agent.shellwatch`).
+  before the command, compared after it (`agent.runtime.shellwatch`).
 - PreToolUse / PostToolUse on Write (`tool_input.content`), Edit (`old_string`,
   `new_string`, `replace_all`) and MultiEdit (`edits`), `tool_input.file_path`
   absolute. A deny is `hookSpecificOutput.permissionDecision: "deny"` with
@@ -35,7 +35,7 @@ Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
 
 from __future__ import annotations
 
-from ..model import (
+from ..runtime.model import (
     CLEAR,
     COMPACT,
     FORK,
@@ -50,13 +50,13 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, begin, shell_event
+from ..runtime.payload import EventError, absolute, begin, shell_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..model import Answer
+    from ..runtime.model import Answer
 
 NAME = "claude"
 USAGE = "Claude Code: PreToolUse, PostToolUse (Write, Edit, MultiEdit, Bash), SessionStart, Stop, UserPromptSubmit"
@@ -113,7 +113,7 @@ def normalize(payload: dict[str, Any]) -> Event:
 
 
 def _change(tool: str, tool_input: dict[str, Any]) -> Any:
-    from ..simulate import Replace, Write
+    from ..runtime.simulate import Replace, Write
 
     if tool == "Write":
         return Write(tool_input.get("content"))
@@ -128,7 +128,7 @@ def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
     Nothing is imported until a protocol file is trimmed."""
 
     def build(plans: dict[str, tuple[str | None, str]]) -> Any:
-        from .. import rewrite
+        from ..runtime import rewrite
 
         if tool == "Write":
             return rewrite.whole(tool_input, path, plans, "content")

@@ -37,7 +37,7 @@ from the project root):
 
 from __future__ import annotations
 
-from ..model import (
+from ..runtime.model import (
     CLEAR,
     COMPACT,
     POST_WRITE,
@@ -51,13 +51,13 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, inside, project_dir, working_dir
+from ..runtime.payload import EventError, absolute, inside, project_dir, working_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..model import Answer
+    from ..runtime.model import Answer
 
 NAME = "cursor"
 USAGE = (
@@ -180,7 +180,7 @@ class Change:
         self.content, self.replace = content, replace
 
     def apply(self, current: str | None, limit: int) -> str | None:
-        from ..simulate import Replace, Write
+        from ..runtime.simulate import Replace, Write
 
         if self.replace is not None:
             return Replace([self.replace]).apply(current, limit)

@@ -72,7 +72,7 @@ def state_dir(project: str) -> str:
     override = os.environ.get(ENV_STATE_DIR)
     if override:
         return os.path.abspath(override)
-    from ..gitutil import find_git_dir, find_toplevel
+    from ...gitutil import find_git_dir, find_toplevel
 
     top = find_toplevel(project)
     gitdir = find_git_dir(top) if top else None

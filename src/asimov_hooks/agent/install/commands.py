@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 
-from ..fs.access import FileProblem, atomic_write, confine, locked, make_dirs, read_bytes, remove
+from ...fs.access import FileProblem, atomic_write, confine, locked, make_dirs, read_bytes, remove
 
 MARKER = "Written by `asimov-hooks agent install` (the checkpoint command)"
 MARKERS = (MARKER.encode(), b"Written by `asimov-hooks agent install` (the /checkpoint command)")

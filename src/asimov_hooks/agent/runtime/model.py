@@ -1,5 +1,5 @@
 """The agent-neutral event and answer that adapters (`agent.agents.*`) and the core
-(`agent.core`) exchange; see `agent.agents` for the contract.
+(`agent.runtime.core`) exchange; see `agent.agents` for the contract.
 
 Plain classes with slots, not dataclasses: this module is on the path of every file
 edit an agent makes, and `dataclasses` imports `re` and `inspect`.
@@ -97,7 +97,7 @@ class Event:
         # pre_write, where the agent takes a changed tool input: given {path: (its
         # current text or None, the content it should get instead)}, the input that
         # leaves exactly that and the paths it carries, or None when this call cannot
-        # (a trim before the write: `agent.pretrim`, `Answer.updated`)
+        # (a trim before the write: `agent.runtime.pretrim`, `Answer.updated`)
         self.rewriter: Rewriter | None = None
         self.tool_use: str | None = None  # the tool call's id, when the agent gives one
 
