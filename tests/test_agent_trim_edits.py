@@ -39,6 +39,7 @@ NEW = (
     'next_steps:\n  - "Task 8: announce"\n'
 )
 AFTER = BEFORE.replace(OLD, NEW)
+AUTO = ("acceptEdits", "bypassPermissions")
 
 
 @pytest.fixture
@@ -115,7 +116,7 @@ def lands(repo: str, agent: str, post: dict | None, content: str) -> None:
 
 
 # ------------------------------------------------------------------ Claude Code
-@pytest.mark.parametrize("mode", ["acceptEdits", "default"])
+@pytest.mark.parametrize("mode", ["acceptEdits", "bypassPermissions", "default", "plan"])
 def test_claude_edit_replaces_the_whole_file_with_the_trimmed_content(repo, tmp_path, mode):
     write(repo, CHECKPOINT, BEFORE)
     path = os.path.join(repo, CHECKPOINT)
@@ -132,7 +133,8 @@ def test_claude_edit_replaces_the_whole_file_with_the_trimmed_content(repo, tmp_
         },
     )
     specific = answer(run_event("claude", payload, repo))["hookSpecificOutput"]
-    assert specific["permissionDecision"] == ("allow" if mode == "acceptEdits" else "ask")
+    # "allow" only where Claude Code runs edits unasked: never more than the user allows
+    assert specific["permissionDecision"] == ("allow" if mode in AUTO else "ask")
     updated = specific["updatedInput"]
     # the same tool (updatedInput keeps it): the whole current file, once, replaced
     assert set(updated) == {"file_path", "old_string", "new_string", "replace_all"}
@@ -310,7 +312,7 @@ def _codex(repo: str, patch: str) -> dict | None:
 
 
 def _apply(patch: str, repo: str) -> dict:
-    from asimov_hooks.agent.apply_patch import apply_patch
+    from asimov_hooks.agent.agents.apply_patch import apply_patch
 
     def read(name: str) -> str | None:
         path = Path(repo, name)
@@ -380,7 +382,7 @@ def _bash(repo: str, command: object) -> dict | None:
 def test_codex_patch_through_the_shell_is_rewritten_in_the_command(repo, tmp_path):
     """A model without the apply_patch tool runs it in a heredoc through the shell:
     the patch inside the command is rewritten, the rest of the command kept."""
-    from asimov_hooks.agent.shellcmd import patches
+    from asimov_hooks.agent.runtime.shellcmd import patches
 
     write(repo, CHECKPOINT, BEFORE)
     write(repo, "src/app.py", "print('hello')\n")
@@ -419,7 +421,7 @@ def test_codex_shell_patch_that_cannot_carry_it_is_trimmed_after(repo, form):
 
 # ------------------------------------------------------------ the rewriting itself
 def test_patch_rewrite_keeps_other_sections_byte_for_byte():
-    from asimov_hooks.agent.patch_rewrite import rewrite_patch
+    from asimov_hooks.agent.agents.patch_rewrite import rewrite_patch
 
     other = "*** Update File: b.txt\r\n@@\r\n-x\r\n+y\r\n"  # CRLF lines of another file
     patch = f"*** Begin Patch\n*** Update File: a.yaml\n@@\n-1\n+2\n{other}*** End Patch"
@@ -440,7 +442,7 @@ def test_patch_rewrite_keeps_other_sections_byte_for_byte():
     ],
 )
 def test_patch_rewrite_refuses_what_it_cannot_leave_exactly(current, content):
-    from asimov_hooks.agent.patch_rewrite import rewrite_patch
+    from asimov_hooks.agent.agents.patch_rewrite import rewrite_patch
 
     patch = "*** Begin Patch\n*** Update File: a.yaml\n@@\n-a\n+b\n*** End Patch\n"
     assert rewrite_patch(patch, {"/p/a.yaml": (current, content)}, lambda n: f"/p/{n}") is None
@@ -460,6 +462,17 @@ def test_patch_rewrite_refuses_what_it_cannot_leave_exactly(current, content):
     ],
 )
 def test_whole_file_replacement_only_where_exact(current, content, keeps, expected):
-    from asimov_hooks.agent.rewrite import replaceable
+    from asimov_hooks.agent.runtime.rewrite import replaceable
 
     assert replaceable(current, content, create=True, keeps_newline=keeps) is expected
+
+
+def test_copilot_create_over_an_existing_file_is_not_rewritten(repo):
+    """create does not overwrite a file: the call fails by itself, and nothing is
+    archived for a write that will not happen."""
+    write(repo, CHECKPOINT, BEFORE)
+    args = {"path": os.path.join(repo, CHECKPOINT), "file_text": AFTER}
+    payload = fixture("copilot", "pre_tool_use_create", repo, toolArgs=json.dumps(args))
+    out = answer(run_event("copilot", payload, repo))
+    assert out is None or "modifiedArgs" not in out
+    assert not Path(repo, ARCHIVE).exists()

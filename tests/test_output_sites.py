@@ -32,13 +32,15 @@ ALLOWED = {
     ("agent/cli.py", "_report"): (
         "each line is escaped (show); `command` is the command's own name (install, uninstall)"
     ),
-    ("agent/event.py", "_main"): (
+    ("agent/runtime/event.py", "_main"): (
         "the usage text of our own tables, and the agent adapter's answer: JSON "
         "(json.dumps escapes every control character) or nothing"
     ),
     ("agent/ephemeral.py", "run"): "the report output/report wrote (escaped there)",
-    ("agent/agents/cursor.py", "render"): "each line of the answer is escaped (show) just above",
-    ("agent/agents/copilot.py", "render"): "each line of the answer is escaped (show) just above",
+    (
+        "agent/runtime/payload.py",
+        "log_context",
+    ): "each line of the context is escaped (show) just above",
     ("validation/run.py", "validate"): (
         "a ConfigError's lines are escaped when it is made (packs.ConfigError), error_lines "
         "only joins them; the --select/--ignore problems are escaped (show) one by one"

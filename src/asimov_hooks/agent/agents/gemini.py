@@ -12,7 +12,7 @@ Events (geminicli.com/docs/hooks and /docs/hooks/reference; google-gemini/gemini
   trimmed file. AfterTool's `hookSpecificOutput.additionalContext`
   is appended to the tool result; BeforeTool has no context field.
 - BeforeTool / AfterTool on `run_shell_command` (`tool_input.command`): the protocol
-  files' state before the command, compared after it (`agent.shellwatch`).
+  files' state before the command, compared after it (`agent.runtime.shellwatch`).
 - AfterAgent (once per turn, after the final response): `{"decision": "deny",
   "reason": ...}` rejects the response and sends the reason to the agent as a new
   prompt (which runs BeforeAgent again with that prompt). `stop_hook_active` is not
@@ -25,7 +25,7 @@ Events (geminicli.com/docs/hooks and /docs/hooks/reference; google-gemini/gemini
 
 from __future__ import annotations
 
-from ..model import (
+from ..runtime.model import (
     CLEAR,
     POST_SHELL,
     POST_WRITE,
@@ -37,15 +37,16 @@ from ..model import (
     STOP,
     Edit,
     Event,
+    ToolChange,
     as_text,
 )
-from ..payload import EventError, absolute, begin, shell_event
+from ..runtime.payload import EventError, absolute, begin, shell_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..model import Answer
+    from ..runtime.model import Answer
 
 NAME = "gemini"
 USAGE = (
@@ -86,7 +87,8 @@ def normalize(payload: dict[str, Any]) -> Event:
         path = absolute(tool_input.get("file_path"), event.project, f"{tool} tool_input.file_path")
         event.tool, event.targets = tool, [path]
         if event.kind == PRE_WRITE:
-            event.edits = [Edit(path, _ToolChange(tool, tool_input))]
+            change = ToolChange(tool, tool_input, writer="write_file", replace_all="allow_multiple")
+            event.edits = [Edit(path, change)]
             event.tool_input = tool_input
             event.rewriter = _rewriter(tool, tool_input, path)
     elif event.kind == SESSION_START:
@@ -103,7 +105,7 @@ def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
     or its lack, as replace does). Nothing is imported until a file is trimmed."""
 
     def build(plans: dict[str, tuple[str | None, str]]) -> Any:
-        from .. import rewrite
+        from ..runtime import rewrite
 
         if tool == "write_file":
             return rewrite.whole(tool_input, path, plans, "content")
@@ -111,28 +113,6 @@ def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
         return rewrite.replace(tool_input, path, plans, keys, keeps_newline=True)
 
     return build
-
-
-class _ToolChange:
-    """What write_file or replace leaves (`agent.model.Change`); the simulation is
-    imported only for a protocol file, not on every edit."""
-
-    __slots__ = ("tool", "tool_input")
-
-    def __init__(self, tool: str, tool_input: dict[str, Any]) -> None:
-        self.tool, self.tool_input = tool, tool_input
-
-    def apply(self, current: str | None, limit: int) -> str | None:
-        from ..simulate import Replace, Write
-
-        if self.tool == "write_file":
-            return Write(self.tool_input.get("content")).apply(current, limit)
-        edit = {
-            "old_string": self.tool_input.get("old_string"),
-            "new_string": self.tool_input.get("new_string"),
-            "replace_all": self.tool_input.get("allow_multiple") is True,
-        }
-        return Replace([edit]).apply(current, limit)
 
 
 def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:

@@ -14,7 +14,7 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
   where edits run unasked ("ask" is a deny in a headless run); elsewhere it is
   trimmed right after the write.
 - PreToolUse / PostToolUse on `run_shell_command` (`tool_input.command`): the
-  protocol files' state before the command, compared after it (`agent.shellwatch`).
+  protocol files' state before the command, compared after it (`agent.runtime.shellwatch`).
 - Stop: `{"decision": "block", "reason": ...}` sends the reason as the next message
   and the turn goes on. `stop_hook_active` is not read: the turn timer guards.
 - SessionStart `source`: startup, resume, clear, compact, branch.
@@ -25,7 +25,7 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
 
 from __future__ import annotations
 
-from ..model import (
+from ..runtime.model import (
     CLEAR,
     COMPACT,
     FORK,
@@ -40,15 +40,16 @@ from ..model import (
     STOP,
     Edit,
     Event,
+    ToolChange,
     as_text,
 )
-from ..payload import EventError, absolute, begin, shell_event
+from ..runtime.payload import EventError, absolute, begin, shell_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..model import Answer
+    from ..runtime.model import Answer
 
 NAME = "qwen"
 USAGE = (
@@ -93,7 +94,8 @@ def normalize(payload: dict[str, Any]) -> Event:
         path = absolute(tool_input.get("file_path"), event.cwd, f"{tool} tool_input.file_path")
         event.tool, event.targets = tool, [path]
         if event.kind == PRE_WRITE:
-            event.edits = [Edit(path, _ToolChange(tool, tool_input))]
+            change = ToolChange(tool, tool_input, writer="write_file", replace_all="replace_all")
+            event.edits = [Edit(path, change)]
             event.tool_input = tool_input
             # "allow" must come with a changed input (permissionDecision is required),
             # and "ask" is a deny in a headless run: rewritten only where Qwen Code
@@ -114,7 +116,7 @@ def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
     final newline, or its lack, as Qwen Code's edit does)."""
 
     def build(plans: dict[str, tuple[str | None, str]]) -> Any:
-        from .. import rewrite
+        from ..runtime import rewrite
 
         if tool == "write_file":
             return rewrite.whole(tool_input, path, plans, "content")
@@ -124,27 +126,6 @@ def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
         )
 
     return build
-
-
-class _ToolChange:
-    """What write_file or edit leaves (`agent.model.Change`)."""
-
-    __slots__ = ("tool", "tool_input")
-
-    def __init__(self, tool: str, tool_input: dict[str, Any]) -> None:
-        self.tool, self.tool_input = tool, tool_input
-
-    def apply(self, current: str | None, limit: int) -> str | None:
-        from ..simulate import Replace, Write
-
-        if self.tool == "write_file":
-            return Write(self.tool_input.get("content")).apply(current, limit)
-        edit = {
-            "old_string": self.tool_input.get("old_string"),
-            "new_string": self.tool_input.get("new_string"),
-            "replace_all": self.tool_input.get("replace_all") is True,
-        }
-        return Replace([edit]).apply(current, limit)
 
 
 def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:

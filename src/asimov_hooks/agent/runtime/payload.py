@@ -1,0 +1,113 @@
+"""Helpers the adapters share to read a hook payload and to log what the agent does not
+show, and the one error they raise."""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
+    from .model import Event
+
+
+class EventError(Exception):
+    """The event cannot be handled; one line on stderr, exit 1."""
+
+
+def working_dir(value: object) -> str:
+    """The payload's working directory when it names an existing one, else ours."""
+    if isinstance(value, str) and value and os.path.isdir(value):
+        return value
+    return os.getcwd()
+
+
+def project_dir(declared: str | None, cwd: str) -> str:
+    """The project root, a real path: the top of the git work tree holding `cwd` (a
+    linked worktree is its own project, wherever it lives), narrowed to the agent's
+    declared project directory when that is a directory inside the same work tree (a
+    project in a subdirectory of a larger repository). The declared directory stays
+    put when the agent enters a worktree, so it never wins over the work tree of
+    `cwd`; outside any work tree it is the project when it exists, else `cwd`."""
+    from ...gitutil import find_toplevel
+
+    top = find_toplevel(cwd)
+    real = os.path.realpath(declared) if declared and os.path.isdir(declared) else None
+    if top:
+        return real if real and inside(real, top) and find_toplevel(real) == top else top
+    return real or os.path.realpath(cwd)
+
+
+def turn_root(declared: str | None, project: str) -> str:
+    """Where the session's turn state is kept: the agent's declared project directory
+    when it names an existing one (a session that enters a worktree or a nested
+    repository keeps its turn), else the project."""
+    if declared and os.path.isdir(declared):
+        return os.path.realpath(declared)
+    return project
+
+
+def absolute(path: object, cwd: str, what: str) -> str:
+    """`path` from a payload as an absolute path: relative to `cwd`, its directory
+    resolved (the work tree and config are found by real paths), its name as given (a
+    checkpoint that is a symbolic link is still the checkpoint). EventError when it is
+    not a non-empty string; `what` names the field."""
+    if not isinstance(path, str) or not path or "\x00" in path:
+        raise EventError(f"event without a usable {what}")
+    if not os.path.isabs(path):
+        path = os.path.join(cwd, path)
+    path = os.path.normpath(path)
+    return os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
+
+
+def inside(path: str, directory: str) -> bool:
+    """Whether the absolute `path` is `directory` or below it (both real paths)."""
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def begin(
+    payload: dict[str, Any], agent: str, kinds: dict[str, str], project_env: str | None
+) -> Event:
+    """The part of an event every agent that names its event in `hook_event_name`
+    shares: the event's name and kind, the working directory, and (for an event we
+    handle) the session, the project (the git top level of `cwd`) and the turn root
+    (`project_env`, else the project)."""
+    from .model import Event, as_text
+
+    name = payload.get("hook_event_name")
+    if not isinstance(name, str) or not name:
+        raise EventError("stdin JSON has no hook_event_name")
+    cwd = working_dir(payload.get("cwd"))
+    event = Event(agent, name, kinds.get(name), cwd)
+    if event.kind is not None:
+        event.session = as_text(payload.get("session_id"))
+        declared = os.environ.get(project_env) if project_env else None
+        event.project = project_dir(declared, cwd)
+        event.turns = turn_root(declared, event.project)
+    return event
+
+
+def shell_event(event: Event, payload: dict[str, Any], command: object) -> Event:
+    """The event as a shell command's (`pre_shell` / `post_shell`): its text, the tool
+    and the tool call's id. A command that is not text is still watched."""
+    from .model import POST_SHELL, POST_WRITE, PRE_SHELL, as_text
+    from .shellcmd import command_text
+
+    event.kind = POST_SHELL if event.kind == POST_WRITE else PRE_SHELL
+    event.shell = command_text(command)
+    event.tool = as_text(payload.get("tool_name")) or "shell"
+    event.tool_use = as_text(payload.get("tool_use_id"))
+    return event
+
+
+def log_context(context: str) -> None:
+    """The core's words where the agent has no channel for them: one escaped line block
+    on stderr, which the agent shows in its hook log (Cursor's Hooks output channel,
+    Copilot CLI's log)."""
+    import sys
+
+    from ...fs.access import show
+
+    text = "\n".join(map(show, context.rstrip().splitlines()))
+    sys.stderr.write(f"asimov-hooks agent-event: {text}\n")

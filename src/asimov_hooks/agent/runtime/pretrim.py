@@ -1,0 +1,154 @@
+"""Trim BEFORE the checkpoint write (ADR-007): where the agent lets a hook hand back a
+changed tool input, a write or an edit that the rolling window would trim is handed
+back so that what it leaves is the trimmed content, and the items the trim cuts go to
+the archive first, as `trim` does.
+
+Which inputs an agent takes is the adapter's business (`model.Event.rewriter`): a
+whole-content write carries the trimmed content; an exact-replacement edit (Claude
+Code's Edit, Gemini CLI's replace, Qwen Code's edit, Copilot CLI's edit) replaces the
+whole current file with it; a Codex patch gets a section per trimmed file that turns
+its current lines into the trimmed ones (`patch_rewrite`). The archive is written
+only for the files the rewritten input carries, so it and the input agree: what the
+write would have left equals what it leaves plus what the archive gained.
+
+Where the agent cannot take a changed input, or the input cannot carry the trimmed
+content exactly (a move, a file a patch touches twice, CRLF line endings), the file is
+trimmed right after the write instead (`writes.post_write`, or the comparison after a
+shell command).
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
+    from ...trim.algorithm import TrimResult
+    from ...validation.config import Config
+    from .model import Event
+
+
+class Cut:
+    """One file's trim before the write: `text` (the trimmed content) is what the
+    rewritten input leaves instead of `after`; `before` is the file as it is now."""
+
+    __slots__ = ("after", "before", "config", "kind", "path", "rel", "result", "text")
+
+    def __init__(
+        self,
+        path: str,
+        config: Config,
+        rel: str,
+        before: str | None,
+        after: str,
+        text: str,
+        result: TrimResult,
+    ) -> None:
+        self.path, self.config, self.rel = path, config, rel
+        self.before, self.after, self.text, self.result = before, after, text, result
+
+
+def plan(
+    path: str, config: Config, kind: str, rel: str, before: str | None, after: str
+) -> Cut | None:
+    """What the rolling window leaves of `after` (the content a write would leave at
+    `path`), nothing archived yet; None when nothing is trimmed."""
+    from ...trim.layout import Refused
+    from ...trim.settings import Settings
+    from ...trim.trimmer import trim_text
+    from ...validation.config import ConfigError
+
+    try:
+        settings = Settings.from_config(config)
+    except ConfigError:
+        return None
+    if kind not in settings.kinds or config.kinds[kind].get("format") != "yaml":
+        return None
+    spec = config.kinds[kind]
+    rules = config.rules_for(kind, rel)
+    bom = "\ufeff" if after.startswith("\ufeff") else ""
+    try:
+        result = trim_text(
+            after[len(bom) :],
+            settings,
+            rules.get("max-lines-soft", {}).get("max"),
+            rules.get("max-lines-hard", {}).get("max"),
+            identify=spec if spec.get("identify") else None,
+            max_nodes=rules.get("yaml-aliases", {}).get("max-nodes", 100_000),
+            limits=config.limits,
+        )
+    except (Refused, ConfigError):
+        return None
+    if result.skipped or result.text == after[len(bom) :]:
+        return None
+    return Cut(path, config, rel, before, after, bom + result.text, result)
+
+
+def archive(cut: Cut) -> list[str] | None:
+    """Append what the trim of `cut` removes to the archive, as `trim` does; what was
+    done, or None when the archive cannot take it (the trim after the write then says
+    why)."""
+    from ...readers.fileio import DirectoryLocks
+    from ...trim import archive as trim_archive
+    from ...trim.settings import Settings
+    from ...trim.trimmer import Outcome, _archive, _archive_target
+    from ...validation.config import ConfigError
+
+    settings = Settings.from_config(cut.config)
+    result = cut.result
+    if not settings.archive:
+        return [*result.messages, "removed content not archived (archive disabled)"]
+    try:
+        target = _archive_target(cut.path, settings)
+    except ConfigError:
+        return None
+    newline = "\r\n" if "\r\n" in cut.after else "\n"
+    root = None if settings.archive_file else trim_archive.root_of(cut.path)
+    with DirectoryLocks([target]):
+        error = _archive(Outcome(cut.path), result, cut.config, newline, target, False, root)
+    if error:
+        return None
+    shown = os.path.relpath(target, os.path.dirname(cut.path))
+    return [*result.messages, f"archived what was removed to {shown}"]
+
+
+def trim_first(event: Event, cuts: list[Cut], remarks: list[str]) -> dict[str, Any] | None:
+    """The tool input that leaves each file of `cuts` trimmed (the adapter builds it:
+    `event.rewriter`), after the items each trim removes are archived; None when the
+    agent gets no changed input (each file is then trimmed after the write). A
+    remark for the agent is put first in `remarks` for each file trimmed."""
+    rewriter = event.rewriter
+    pending = {cut.path: cut for cut in cuts}
+    done: set[str] = set()
+    while pending and rewriter is not None:
+        built = rewriter({p: (c.before, c.text) for p, c in pending.items()})
+        if built is None:
+            return None
+        new_input, carried = built
+        failed = False
+        for path in list(pending):
+            if path not in carried:
+                del pending[path]  # trimmed after the write instead
+                continue
+            if path in done:
+                continue
+            messages = archive(pending[path])
+            if messages is None:
+                del pending[path]
+                failed = True
+                continue
+            done.add(path)
+            remarks.insert(0, _remark(event, pending[path], messages))
+        if not failed and done == set(pending):
+            return new_input
+    return None
+
+
+def _remark(event: Event, cut: Cut, messages: list[str]) -> str:
+    return (
+        f"asimov-hooks trimmed your {event.tool} of {cut.rel} before it was written "
+        f"(ADR-007 rolling window): {'; '.join(messages)}. The file holds the trimmed "
+        "content: read it again before editing it."
+    )

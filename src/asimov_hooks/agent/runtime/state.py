@@ -1,0 +1,247 @@
+"""Per-session turn state on disk (the checkpoint-injection design: no in-memory
+state, it survives restarts).
+
+Each hook event is a separate process, and an agent may run several hooks at once,
+so the state lives in SQLite (Python's sqlite3): one row per project and session with
+the design's two timestamps. The project is the agent's project root, not the
+directory the agent happens to be in, so a `cd` does not lose the turn. The database
+is in the git directory of the project (`.git/asimov-hooks/agent.sqlite3`, which git
+never tracks), or outside a repository in the user's state directory
+($XDG_STATE_HOME/asimov-hooks, default ~/.local/state/asimov-hooks);
+$ASIMOV_HOOKS_STATE_DIR overrides both.
+
+Concurrency: WAL journal (readers never wait for the writer), a busy timeout (a
+writer waits for another rather than failing), and every read-modify-write in one
+`BEGIN IMMEDIATE` transaction, so two Stop hooks of one session cannot both decide
+to ask for a checkpoint.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from collections.abc import Iterator
+
+ENV_STATE_DIR = "ASIMOV_HOOKS_STATE_DIR"
+DB_NAME = "agent.sqlite3"
+BUSY_MS = 10_000
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS turns (
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    last_message_sent_at REAL,
+    last_checkpoint_at REAL,
+    checkpoints INTEGER NOT NULL DEFAULT 0,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (project, session_id)
+)
+"""
+# the protocol files' state before a shell command, until the command's PostToolUse
+SHELL_SCHEMA = """
+CREATE TABLE IF NOT EXISTS shell_runs (
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    tool_use_id TEXT NOT NULL,
+    files TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (project, session_id, tool_use_id)
+)
+"""
+# checkpoint requests since the last real prompt, for agents whose stops are capped
+FOLLOWUP_SCHEMA = """
+CREATE TABLE IF NOT EXISTS followups (
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (project, session_id)
+)
+"""
+SHELL_RUN_TTL = 24 * 3600  # a snapshot whose command never reported back is dropped
+
+
+class StateError(Exception):
+    """The state store cannot be used; one line for the caller to report."""
+
+
+def state_dir(project: str) -> str:
+    """Where this project's agent state lives (see the module docstring)."""
+    override = os.environ.get(ENV_STATE_DIR)
+    if override:
+        return os.path.abspath(override)
+    from ...gitutil import find_git_dir, find_toplevel
+
+    top = find_toplevel(project)
+    gitdir = find_git_dir(top) if top else None
+    if gitdir:
+        return os.path.join(gitdir, "asimov-hooks")
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state"
+    )
+    return os.path.join(base, "asimov-hooks")
+
+
+class Store:
+    """The turns table; each method is one transaction."""
+
+    def __init__(self, directory: str) -> None:
+        self.path = os.path.join(directory, DB_NAME)
+        try:
+            os.makedirs(directory, exist_ok=True)
+            self.conn = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
+            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute(SCHEMA)
+            self.conn.execute(SHELL_SCHEMA)
+            self.conn.execute(FOLLOWUP_SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise StateError(f"{self.path}: cannot open the agent state: {exc}") from None
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def _write(self, sql: str, params: tuple) -> None:
+        try:
+            with self.transaction() as conn:
+                conn.execute(sql, params)
+        except sqlite3.Error as exc:
+            raise StateError(f"{self.path}: {exc}") from None
+
+    def get(self, session_id: str, project: str) -> dict[str, object] | None:
+        try:
+            row = self.conn.execute(
+                "SELECT last_message_sent_at, last_checkpoint_at, checkpoints "
+                "FROM turns WHERE project = ? AND session_id = ?",
+                (project, session_id),
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise StateError(f"{self.path}: {exc}") from None
+        if row is None:
+            return None
+        return {"last_message_sent_at": row[0], "last_checkpoint_at": row[1], "checkpoints": row[2]}
+
+    def message_sent(self, session_id: str, project: str, now: float) -> None:
+        """A real prompt: the turn starts now, and its checkpoint state (the requests
+        made since the last real prompt included) is cleared."""
+        try:
+            with self.transaction() as conn:
+                conn.execute(
+                    "INSERT INTO turns (project, session_id, last_message_sent_at, "
+                    "last_checkpoint_at, updated_at) VALUES (?, ?, ?, NULL, ?) "
+                    "ON CONFLICT(project, session_id) DO UPDATE SET last_message_sent_at = "
+                    "excluded.last_message_sent_at, last_checkpoint_at = NULL, "
+                    "updated_at = excluded.updated_at",
+                    (project, session_id, now, now),
+                )
+                conn.execute(
+                    "DELETE FROM followups WHERE project = ? AND session_id = ?",
+                    (project, session_id),
+                )
+        except sqlite3.Error as exc:
+            raise StateError(f"{self.path}: {exc}") from None
+
+    def checkpoint_delivered(self, session_id: str, project: str, now: float) -> None:
+        """A checkpoint happened: asked for at a restart, or written by the agent."""
+        self._write(
+            "INSERT INTO turns (project, session_id, last_checkpoint_at, checkpoints, "
+            "updated_at) VALUES (?, ?, ?, 1, ?) ON CONFLICT(project, session_id) DO UPDATE "
+            "SET last_checkpoint_at = excluded.last_checkpoint_at, "
+            "checkpoints = checkpoints + 1, updated_at = excluded.updated_at",
+            (project, session_id, now, now),
+        )
+
+    def checkpoint_due(
+        self,
+        session_id: str,
+        project: str,
+        now: float,
+        threshold: float,
+        cap: int | None = None,
+    ) -> bool:
+        """The unified turn timer, decided and recorded in one transaction:
+        turn_start = max(last_message_sent_at, last_checkpoint_at); nothing when both
+        are unset or less than `threshold` seconds have passed; otherwise the
+        checkpoint is due and last_checkpoint_at becomes `now`. With a `cap`, nothing
+        either once `cap` requests were made since the last real prompt."""
+        key = (project, session_id)
+        try:
+            with self.transaction() as conn:
+                row = conn.execute(
+                    "SELECT last_message_sent_at, last_checkpoint_at FROM turns "
+                    "WHERE project = ? AND session_id = ?",
+                    key,
+                ).fetchone()
+                stamps = [t for t in (row or ()) if t is not None]
+                if not stamps or now - max(stamps) < threshold:
+                    return False
+                if cap is not None:
+                    made = conn.execute(
+                        "SELECT count FROM followups WHERE project = ? AND session_id = ?", key
+                    ).fetchone()
+                    if made is not None and made[0] >= cap:
+                        return False
+                    conn.execute(
+                        "INSERT INTO followups (project, session_id, count) VALUES (?, ?, 1) "
+                        "ON CONFLICT(project, session_id) DO UPDATE SET count = count + 1",
+                        key,
+                    )
+                conn.execute(
+                    "UPDATE turns SET last_checkpoint_at = ?, checkpoints = checkpoints + 1, "
+                    "updated_at = ? WHERE project = ? AND session_id = ?",
+                    (now, now, *key),
+                )
+                return True
+        except sqlite3.Error as exc:
+            raise StateError(f"{self.path}: {exc}") from None
+
+    def shell_started(
+        self, session_id: str, project: str, tool_use_id: str, files: str, now: float
+    ) -> None:
+        """Keep `files` (the protocol files' state, as text) until the command ends."""
+        try:
+            with self.transaction() as conn:
+                conn.execute("DELETE FROM shell_runs WHERE created_at < ?", (now - SHELL_RUN_TTL,))
+                conn.execute(
+                    "INSERT OR REPLACE INTO shell_runs (project, session_id, tool_use_id, "
+                    "files, created_at) VALUES (?, ?, ?, ?, ?)",
+                    (project, session_id, tool_use_id, files, now),
+                )
+        except sqlite3.Error as exc:
+            raise StateError(f"{self.path}: {exc}") from None
+
+    def shell_ended(self, session_id: str, project: str, tool_use_id: str) -> str | None:
+        """The state kept when the command started (and forget it); None if none was."""
+        try:
+            with self.transaction() as conn:
+                row = conn.execute(
+                    "SELECT files FROM shell_runs WHERE project = ? AND session_id = ? "
+                    "AND tool_use_id = ?",
+                    (project, session_id, tool_use_id),
+                ).fetchone()
+                conn.execute(
+                    "DELETE FROM shell_runs WHERE project = ? AND session_id = ? "
+                    "AND tool_use_id = ?",
+                    (project, session_id, tool_use_id),
+                )
+        except sqlite3.Error as exc:
+            raise StateError(f"{self.path}: {exc}") from None
+        return row[0] if row else None

@@ -1,0 +1,109 @@
+"""The unified turn timer at the agent's turn boundaries, and the re-read after a
+restart (the checkpoint-injection design, ADR-007's self-healing re-read).
+
+- prompt: a real prompt starts a turn (`last_message_sent_at = now`) and clears the
+  turn's checkpoint; the checkpoint message itself, coming back as a prompt, changes
+  nothing (checkpoint messages are invisible to session state).
+- stop: turn_start = max(last_message_sent_at, last_checkpoint_at); when the agent
+  stops `turn-threshold` seconds or more after it, the stop is blocked once with the
+  checkpoint message and `last_checkpoint_at = now`. The timer is the loop guard: a
+  quick answer to the request is never asked again, while the threshold of work
+  after it is (a stop the request itself continued is judged like any other). An
+  adapter may cap the requests that follow one real prompt (`Event.cap`; Cursor).
+- session_start after a compaction, resume or fork: the checkpoint is re-read for the
+  agent, followed by the checkpoint message, so that it validates and writes a fresh
+  one; with no checkpoint yet, the message alone asks for one. That counts as a
+  checkpoint delivered (`last_checkpoint_at = now`).
+
+A repository that uses no checkpoint protocol is never asked.
+"""
+
+from __future__ import annotations
+
+import time
+
+from . import protocols
+from .common import open_store, project_config, session_of, warn
+from .model import RESTART_SOURCES, Answer
+from .payload import EventError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from .model import Event
+
+
+def prompt(event: Event) -> Answer | None:
+    from .state import StateError
+
+    session = session_of(event)
+    _config, settings = project_config(event)
+    if event.prompt is not None and protocols.is_checkpoint_message(event.prompt, settings):
+        return None  # checkpoint messages are invisible to session state
+    try:
+        with open_store(event.turns) as store:
+            store.message_sent(session, event.turns, time.time())
+    except StateError as exc:
+        raise EventError(str(exc)) from None
+    return None
+
+
+def stop(event: Event) -> Answer | None:
+    from .state import StateError
+
+    session = session_of(event)
+    if event.aborted:
+        return None  # the user ended the turn: a continuation would override them
+    config, settings = project_config(event)
+    used = protocols.used(config, settings, event.project)
+    if not used:
+        return None
+    try:
+        with open_store(event.turns) as store:
+            due = store.checkpoint_due(
+                session, event.turns, time.time(), settings["turn-threshold"], event.cap
+            )
+    except StateError as exc:
+        raise EventError(str(exc)) from None
+    if not due:
+        return None
+    return Answer("block", reason=protocols.message(config, settings, event.project, used))
+
+
+def session_start(event: Event) -> Answer | None:
+    if event.source not in RESTART_SOURCES:
+        return None
+    config, settings = project_config(event)
+    top = event.project
+    used = protocols.used(config, settings, top)
+    if not used:
+        warn(f"no checkpoint protocol in use in {top}; nothing re-injected")
+        return None
+    from .reread import reread
+
+    parts, notes, found = reread(config, settings, top, used)
+    request = protocols.message(config, settings, top, used)
+    if found:
+        context = (
+            f"Session {event.source}: your checkpoint, re-read for you (ADR-007 self-healing "
+            "re-read). It says where the work stood; continue the task from it.\n"
+        )
+    elif notes:  # there is one, but it was refused (a link out, a special file...)
+        context = (
+            f"Session {event.source}: the checkpoint was refused and not re-read; "
+            "the reason is below."
+        )
+    else:
+        context = f"Session {event.source}: there is no checkpoint yet in this repository.\n"
+    context += "\n".join(parts)
+    if notes:
+        context += "\n" + "\n".join(notes)
+    context += "\n\n" + request
+    if event.session is not None:
+        from .state import StateError
+
+        try:
+            with open_store(event.turns) as store:
+                store.checkpoint_delivered(event.session, event.turns, time.time())
+        except (StateError, EventError) as exc:  # the re-read matters more than the record
+            warn(f"the checkpoint request was not recorded: {exc}")
+    return Answer(context=context)

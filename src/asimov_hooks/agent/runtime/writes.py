@@ -1,0 +1,236 @@
+"""Writes of protocol files: judged before they happen, trimmed and checked after.
+
+pre_write works out the content each write would leave, trims it as the trimmer will
+right after the write, and checks it against the file as it is now (trimmed the same
+way). Only what the write makes worse is refused: an error the current file does not
+have, or a size over a limit that grows (`verdict`). A write that leaves an existing
+error as it was, or shrinks an oversized file, goes through, and the agent is told
+what is still wrong; so an agent can always repair a file step by step.
+
+post_write trims what was written (with its archive), checks it, tells the agent, and
+counts the write of a checkpoint file as the checkpoint of the turn.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from ...fs.access import DEFAULT_MAX_BYTES, FileProblem, read_bytes
+from .common import checker, line, open_store, protocol_file, trim_settings, warn
+from .model import Answer
+from .simulate import CannotSimulate, OutOfBounds, TooBig
+from .verdict import worse
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
+    from ...validation.config import Config
+    from .model import Edit, Event
+
+
+def current_text(path: str, project: str) -> tuple[str | None, int]:
+    """(the file's text, its size in bytes): (None, 0) when there is no file.
+    CannotSimulate for anything a write tool cannot edit as text (a FIFO, a device, a
+    directory, not UTF-8, past the resource bound)."""
+    if not os.path.lexists(path):
+        return None, 0
+    try:
+        raw = read_bytes(path, DEFAULT_MAX_BYTES, root=project, bound="resource bound")
+        return raw.decode("utf-8"), len(raw)
+    except FileProblem as problem:
+        raise CannotSimulate(problem.message) from None
+    except UnicodeDecodeError:
+        raise CannotSimulate("the current file is not UTF-8 text") from None
+
+
+def pre_write(event: Event) -> Answer | None:
+    refusals: list[str] = []
+    remarks: list[str] = []
+    trims: list[tuple[Any, ...]] = []
+    for edit in event.edits:
+        found = protocol_file(edit.path, event.project)
+        if found is not None:
+            _judge(event, edit, *found, refusals, remarks, trims)
+    if refusals:
+        reason = "\n".join(refusals)
+        if remarks:
+            reason += "\n" + "\n".join(remarks)
+        return Answer("deny", reason=reason)
+    updated = _trim_first(event, trims, remarks) if event.rewriter is not None else None
+    if remarks or updated:
+        return Answer(context="\n".join(remarks), updated=updated)
+    return None
+
+
+def _trim_first(
+    event: Event, trims: list[tuple[Any, ...]], remarks: list[str]
+) -> dict[str, Any] | None:
+    """ADR-007's trim BEFORE the write: the tool input whose result is each trimmable
+    file's trimmed content, its cut items archived first (`pretrim`)."""
+    from .pretrim import plan, trim_first
+
+    cuts = [cut for cut in (plan(*trim) for trim in trims) if cut is not None]
+    return trim_first(event, cuts, remarks) if cuts else None
+
+
+def _judge(
+    event: Event,
+    edit: Edit,
+    config: Config,
+    kind: str,
+    rel: str,
+    refusals: list[str],
+    remarks: list[str],
+    trims: list[tuple[Any, ...]],
+) -> None:
+    from .common import agent_settings
+    from .simulate import set_max_edits
+
+    rules = config.rules_for(kind, rel)
+    limit = rules.get("max-bytes-hard", {}).get("max") or DEFAULT_MAX_BYTES
+    set_max_edits(agent_settings(config)["max-edits"])
+    try:
+        before, size = current_text(edit.source, event.project)
+        after = edit.change.apply(before, max(limit, size))
+    except CannotSimulate:
+        return  # the tool fails by itself and tells the agent why
+    except TooBig as big:
+        grown = "a file" if before is None else f"{rel} from {size:,} bytes to"
+        refusals.append(
+            f"asimov-hooks refused this {event.tool} of {rel}: it would make {grown} "
+            f"{big.size:,} bytes or more, over its {limit:,}-byte limit. Write less; "
+            "keep current state only."
+        )
+        return
+    except OutOfBounds as bounds:
+        refusals.append(f"asimov-hooks refused this {event.tool} of {rel}: {bounds}.")
+        return
+    if after is None:
+        return  # deleted: nothing left to check
+    if edit.source != edit.path:  # a move: judged against what the target holds now
+        try:
+            before = current_text(edit.path, event.project)[0]
+        except CannotSimulate:
+            before = None
+    description = config.kinds[kind].get("description", kind)
+    new_text, trimmed = as_trimmed(after, config, kind, rel, limit)
+    errors_after = _errors(config, edit.path, rel, new_text)
+    errors_before = (
+        _errors(config, edit.path, rel, as_trimmed(before, config, kind, rel, limit)[0])
+        if before is not None
+        else []
+    )
+    new = worse(errors_before, errors_after)
+    if new:
+        after_trim = " even after asimov-hooks trims its lists" if trimmed else ""
+        advice = (
+            "Write it again with current state only (milestone, status, in_progress, the "
+            "last few completed items, the first few next_steps); history belongs in "
+            "sprint.yaml."
+            if kind in trim_settings(config).kinds
+            else "Fix these and write the file again."
+        )
+        refusals.append(
+            f"asimov-hooks refused this {event.tool} of {rel} ({description}): the file it "
+            f"would leave has new errors{after_trim}:\n"
+            + "\n".join(f"- {line(rel, f)}" for f in new)
+            + f"\n{advice}"
+        )
+    if trimmed and not new and edit.source == edit.path:
+        trims.append((edit.path, config, kind, rel, before, after))
+    old = [f for f in errors_after if f not in new]
+    if old:
+        remarks.append(
+            f"asimov-hooks: {rel} still has errors after this {event.tool} (not refused: "
+            "the write does not add them or make them larger; fix them when you can):\n"
+            + "\n".join(f"- {line(rel, f)}" for f in old)
+        )
+
+
+def _errors(config: Config, path: str, rel: str, text: str) -> list[Any]:
+    from ...findings import Finding
+
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate from the JSON: not writable text
+        reason = f"the content is not valid Unicode text ({exc.reason})"
+        return [Finding(rel, 1, 1, "error", "encoding", reason)]
+    result = checker(config).check(path, data)
+    return [f for f in result.findings if f.level == "error"]
+
+
+def as_trimmed(content: str, config: Config, kind: str, rel: str, limit: int) -> tuple[str, bool]:
+    """The content as the trimmer would leave it (post_write trims it), and whether
+    the trim changes it; the content itself when it cannot be trimmed, and when it is
+    over the byte limit (the trimmer does not read such a file either)."""
+    settings = trim_settings(config)
+    if kind not in settings.kinds or len(content.encode("utf-8", "surrogatepass")) > limit:
+        return content, False
+    from ...trim.layout import Refused
+    from ...trim.trimmer import trim_text
+
+    spec = config.kinds[kind]
+    rules = config.rules_for(kind, rel)
+    bom = "\ufeff" if content.startswith("\ufeff") else ""
+    try:
+        result = trim_text(
+            content[len(bom) :],
+            settings,
+            rules.get("max-lines-soft", {}).get("max"),
+            rules.get("max-lines-hard", {}).get("max"),
+            identify=spec if spec.get("identify") else None,
+            max_nodes=rules.get("yaml-aliases", {}).get("max-nodes", 100_000),
+            limits=config.limits,
+        )
+    except Refused:
+        return content, False  # the checks report what makes it untrimmable
+    if result.skipped or result.text == content[len(bom) :]:
+        return content, False
+    return bom + result.text, True
+
+
+def post_write(event: Event) -> Answer | None:
+    notes: list[str] = []
+    checkpoint = False
+    for path in event.targets:
+        found = protocol_file(path, event.project)
+        if found is None or not os.path.lexists(path):
+            continue
+        config, kind, rel = found
+        notes += _after_write(event, path, config, kind, rel)
+        from .common import agent_settings
+        from .protocols import checkpoint_kinds
+
+        checkpoint = checkpoint or kind in checkpoint_kinds(agent_settings(config))
+    if checkpoint and event.session is not None:
+        from .state import StateError
+
+        try:
+            with open_store(event.turns) as store:
+                store.checkpoint_delivered(event.session, event.turns, time.time())
+        except StateError as exc:
+            warn(f"the checkpoint write was not recorded: {exc}")
+    return Answer(context="\n".join(notes)) if notes else None
+
+
+def _after_write(event: Event, path: str, config: Config, kind: str, rel: str) -> list[str]:
+    notes: list[str] = []
+    if kind in trim_settings(config).kinds:
+        from ...trim.trimmer import fix_file
+
+        outcome = fix_file(path, config)
+        if outcome.written:
+            notes.append(
+                f"asimov-hooks trimmed {rel} after your {event.tool} (ADR-007 rolling window): "
+                + "; ".join(outcome.messages)
+                + ". The file on disk changed: read it again before editing it."
+            )
+        if outcome.error:
+            notes.append(f"asimov-hooks could not bring {rel} within its limits: {outcome.error}")
+    result = checker(config).check(path)
+    findings = [line(rel, f) for f in result.findings if f.level in ("error", "warning")]
+    if findings:
+        notes.append(f"asimov-hooks checked {rel}:\n" + "\n".join(f"- {f}" for f in findings))
+    return notes
