@@ -59,6 +59,7 @@ from ..runtime.payload import (
     EventError,
     absolute,
     inside,
+    log_context,
     project_dir,
     shell_event,
     working_dir,
@@ -218,13 +219,8 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
     elif event.kind in (PRE_WRITE, PRE_SHELL):
         return None, 0  # no explicit allow: the user's own approval stays in charge
     elif answer.context and event.name == "afterFileEdit":
-        import sys
-
-        from ...fs.access import show
-
         # no channel to the agent here: the user's Hooks output channel
-        text = "\n".join(map(show, answer.context.rstrip().splitlines()))
-        sys.stderr.write(f"asimov-hooks agent-event: {text}\n")
+        log_context(answer.context)
     elif answer.context:  # postToolUse, sessionStart
         out = {"additional_context": answer.context}
     if out is None:
