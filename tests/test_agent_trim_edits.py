@@ -476,3 +476,53 @@ def test_copilot_create_over_an_existing_file_is_not_rewritten(repo):
     out = answer(run_event("copilot", payload, repo))
     assert out is None or "modifiedArgs" not in out
     assert not Path(repo, ARCHIVE).exists()
+
+
+# edits the rolling window answers in different ways: a list capped at its first items,
+# the soft line limit (lists cut to their windows, optional fields removed), comments
+SCENARIOS = {
+    "next_steps over its cap": (
+        BEFORE,
+        '  - "Task 7: release notes"\n',
+        "".join(f'  - "Task {i}: later"\n' for i in range(7, 14)),
+    ),
+    "over the soft line limit": (
+        BEFORE,
+        'on_confusion: "cat warmup.yaml"\n',
+        'on_confusion: "cat warmup.yaml"\nnotes: |\n'
+        + "".join(f"  note line {i}\n" for i in range(8))
+        + "context: the edits\n",
+    ),
+    "commented items": (
+        BEFORE.replace('  - "Task 1: step 1"\n', '  # the first one\n  - "Task 1: step 1"\n'),
+        OLD,
+        NEW,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_nothing_is_lost_whatever_the_trim_removes(repo, tmp_path, name, agent):
+    before, old, new = SCENARIOS[name]
+    after = before.replace(old, new)
+    write(repo, CHECKPOINT, before)
+    archive = (
+        "- trimmed_at: '2026-11-01T00:00:00Z'\n  source: x\n  removed:\n    completed: [old]\n"
+    )
+    write(repo, ARCHIVE, archive)  # an archive with history: only what is appended counts
+    if agent == "claude":
+        payload = fixture(
+            "claude",
+            "pre_tool_use_edit",
+            repo,
+            permission_mode="acceptEdits",
+            **{"tool_input.old_string": old, "tool_input.new_string": new},
+        )
+        updated = answer(run_event("claude", payload, repo))["hookSpecificOutput"]["updatedInput"]
+        landed = replaced(before, updated["old_string"], updated["new_string"])
+    else:
+        rewritten = _codex(repo, _patch(_update(CHECKPOINT, old, new)))["updatedInput"]["command"]
+        landed = _apply(rewritten, repo)[CHECKPOINT]
+    assert landed != after
+    agrees(repo, tmp_path, after, landed, archive)
