@@ -173,7 +173,7 @@ def test_non_protocol_edit_stays_on_the_light_path(repo) -> None:
         "from asimov_hooks.cli.entrypoints import hooks_main\n"
         "rc = hooks_main(['agent-event', '--agent', 'claude'])\n"
         "heavy = ('click', 'sqlite3', 'ruamel.yaml', 'jsonschema', 'json', 're',\n"
-        "         'asimov_hooks.agent.core', 'asimov_hooks.validation.engine')\n"
+        "         'asimov_hooks.agent.runtime.core', 'asimov_hooks.validation.engine')\n"
         "print(rc, [m for m in heavy if m in sys.modules])\n"
     )
     done = subprocess.run(

@@ -129,15 +129,44 @@ CURSOR = '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "
 
 def test_cursor_exact_bytes(repo) -> None:
     installed = round_trip(repo, ".cursor/hooks.json", CURSOR, "cursor")
-    entry = '      {\n        "command": "asimov-hooks agent-event --agent cursor"\n      }\n'
+    command = '        "command": "asimov-hooks agent-event --agent cursor"'
+    entry = f"      {{\n{command}\n      }}\n"
+    write = f'      {{\n{command},\n        "matcher": "Write|StrReplace"\n      }}\n'
+    stop = f'      {{\n{command},\n        "loop_limit": null\n      }}\n'
     assert installed == (
-        '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./hooks/format.sh" }, '
-        '{"command": "asimov-hooks agent-event --agent cursor"}],\n'
-        f'    "stop": [\n{entry}    ],\n'
+        '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./hooks/format.sh" }],\n'
+        f'    "preToolUse": [\n{write}    ],\n'
+        f'    "postToolUse": [\n{write}    ],\n'
+        f'    "stop": [\n{stop}    ],\n'
         f'    "beforeSubmitPrompt": [\n{entry}    ],\n'
         f'    "sessionStart": [\n{entry}    ]\n'
         "  }\n}"
     )
+
+
+def test_cursor_earlier_install_is_brought_up_to_date(repo) -> None:
+    """An install of an earlier version: its afterFileEdit entry goes (postToolUse tells
+    the agent instead), its stop entry gets `loop_limit: null`; the user's entries and
+    the user's own field on our entry stay."""
+    earlier = (
+        '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./hooks/format.sh" }, '
+        '{ "command": "asimov-hooks agent-event --agent cursor" }],\n'
+        '    "stop": [{ "command": "asimov-hooks agent-event --agent cursor", "timeout": 20 }]\n'
+        "  }\n}"
+    )
+    path = put(repo, ".cursor/hooks.json", earlier)
+    proc = agent(repo, "install", "--agent", "cursor")
+    assert proc.returncode == 0, proc.stderr
+    assert "up to date for stop, afterFileEdit" in proc.stdout
+    hooks = json.loads(get(path))["hooks"]
+    assert hooks["afterFileEdit"] == [{"command": "./hooks/format.sh"}]
+    assert hooks["stop"] == [
+        {"command": "asimov-hooks agent-event --agent cursor", "timeout": 20, "loop_limit": None}
+    ]
+    assert hooks["preToolUse"] == hooks["postToolUse"]
+    assert hooks["preToolUse"][0]["matcher"] == "Write|StrReplace"
+    again = agent(repo, "install", "--agent", "cursor")
+    assert "already installed; nothing changed" in again.stdout
 
 
 def test_cursor_new_file_has_version_and_goes_again(repo) -> None:
@@ -146,7 +175,9 @@ def test_cursor_new_file_has_version_and_goes_again(repo) -> None:
     path = os.path.join(repo, ".cursor", "hooks.json")
     data = json.loads(get(path))
     assert data["version"] == 1
-    assert data["hooks"]["stop"] == [{"command": "asimov-hooks agent-event --agent cursor"}]
+    assert data["hooks"]["stop"] == [
+        {"command": "asimov-hooks agent-event --agent cursor", "loop_limit": None}
+    ]
     proc = agent(repo, "uninstall", "--agent", "cursor")
     assert "(file removed)" in proc.stdout
     assert not os.path.exists(os.path.join(repo, ".cursor"))
@@ -240,7 +271,7 @@ def test_installed_hooks_fire_for_the_documented_payloads(repo, name: str) -> No
         for payload in documented:
             subject = payload.get("tool_name") or payload.get("source")
             if matcher is not None and not re.fullmatch(matcher, subject or ""):
-                assert subject in ("Bash", "startup", "clear"), (event, subject)
+                assert subject in ("Bash", "Shell", "startup", "clear"), (event, subject)
                 continue
             payload = {**payload, "cwd": repo}
             if "workspace_roots" in payload:

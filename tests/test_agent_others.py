@@ -23,7 +23,7 @@ THRESHOLD = 30
 FIXTURES = Path(__file__).parent / "data" / "agents"
 PLACEHOLDER = "/home/user/project"
 AGENTS = ("codex", "gemini", "cursor")
-PRE_WRITE_AGENTS = ("codex", "gemini")
+PRE_WRITE_AGENTS = ("codex", "gemini", "cursor")
 EVENTS = {  # the fixture of each kind of event, per agent
     "codex": {"prompt": "user_prompt_submit", "stop": "stop", "start": "session_start_resume"},
     "gemini": {"prompt": "before_agent", "stop": "after_agent", "start": "session_start_resume"},
@@ -97,6 +97,8 @@ def denial(agent: str, proc: subprocess.CompletedProcess) -> str | None:
             if specific.get("permissionDecision") == "deny"
             else None
         )
+    if agent == "cursor":
+        return out.get("agent_message") if out.get("permission") == "deny" else None
     return out.get("reason") if out.get("decision") == "deny" else None
 
 
@@ -112,6 +114,13 @@ def pre_write(agent: str, repo: str, rel: str, old: str | None, new: str) -> dic
             patch = f"*** Begin Patch\n*** Update File: {rel}\n@@\n{minus}{plus}*** End Patch\n"
         return fixture(agent, "pre_tool_use_apply_patch", repo, tool_input={"command": patch})
     path = os.path.join(repo, rel)
+    if agent == "cursor":
+        if old is None:
+            return fixture(
+                agent, "pre_tool_use_write", repo, tool_input={"path": path, "content": new}
+            )
+        tool_input = {"path": path, "old_string": old, "new_string": new}
+        return fixture(agent, "pre_tool_use_str_replace", repo, tool_input=tool_input)
     if old is None:
         return fixture(
             agent, "before_tool_write_file", repo, tool_input={"file_path": path, "content": new}
@@ -296,9 +305,7 @@ def test_files_outside_the_project_are_not_governed(agent: str, repo: str, tmp_p
         rel = os.path.relpath(target, repo)
         payload = pre_write(agent, repo, rel, None, bad)
     else:
-        payload = fixture(
-            agent, "before_tool_write_file", repo, tool_input={"file_path": target, "content": bad}
-        )
+        payload = pre_write(agent, repo, target, None, bad)
     proc = agent_event(agent, payload, repo)
     assert proc.stdout == "" and proc.stderr == ""
 
@@ -397,7 +404,7 @@ def _after_write(agent: str, repo: str) -> dict:
         return fixture(agent, "post_tool_use_apply_patch", repo)
     if agent == "gemini":
         return fixture(agent, "after_tool_write_file", repo)
-    return fixture(agent, "after_file_edit", repo)
+    return fixture(agent, "post_tool_use_write", repo)
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -407,10 +414,7 @@ def test_post_write_trims_and_reports_where_the_agent_can_read_it(agent: str, re
     text = Path(repo, ".claude_checkpoint.yaml").read_text(encoding="utf-8")
     assert "task 1\n" not in text and "task 12" in text  # trimmed after the write
     assert os.path.exists(os.path.join(repo, ".claude_checkpoint.archive.yaml"))
-    if agent == "cursor":  # no channel to the agent: the user's Hooks output channel
-        assert proc.stdout == "" and "trim" in proc.stderr.lower()
-    else:
-        assert "trim" in (context_of(agent, proc) or "").lower()
+    assert "trim" in (context_of(agent, proc) or "").lower()
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -483,6 +487,8 @@ def test_repository_without_protocol_files_is_never_asked(
         ("gemini", "before_tool_write_file", {}),
         ("gemini", "before_tool_replace", {}),
         ("cursor", "after_file_edit", {}),
+        ("cursor", "pre_tool_use_write", {}),
+        ("cursor", "post_tool_use_write", {}),
     ],
 )
 def test_a_write_of_another_file_loads_nothing_heavy(
@@ -500,7 +506,7 @@ def test_a_write_of_another_file_loads_nothing_heavy(
         "from asimov_hooks.cli.entrypoints import hooks_main\n"
         f"rc = hooks_main(['agent-event', '--agent', {agent!r}])\n"
         "heavy = ('click', 'sqlite3', 'ruamel.yaml', 'jsonschema', 'json', 're',\n"
-        "         'asimov_hooks.agent.core', 'asimov_hooks.engine', 'asimov_hooks.agent.simulate')\n"
+        "         'asimov_hooks.agent.runtime.core', 'asimov_hooks.engine', 'asimov_hooks.agent.runtime.simulate')\n"
         "print(rc, [m for m in heavy if m in sys.modules])\n"
     )
     done = subprocess.run(

@@ -1,5 +1,5 @@
-"""The content a Write, Edit or MultiEdit would leave (agent/simulate) and which errors a
-write makes worse (agent/verdict), held to small references by property tests."""
+"""The content a Write, Edit or MultiEdit would leave (agent/runtime/simulate) and which errors a
+write makes worse (agent/runtime/verdict), held to small references by property tests."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asimov_hooks.agent import simulate
-from asimov_hooks.agent.simulate import CannotSimulate, OutOfBounds, Replace, TooBig, Write
-from asimov_hooks.agent.verdict import worse
+from asimov_hooks.agent.runtime import simulate
+from asimov_hooks.agent.runtime.simulate import CannotSimulate, OutOfBounds, Replace, TooBig, Write
+from asimov_hooks.agent.runtime.verdict import worse
 from asimov_hooks.findings import Finding
 
 TEXT = st.text(alphabet="ab\né", max_size=30)

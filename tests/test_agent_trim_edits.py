@@ -312,7 +312,7 @@ def _codex(repo: str, patch: str) -> dict | None:
 
 
 def _apply(patch: str, repo: str) -> dict:
-    from asimov_hooks.agent.apply_patch import apply_patch
+    from asimov_hooks.agent.agents.apply_patch import apply_patch
 
     def read(name: str) -> str | None:
         path = Path(repo, name)
@@ -382,7 +382,7 @@ def _bash(repo: str, command: object) -> dict | None:
 def test_codex_patch_through_the_shell_is_rewritten_in_the_command(repo, tmp_path):
     """A model without the apply_patch tool runs it in a heredoc through the shell:
     the patch inside the command is rewritten, the rest of the command kept."""
-    from asimov_hooks.agent.shellcmd import patches
+    from asimov_hooks.agent.runtime.shellcmd import patches
 
     write(repo, CHECKPOINT, BEFORE)
     write(repo, "src/app.py", "print('hello')\n")
@@ -421,7 +421,7 @@ def test_codex_shell_patch_that_cannot_carry_it_is_trimmed_after(repo, form):
 
 # ------------------------------------------------------------ the rewriting itself
 def test_patch_rewrite_keeps_other_sections_byte_for_byte():
-    from asimov_hooks.agent.patch_rewrite import rewrite_patch
+    from asimov_hooks.agent.agents.patch_rewrite import rewrite_patch
 
     other = "*** Update File: b.txt\r\n@@\r\n-x\r\n+y\r\n"  # CRLF lines of another file
     patch = f"*** Begin Patch\n*** Update File: a.yaml\n@@\n-1\n+2\n{other}*** End Patch"
@@ -442,7 +442,7 @@ def test_patch_rewrite_keeps_other_sections_byte_for_byte():
     ],
 )
 def test_patch_rewrite_refuses_what_it_cannot_leave_exactly(current, content):
-    from asimov_hooks.agent.patch_rewrite import rewrite_patch
+    from asimov_hooks.agent.agents.patch_rewrite import rewrite_patch
 
     patch = "*** Begin Patch\n*** Update File: a.yaml\n@@\n-a\n+b\n*** End Patch\n"
     assert rewrite_patch(patch, {"/p/a.yaml": (current, content)}, lambda n: f"/p/{n}") is None
@@ -462,7 +462,7 @@ def test_patch_rewrite_refuses_what_it_cannot_leave_exactly(current, content):
     ],
 )
 def test_whole_file_replacement_only_where_exact(current, content, keeps, expected):
-    from asimov_hooks.agent.rewrite import replaceable
+    from asimov_hooks.agent.runtime.rewrite import replaceable
 
     assert replaceable(current, content, create=True, keeps_newline=keeps) is expected
 

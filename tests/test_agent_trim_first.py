@@ -82,7 +82,7 @@ def test_gemini_write_file_carries_the_trimmed_content(repo) -> None:
 
 @pytest.mark.parametrize("existing", [False, True])
 def test_codex_apply_patch_carries_the_trimmed_content(repo, existing) -> None:
-    from asimov_hooks.agent.apply_patch import apply_patch
+    from asimov_hooks.agent.agents.apply_patch import apply_patch
 
     if existing:
         write(repo, CHECKPOINT, GOOD_CHECKPOINT)

@@ -1,4 +1,4 @@
-"""Codex's apply_patch envelope, worked out without writing (agent/apply_patch.py).
+"""Codex's apply_patch envelope, worked out without writing (agent/agents/apply_patch.py).
 
 Cases follow the format as Codex's tool instructions describe it and as Codex
 applies it; the property tests compare against a plain list-of-lines reference.
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asimov_hooks.agent.apply_patch import PatchError, apply_patch, parse_patch, patch_paths
+from asimov_hooks.agent.agents.apply_patch import PatchError, apply_patch, parse_patch, patch_paths
 
 
 def run(patch: str, files: dict[str, str], **kw):

@@ -56,17 +56,17 @@ ALLOWED = {
     ("cli/info.py", "open"): "`asimov-hooks schema` prints a shipped schema from rules/",
     ("agent/ephemeral.py", "open"): "the terminal the commit runs in (/dev/tty), not a file",
     ("cli/guard.py", "os.open"): "/dev/null in place of a closed stdout or stderr",
-    ("agent/event.py", "os.open"): "/dev/null in place of a closed stdout or stderr",
+    ("agent/runtime/event.py", "os.open"): "/dev/null in place of a closed stdout or stderr",
     ("validation/parallel.py", "os.fdopen"): "the pipes between the parent and its forked workers",
     ("doctor/diagnosis.py", "tempfile.TemporaryDirectory"): (
         "the doctor's smoke-test merge runs in a temporary directory of its own, outside "
         "the checkout (its files are then written and read through fs.access)"
     ),
-    ("agent/state.py", "os.makedirs"): (
+    ("agent/runtime/state.py", "os.makedirs"): (
         "the agent's own state directory (in the git directory, or the user's XDG state "
         "directory), never a file of the checkout"
     ),
-    ("agent/state.py", "sqlite3.connect"): "the agent's own state database, as above",
+    ("agent/runtime/state.py", "sqlite3.connect"): "the agent's own state database, as above",
 }
 
 

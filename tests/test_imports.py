@@ -128,3 +128,40 @@ def test_every_import_of_the_package_names_a_module_of_it() -> None:
                     if n.startswith("asimov_hooks.") and n not in modules
                 ]
     assert not missing, missing
+
+
+def _agent_layer(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[:2] != ["asimov_hooks", "agent"] or len(parts) < 3:
+        return None
+    return parts[2]  # runtime, install, agents, cli, ephemeral
+
+
+# The agent package's layers: `runtime` runs on every agent event and loads neither the
+# install machinery nor the click commands; the adapters (`agents`) build on `runtime`
+# alone; `install` (settings splicing, doctor) never loads an adapter. Only
+# `runtime.event` reaches the adapters, through the `agents` loader.
+FORBIDDEN_AGENT_EDGES = {
+    ("runtime", "install"),
+    ("runtime", "cli"),
+    ("runtime", "ephemeral"),
+    ("agents", "install"),
+    ("agents", "cli"),
+    ("agents", "ephemeral"),
+    ("install", "agents"),
+    ("install", "cli"),
+    ("install", "ephemeral"),
+}
+ALLOWED_RUNTIME_TO_AGENTS = {("asimov_hooks.agent.runtime.event", "asimov_hooks.agent.agents")}
+
+
+def test_the_agent_package_keeps_its_layers() -> None:
+    wrong = []
+    for name, targets in import_graph().items():
+        for target in targets:
+            edge = (_agent_layer(name), _agent_layer(target))
+            if edge in FORBIDDEN_AGENT_EDGES or (
+                edge == ("runtime", "agents") and (name, target) not in ALLOWED_RUNTIME_TO_AGENTS
+            ):
+                wrong.append(f"{name} -> {target}")
+    assert not wrong, wrong

@@ -1,4 +1,4 @@
-"""agent.jsonedit: splicing edits of a JSON text.
+"""agent.install.jsonedit: splicing edits of a JSON text.
 
 Properties over generated documents in many layouts (compact, spaced, indented by
 spaces or tabs, CRLF, with or without a final newline): appending a value anywhere
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asimov_hooks.agent.jsonedit import Document, JsonEditError, parse
+from asimov_hooks.agent.install.jsonedit import Document, JsonEditError, parse
 
 KEYS = st.text(alphabet="abcXYZ_-é/~ ", min_size=1, max_size=6)
 SCALARS = st.one_of(

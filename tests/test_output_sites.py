@@ -32,7 +32,7 @@ ALLOWED = {
     ("agent/cli.py", "_report"): (
         "each line is escaped (show); `command` is the command's own name (install, uninstall)"
     ),
-    ("agent/event.py", "_main"): (
+    ("agent/runtime/event.py", "_main"): (
         "the usage text of our own tables, and the agent adapter's answer: JSON "
         "(json.dumps escapes every control character) or nothing"
     ),

@@ -14,8 +14,8 @@ import pytest
 from agent_support import fixture
 from conftest import GOOD_CHECKPOINT, SCRIPTS, git_init, script_env, write
 
-from asimov_hooks.agent import apply_patch as ap
-from asimov_hooks.agent import patch_lines
+from asimov_hooks.agent.agents import apply_patch as ap
+from asimov_hooks.agent.agents import patch_lines
 
 pytestmark = pytest.mark.usefixtures("isolated_home")
 

@@ -32,6 +32,7 @@ class Turn:
     args: Any = None
     delay: float = 0.0
     before: Callable[[], None] | None = None
+    tokens: int = 0  # the prompt size the answer reports (0: a small one)
 
 
 def say(text: str, delay: float = 0.0, before: Callable[[], None] | None = None) -> Turn:
@@ -44,6 +45,23 @@ def call(
     return Turn(tool=tool, args=args, delay=delay, before=before)
 
 
+def texts(value: Any) -> str:
+    """Every string inside a JSON value, one per line."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return "\n".join(texts(v) for v in value.values())
+    if isinstance(value, list):
+        return "\n".join(texts(v) for v in value)
+    return ""
+
+
+def last_of(body: Any, key: str) -> str:
+    """The texts of the last item of `body[key]` (the message the agent sent last)."""
+    items = body.get(key) if isinstance(body, dict) else None
+    return texts(items[-1]) if isinstance(items, list) and items else ""
+
+
 @dataclass
 class Recorded:
     method: str
@@ -51,6 +69,11 @@ class Recorded:
     body: Any
     main: bool
     turn: int | None = None  # index of the scripted turn this request got
+    compaction: bool = False  # the agent asked for a summary of the conversation
+
+
+# what every scripted server answers when the agent compacts its conversation
+SUMMARY = "E2E-SUMMARY: the user asked for work; a command ran; nothing else happened."
 
 
 @dataclass
@@ -147,11 +170,14 @@ class ScriptedServer:
         except ValueError:
             body = raw.decode("utf-8", "replace")
         path = handler.path
-        main = method == "POST" and self.is_main(urlsplit(path).path, body)
-        record = Recorded(method, path, body, main)
+        compaction = method == "POST" and self.is_compaction(body)
+        main = not compaction and method == "POST" and self.is_main(urlsplit(path).path, body)
+        record = Recorded(method, path, body, main, compaction=compaction)
         with self.lock:
             self.requests.append(record)
-        if main:
+        if compaction:
+            self.answer_main(handler, path, body, Turn(text=self.summary()))
+        elif main:
             record.turn, turn = self._take()
             if turn.before is not None:
                 turn.before()
@@ -204,6 +230,14 @@ class ScriptedServer:
     def is_main(self, path: str, body: Any) -> bool:
         raise NotImplementedError
 
+    def is_compaction(self, body: Any) -> bool:
+        """The agent's request for a summary of the conversation (its compaction), told
+        by the instruction the agent puts last: answered with SUMMARY, never a turn."""
+        return False
+
+    def summary(self) -> str:
+        return SUMMARY
+
     def answer_main(
         self, handler: BaseHTTPRequestHandler, path: str, body: Any, turn: Turn
     ) -> None:
@@ -226,7 +260,16 @@ class AnthropicServer(ScriptedServer):
         names = {t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
         return "Write" in names or "Bash" in names
 
-    def _message(self, body: Any, blocks: list[dict], stop: str) -> dict:
+    def is_compaction(self, body: Any) -> bool:
+        # Claude Code's compaction: the conversation, then "Respond with TEXT ONLY …
+        # an <analysis> block followed by a <summary> block"
+        last = last_of(body, "messages")
+        return "TEXT ONLY" in last and "<summary>" in last
+
+    def summary(self) -> str:
+        return f"<analysis>Scripted.</analysis>\n<summary>{SUMMARY}</summary>"
+
+    def _message(self, body: Any, blocks: list[dict], stop: str, tokens: int = 0) -> dict:
         model = body.get("model", "claude") if isinstance(body, dict) else "claude"
         return {
             "id": self._id("msg"),
@@ -236,7 +279,7 @@ class AnthropicServer(ScriptedServer):
             "content": blocks,
             "stop_reason": stop,
             "stop_sequence": None,
-            "usage": {"input_tokens": 100, "output_tokens": 20},
+            "usage": {"input_tokens": tokens or 100, "output_tokens": 20},
         }
 
     def _blocks(self, turn: Turn) -> tuple[list[dict], str]:
@@ -252,10 +295,10 @@ class AnthropicServer(ScriptedServer):
 
     def answer_main(self, handler, path, body, turn) -> None:
         blocks, stop = self._blocks(turn)
-        self._answer(handler, body, blocks, stop)
+        self._answer(handler, body, blocks, stop, turn.tokens)
 
-    def _answer(self, handler, body, blocks, stop) -> None:
-        message = self._message(body, blocks, stop)
+    def _answer(self, handler, body, blocks, stop, tokens: int = 0) -> None:
+        message = self._message(body, blocks, stop, tokens)
         if not (isinstance(body, dict) and body.get("stream")):
             self.send_json(handler, 200, message)
             return
@@ -317,6 +360,11 @@ class ResponsesServer(ScriptedServer):
     def is_main(self, path: str, body: Any) -> bool:
         return path.endswith("/responses") and isinstance(body, dict) and bool(body.get("tools"))
 
+    def is_compaction(self, body: Any) -> bool:
+        # Codex's local compaction: the conversation, then "You are performing a CONTEXT
+        # CHECKPOINT COMPACTION …", with no tools
+        return "CONTEXT CHECKPOINT COMPACTION" in last_of(body, "input")
+
     def _item(self, turn: Turn) -> dict:
         if turn.tool and isinstance(turn.args, str):  # a free-form (custom) tool: apply_patch
             return {
@@ -344,7 +392,7 @@ class ResponsesServer(ScriptedServer):
             "content": [{"type": "output_text", "text": turn.text, "annotations": []}],
         }
 
-    def _stream(self, handler, body, item: dict) -> None:
+    def _stream(self, handler, body, item: dict, tokens: int = 0) -> None:
         rid = self._id("resp")
         model = body.get("model", "model") if isinstance(body, dict) else "model"
         head = {
@@ -356,11 +404,11 @@ class ResponsesServer(ScriptedServer):
             "output": [],
         }
         usage = {
-            "input_tokens": 100,
+            "input_tokens": tokens or 100,
             "input_tokens_details": {"cached_tokens": 0},
             "output_tokens": 20,
             "output_tokens_details": {"reasoning_tokens": 0},
-            "total_tokens": 120,
+            "total_tokens": (tokens or 100) + 20,
         }
         events: list[tuple[str | None, Any]] = [
             ("response.created", {"type": "response.created", "response": head}),
@@ -403,7 +451,7 @@ class ResponsesServer(ScriptedServer):
         self.send_sse(handler, events)
 
     def answer_main(self, handler, path, body, turn) -> None:
-        self._stream(handler, body, self._item(turn))
+        self._stream(handler, body, self._item(turn), turn.tokens)
 
     def answer_side(self, handler, method, path, body) -> None:
         bare = path.split("?")[0]

@@ -3,24 +3,37 @@ tests/e2e/agents/package-lock.json, into the git-ignored cache `.e2e/agents/`.
 
     python tests/e2e/install_agents.py        # prints where each agent is
 
-`npm ci --ignore-scripts` installs exactly the lockfile: the three agents and, through
-their optionalDependencies, the platform package that holds each native binary for this
-machine (linux-x64 here). No install script runs (the binaries are used from their
-platform packages directly, so nothing is downloaded outside the npm registry). A second
-call is free while the lockfile is unchanged: the lockfile's hash is kept next to the
+`npm ci --ignore-scripts` installs exactly the lockfile: Claude Code, Codex and Gemini CLI
+and, through their optionalDependencies, the platform package that holds each native
+binary for this machine (linux-x64 here). No install script runs (the binaries are used
+from their platform packages directly, so nothing is downloaded outside the npm registry).
+
+Qwen Code cannot be in that lockfile: its package lists optional platform packages that
+were never published (`@teddyzhu/clipboard-darwin-arm64@0.0.5` and others answer 404), and
+`npm ci` refuses every lockfile that holds it ("Missing: … from lock file"). It has no
+dependencies of its own (one bundled `cli.js`), so `tarballs.json` pins its version and
+the sha512 integrity the registry publishes; `npm pack` fetches that tarball, and it is
+checked against the pin and unpacked into the same tree. (0.15.10 is the newest release
+whose `engines` allows Node.js 20; later ones ask for Node.js 22.)
+
+A second call is free while the pins are unchanged: their hash is kept next to the
 installed tree. When npm itself is missing, `find()` says so and the suite skips.
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import fcntl
 import hashlib
+import json
 import os
 import platform
 import shutil
 import subprocess
 import sys
+import tarfile
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -28,7 +41,7 @@ LOCK_DIR = REPO / "tests" / "e2e" / "agents"
 CACHE = REPO / ".e2e"
 PREFIX = CACHE / "agents"
 STAMP = PREFIX / ".lock-sha256"
-INSTALL_TIMEOUT = 900  # seconds; the three agents are about 900 MB unpacked
+INSTALL_TIMEOUT = 900  # seconds; the four agents are about 1 GB unpacked
 
 _NODE_ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}
 
@@ -39,7 +52,7 @@ class Unavailable(Exception):
 
 def _lock_hash() -> str:
     digest = hashlib.sha256()
-    for name in ("package.json", "package-lock.json"):
+    for name in ("package.json", "package-lock.json", "tarballs.json"):
         digest.update((LOCK_DIR / name).read_bytes())
     return digest.hexdigest()
 
@@ -65,17 +78,19 @@ def binaries() -> dict[str, list[str]]:
     claude = modules / "@anthropic-ai" / f"claude-code-{plat}" / "claude"
     codex = modules / "@openai" / f"codex-{plat}" / "vendor" / triple / "bin" / "codex"
     gemini = modules / "@google" / "gemini-cli" / "bundle" / "gemini.js"
+    qwen = modules / "@qwen-code" / "qwen-code" / "cli.js"
     node = shutil.which("node")
     found = {
         "claude": [str(claude)],
         "codex": [str(codex)],
         "gemini": [node or "node", str(gemini)],
+        "qwen": [node or "node", str(qwen)],
     }
-    for name, path in (("claude", claude), ("codex", codex), ("gemini", gemini)):
+    for name, path in (("claude", claude), ("codex", codex), ("gemini", gemini), ("qwen", qwen)):
         if not path.is_file():
             raise Unavailable(f"{name}: {path} is missing after npm ci")
     if node is None:
-        raise Unavailable("node is not on PATH (Gemini CLI runs on Node.js)")
+        raise Unavailable("node is not on PATH (Gemini CLI and Qwen Code run on Node.js)")
     return found
 
 
@@ -124,12 +139,54 @@ def _install(npm: str) -> dict[str, list[str]]:
     if done.returncode != 0:
         tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
         raise RuntimeError("npm ci of the pinned agents failed:\n" + "\n".join(tail))
+    pins = json.loads((LOCK_DIR / "tarballs.json").read_text(encoding="utf-8"))
+    for package, pin in pins.items():
+        _unpack(npm, package, pin["version"], pin["integrity"])
     try:
         found = binaries()
     except Unavailable as why:  # npm ran but an agent is not there: an error, not a skip
         raise RuntimeError(f"npm ci of the pinned agents: {why}") from None
     STAMP.write_text(want + "\n")
     return found
+
+
+def _unpack(npm: str, package: str, version: str, integrity: str) -> None:
+    """`npm pack` the pinned tarball, check its sha512 against the pin, and unpack it as
+    node_modules/<package> (only regular files and folders under `package/`)."""
+    with tempfile.TemporaryDirectory(dir=CACHE) as scratch:
+        done = subprocess.run(
+            [npm, "pack", f"{package}@{version}", "--json", "--pack-destination", scratch],
+            cwd=scratch,
+            capture_output=True,
+            text=True,
+            timeout=INSTALL_TIMEOUT,
+            env=dict(os.environ, npm_config_update_notifier="false"),
+        )
+        if done.returncode != 0:
+            tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+            raise RuntimeError(f"npm pack {package}@{version} failed:\n" + "\n".join(tail))
+        tarball = Path(scratch) / json.loads(done.stdout)[0]["filename"]
+        got = "sha512-" + base64.b64encode(hashlib.sha512(tarball.read_bytes()).digest()).decode()
+        if got != integrity:
+            raise RuntimeError(f"{package}@{version}: integrity {got}, pinned {integrity}")
+        target = PREFIX / "node_modules" / package
+        shutil.rmtree(target, ignore_errors=True)
+        with tarfile.open(tarball) as archive:
+            for member in archive.getmembers():
+                parts = Path(member.name).parts
+                if len(parts) < 2 or parts[0] != "package" or ".." in parts:
+                    continue
+                if not (member.isfile() or member.isdir()):
+                    continue
+                out = target.joinpath(*parts[1:])
+                if member.isdir():
+                    out.mkdir(parents=True, exist_ok=True)
+                    continue
+                out.parent.mkdir(parents=True, exist_ok=True)
+                source = archive.extractfile(member)
+                assert source is not None
+                out.write_bytes(source.read())
+                out.chmod(0o755 if member.mode & 0o111 else 0o644)
 
 
 def main() -> int:

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 
+import install_agents
 import pytest
 from install_agents import REPO, STAMP, Unavailable, install
 
@@ -41,3 +42,20 @@ def test_second_install_reuses_the_tree() -> None:
     assert STAMP.stat().st_mtime_ns == stamp  # no second npm ci
     for command in first.values():
         assert os.access(command[-1], os.R_OK)
+
+
+def test_a_tarball_that_does_not_match_its_pin_is_refused() -> None:
+    """Qwen Code comes as a tarball pinned by version and sha512 (tarballs.json): one
+    whose bytes do not match the pin is not unpacked."""
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed")
+    try:
+        install()
+    except Unavailable as why:
+        pytest.skip(str(why))
+    cli = os.path.join(REPO, ".e2e", "agents", "node_modules", "@qwen-code", "qwen-code", "cli.js")
+    before = os.stat(cli).st_mtime_ns
+    with pytest.raises(RuntimeError, match=r"integrity sha512-.*, pinned sha512-not-these-bytes"):
+        install_agents._unpack(npm, "@qwen-code/qwen-code", "0.15.10", "sha512-not-these-bytes")
+    assert os.stat(cli).st_mtime_ns == before

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from ..agent.targets import NAMES
+from ..agent.install.targets import NAMES
 from ..cli.clickopts import CONTEXT
 from ..fs.access import FileProblem, read_bytes, show
 from . import families as fam

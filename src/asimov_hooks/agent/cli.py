@@ -14,11 +14,11 @@ import click
 from ..cli.clickopts import CONTEXT, with_options
 from ..cli.options import EPHEMERAL
 from ..fs.access import show
-from .targets import NAMES, SCOPES
+from .install.targets import NAMES, SCOPES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
-    from .install import Report
+    from .install.install import Report
 
 
 def _top() -> str:
@@ -75,7 +75,7 @@ def install_command(agent_name: str, scope: str) -> None:
     file of your own. Exit 0 done, 1 a /checkpoint file left alone, 2 a settings
     file that cannot be used (see docs/agent.md).
     """
-    from .install import UsageError, install
+    from .install.install import UsageError, install
 
     try:
         report = install(_top(), agent_name, scope)
@@ -103,7 +103,7 @@ def install_command(agent_name: str, scope: str) -> None:
 def uninstall_command(agent_name: str, scope: str | None) -> None:
     """Remove exactly what `agent install` added: our hook entries, the /checkpoint
     command while unchanged, and a file or directory it created once empty."""
-    from .install import uninstall
+    from .install.install import uninstall
 
     _report(uninstall(_top(), agent_name, scope), "uninstall")
 
@@ -116,7 +116,7 @@ def uninstall_command(agent_name: str, scope: str | None) -> None:
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def event_command(args: tuple[str, ...]) -> None:
     """Handle one agent hook event (JSON on stdin; --agent NAME); see docs/agent.md."""
-    from .event import main
+    from .runtime.event import main
 
     sys.exit(main(list(args)))
 

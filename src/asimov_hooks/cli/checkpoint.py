@@ -78,7 +78,7 @@ def run(words: list[str]) -> int:
     verb = words[0] if words else "status"
     if verb not in WORDS:
         _fail(f"unknown word {verb!r}: use {USAGE}")
-    from ..agent import protocols
+    from ..agent.runtime import protocols
 
     used = protocols.used(config, settings, top)
     skill_only = verb == "reset" or (verb == "show" and len(words) > 1)
@@ -102,7 +102,7 @@ def run(words: list[str]) -> int:
 
 
 def _load(top: str) -> tuple[Config, dict[str, Any]]:
-    from ..agent.common import agent_settings
+    from ..agent.runtime.common import agent_settings
     from ..validation.config import ConfigError, load_config
     from ..validation.packs import error_lines
 
@@ -129,7 +129,7 @@ def _oc(words: list[str]) -> int:
 def _neither(config: Config, settings: dict[str, Any], top: str) -> int:
     """No protocol in use: say how to start one, and why a checkpoint file that exists
     does not count (the one decision wants a committed protocol file)."""
-    from ..agent import protocols
+    from ..agent.runtime import protocols
 
     rel = protocols.asimov_path(config, settings, top)
     out = sys.stdout

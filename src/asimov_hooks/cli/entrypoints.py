@@ -68,7 +68,7 @@ def hooks_main(argv: Sequence[str] | None = None) -> int:
     (run by the agent on every file edit) skip click."""
     args = sys.argv[1:] if argv is None else list(argv)
     if args[:1] == ["agent-event"]:
-        from ..agent.event import main as agent_event
+        from ..agent.runtime.event import main as agent_event
 
         return agent_event(args[1:])
     if args[:1] == ["ephemeral"]:

@@ -292,7 +292,7 @@ def diagnose(top: str) -> Report:
     _check_driver(report, settings["name"], top)
     _check_attributes(report, settings["name"], top, config, settings)
     _check_hooks(report, top)
-    from ..agent.health import diagnose as agent_lines
+    from ..agent.install.health import diagnose as agent_lines
 
     report.head("Agent hooks (asimov-hooks agent install):")
     for level, message, fix in agent_lines(top):

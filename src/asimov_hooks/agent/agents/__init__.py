@@ -2,13 +2,13 @@
 
 `asimov-hooks agent-event --agent NAME` reads the hook JSON the agent writes on stdin
 and hands it to the adapter module `agent/agents/NAME.py`. The adapter knows the
-agent's contract; the core (`agent.core`) knows asimov-hooks' rules and never sees an
+agent's contract; the core (`agent.runtime.core`) knows asimov-hooks' rules and never sees an
 agent's field names. Adding an agent means adding a module here and its name to
 AGENTS; nothing in the core changes.
 
 An adapter module provides:
 
-- `normalize(payload: dict) -> agent.model.Event`. Map the agent's event name to one
+- `normalize(payload: dict) -> agent.runtime.model.Event`. Map the agent's event name to one
   of the core's kinds (`PRE_WRITE`, `POST_WRITE`, `STOP`, `PROMPT`, `SESSION_START`;
   `kind=None` for an event asimov-hooks does not handle) and fill in:
   - `cwd` (an existing directory; `os.getcwd()` when the payload has none),
@@ -29,7 +29,7 @@ An adapter module provides:
     patch format brings its own class. `source` is the file a move reads from.
     Where the agent takes a changed tool input, `rewriter`: given {path: (current
     text or None, content wanted)}, the same tool's input leaving exactly that and
-    the paths it carries, or None (`agent.rewrite` builds the usual shapes); the
+    the paths it carries, or None (`agent.runtime.rewrite` builds the usual shapes); the
     core calls it for a write the rolling window would trim, archives what the
     trim cuts for the carried paths, and answers with `Answer.updated`, which
     `render` hands back in the agent's form. Import nothing until it is called;
@@ -44,7 +44,7 @@ An adapter module provides:
   A payload that cannot be handled (not an object of the agent's shape, a write
   without a path, ...) raises `payload.EventError` with one line saying why.
 
-- `render(event, answer: agent.model.Answer | None) -> tuple[str | None, int]`: what
+- `render(event, answer: agent.runtime.model.Answer | None) -> tuple[str | None, int]`: what
   to write on stdout (None: nothing) and the exit code, in the agent's documented
   form. The core answers `None` (nothing to say) or an Answer: "deny" with a `reason`
   (`PRE_WRITE` only), "block" with a `reason` (`STOP` only: the agent's next
@@ -55,6 +55,10 @@ An adapter module provides:
   stop" unless the contract has no other way to deny.
 
 - `NAME` (its name) and `USAGE` (one line: the events it handles), used in --help.
+
+- Optionally `stands_aside(payload: dict) -> bool`: True for an event another agent
+  sent through this agent's settings file (Cursor runs Claude Code's hooks), which
+  that agent's own hooks answer: nothing is said, exit 0.
 
 Keep the module light: it is imported on every file edit the agent makes, before the
 cheap "not a protocol file" answer. No click, sqlite3, ruamel.yaml or jsonschema;
@@ -73,7 +77,7 @@ DEFAULT = "claude"
 
 def load(name: str) -> ModuleType:
     """The adapter module of `name`; EventError for an unknown or missing one."""
-    from ..payload import EventError
+    from ..runtime.payload import EventError
 
     if name not in AGENTS:
         raise EventError(f"unknown agent {name!r}; expected one of {', '.join(AGENTS)}")

@@ -2,7 +2,7 @@
 
 Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
 - PreToolUse / PostToolUse on Bash (`tool_input.command`): the protocol files' state
-  before the command, compared after it (`agent.shellwatch`).
+  before the command, compared after it (`agent.runtime.shellwatch`).
 - PreToolUse / PostToolUse on Write (`tool_input.content`), Edit (`old_string`,
   `new_string`, `replace_all`) and MultiEdit (`edits`), `tool_input.file_path`
   absolute. A deny is `hookSpecificOutput.permissionDecision: "deny"` with
@@ -24,11 +24,18 @@ Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
   begins as a fork of another, reported as resume before Claude Code 2.1.214).
 - UserPromptSubmit `prompt`.
 - $CLAUDE_PROJECT_DIR: the project root, set for every hook command.
+- Cursor runs the hooks of `.claude/settings.json` too (cursor.com/docs/reference/
+  third-party-hooks), with its own payload. Such an event carries Cursor's documented
+  common fields (`cursor_version`; `conversation_id` with `workspace_roots`), which
+  Claude Code never sends: the Claude Code hook stands aside and answers nothing, so
+  that the Cursor hooks (`.cursor/hooks.json`) answer each event once. The
+  environment (`CURSOR_VERSION`) is not used: Claude Code started from a Cursor
+  terminal may inherit it.
 """
 
 from __future__ import annotations
 
-from ..model import (
+from ..runtime.model import (
     CLEAR,
     COMPACT,
     FORK,
@@ -43,13 +50,13 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, begin, shell_event
+from ..runtime.payload import EventError, absolute, begin, shell_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..model import Answer
+    from ..runtime.model import Answer
 
 NAME = "claude"
 USAGE = "Claude Code: PreToolUse, PostToolUse (Write, Edit, MultiEdit, Bash), SessionStart, Stop, UserPromptSubmit"
@@ -65,6 +72,14 @@ KINDS = {
 }
 AUTO_EDIT = frozenset({"acceptEdits", "bypassPermissions"})  # modes that run edits unasked
 SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMPACT, "fork": FORK}
+
+
+def stands_aside(payload: dict[str, Any]) -> bool:
+    """Whether the event is Cursor's (it runs Claude Code's hooks too): then nothing
+    is said, the Cursor hooks answer it."""
+    if payload.get("cursor_version") is not None:
+        return True
+    return "conversation_id" in payload and "workspace_roots" in payload
 
 
 def normalize(payload: dict[str, Any]) -> Event:
@@ -98,7 +113,7 @@ def normalize(payload: dict[str, Any]) -> Event:
 
 
 def _change(tool: str, tool_input: dict[str, Any]) -> Any:
-    from ..simulate import Replace, Write
+    from ..runtime.simulate import Replace, Write
 
     if tool == "Write":
         return Write(tool_input.get("content"))
@@ -113,7 +128,7 @@ def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
     Nothing is imported until a protocol file is trimmed."""
 
     def build(plans: dict[str, tuple[str | None, str]]) -> Any:
-        from .. import rewrite
+        from ..runtime import rewrite
 
         if tool == "Write":
             return rewrite.whole(tool_input, path, plans, "content")

@@ -12,7 +12,7 @@ Events (developers.openai.com/codex/hooks; openai/codex hook schemas):
   `tool_input.command`: a patch run through `apply_patch`/`applypatch` in a heredoc
   (Codex applies it itself when the model has no apply_patch tool) is judged as the
   tool's, and rewritten inside the command the same way; any other command is
-  watched for the protocol files it changes (`agent.shellwatch`).
+  watched for the protocol files it changes (`agent.runtime.shellwatch`).
 - Stop: `{"decision": "block", "reason": ...}` continues the turn with the reason
   as the next instruction. Codex does not cap continuations itself; the turn timer
   does (`stop_hook_active` is not read).
@@ -23,7 +23,7 @@ Events (developers.openai.com/codex/hooks; openai/codex hook schemas):
 
 from __future__ import annotations
 
-from ..model import (
+from ..runtime.model import (
     CLEAR,
     COMPACT,
     POST_WRITE,
@@ -37,13 +37,13 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, begin, shell_event
+from ..runtime.payload import EventError, absolute, begin, shell_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..model import Answer
+    from ..runtime.model import Answer
 
 NAME = "codex"
 USAGE = (
@@ -94,10 +94,10 @@ def normalize(payload: dict[str, Any]) -> Event:
 def _shell(event: Event, payload: dict[str, Any], command: object, cwd: str) -> Event:
     """A shell command: the patches it runs through `apply_patch`/`applypatch` (Codex
     applies them itself) are judged as the apply_patch tool's; any other command is
-    watched for what it changes (`agent.shellwatch`)."""
+    watched for what it changes (`agent.runtime.shellwatch`)."""
     import os
 
-    from ..shellcmd import command_text, patches
+    from ..runtime.shellcmd import command_text, patches
 
     text = command_text(command)
     found = patches(text) if text is not None else []
@@ -118,7 +118,7 @@ def _patch_targets(event: Event, patch: str, cwd: str) -> None:
     would hold."""
     import os
 
-    from ..apply_patch import PatchError, parse_patch, patch_paths
+    from .apply_patch import PatchError, parse_patch, patch_paths
 
     try:
         ops = parse_patch(patch)
@@ -160,7 +160,7 @@ def _patch_rewriter(tool_input: dict[str, Any], patch: str, cwd: str) -> Any:
     `updatedInput.command`."""
 
     def build(plans: dict[str, tuple[str | None, str]]) -> Any:
-        from ..patch_rewrite import rewrite_patch
+        from .patch_rewrite import rewrite_patch
 
         done = rewrite_patch(patch, plans, lambda name: absolute(name, cwd, f"{PATCH_TOOL} path"))
         if done is None:
@@ -182,9 +182,9 @@ def _shell_rewriter(
     def build(plans: dict[str, tuple[str | None, str]]) -> Any:
         import os
 
-        from ..apply_patch import patch_paths
-        from ..patch_rewrite import rewrite_patch
-        from ..shellcmd import patches
+        from ..runtime.shellcmd import patches
+        from .apply_patch import patch_paths
+        from .patch_rewrite import rewrite_patch
 
         bases = [os.path.normpath(os.path.join(cwd, d)) if d else cwd for d, _ in found]
         touched: dict[str, int] = {}
@@ -209,7 +209,7 @@ def _shell_rewriter(
 
 
 class PatchChange:
-    """What an apply_patch leaves in one file (`agent.model.Change`). Every file the
+    """What an apply_patch leaves in one file (`agent.runtime.model.Change`). Every file the
     patch reads on the way (a chain of moves onto the target) is read inside `project`
     only: a source outside it is never opened, and the change is then not worked out."""
 
@@ -234,8 +234,8 @@ class PatchChange:
         self.project = project or cwd
 
     def apply(self, current: str | None, limit: int) -> str | None:
-        from ..apply_patch import PatchError, apply_patch
-        from ..simulate import CannotSimulate, TooBig, utf8_len
+        from ..runtime.simulate import CannotSimulate, TooBig, utf8_len
+        from .apply_patch import PatchError, apply_patch
 
         if self.error is not None:
             raise CannotSimulate(str(self.error))
@@ -271,7 +271,7 @@ def _read_other(path: str, limit: int, project: str) -> str | None:
     import os
 
     from ...fs.access import FileProblem, confine, read_bytes
-    from ..simulate import CannotSimulate
+    from ..runtime.simulate import CannotSimulate
 
     try:
         confine(path, project)

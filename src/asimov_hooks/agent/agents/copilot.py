@@ -27,7 +27,7 @@ reference"; `.github/hooks/*.json`, `"version": 1`, command hooks with `bash`):
 
 from __future__ import annotations
 
-from ..model import (
+from ..runtime.model import (
     POST_WRITE,
     PRE_WRITE,
     PROMPT,
@@ -39,13 +39,13 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, project_dir, shell_event, turn_root, working_dir
+from ..runtime.payload import EventError, absolute, project_dir, shell_event, turn_root, working_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..model import Answer
+    from ..runtime.model import Answer
 
 NAME = "copilot"
 USAGE = (
@@ -143,7 +143,7 @@ def _rewriter(tool: str, args: dict[str, Any], path: str) -> Any:
     carries it, edit replaces the whole current text (of an existing file)."""
 
     def build(plans: dict[str, tuple[str | None, str]]) -> Any:
-        from .. import rewrite
+        from ..runtime import rewrite
 
         if tool == "create":  # of a new file only: create does not overwrite one
             if path in plans and plans[path][0] is not None:
@@ -157,7 +157,7 @@ def _rewriter(tool: str, args: dict[str, Any], path: str) -> Any:
 
 
 class _ToolChange:
-    """What create or edit leaves (`agent.model.Change`)."""
+    """What create or edit leaves (`agent.runtime.model.Change`)."""
 
     __slots__ = ("args", "tool")
 
@@ -165,7 +165,7 @@ class _ToolChange:
         self.tool, self.args = tool, args
 
     def apply(self, current: str | None, limit: int) -> str | None:
-        from ..simulate import Replace, Write
+        from ..runtime.simulate import Replace, Write
 
         if self.tool == "create":
             return Write(self.args.get("file_text")).apply(current, limit)

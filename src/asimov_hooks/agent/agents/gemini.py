@@ -12,7 +12,7 @@ Events (geminicli.com/docs/hooks and /docs/hooks/reference; google-gemini/gemini
   trimmed file. AfterTool's `hookSpecificOutput.additionalContext`
   is appended to the tool result; BeforeTool has no context field.
 - BeforeTool / AfterTool on `run_shell_command` (`tool_input.command`): the protocol
-  files' state before the command, compared after it (`agent.shellwatch`).
+  files' state before the command, compared after it (`agent.runtime.shellwatch`).
 - AfterAgent (once per turn, after the final response): `{"decision": "deny",
   "reason": ...}` rejects the response and sends the reason to the agent as a new
   prompt (which runs BeforeAgent again with that prompt). `stop_hook_active` is not
@@ -25,7 +25,7 @@ Events (geminicli.com/docs/hooks and /docs/hooks/reference; google-gemini/gemini
 
 from __future__ import annotations
 
-from ..model import (
+from ..runtime.model import (
     CLEAR,
     POST_SHELL,
     POST_WRITE,
@@ -39,13 +39,13 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, begin, shell_event
+from ..runtime.payload import EventError, absolute, begin, shell_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..model import Answer
+    from ..runtime.model import Answer
 
 NAME = "gemini"
 USAGE = (
@@ -103,7 +103,7 @@ def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
     or its lack, as replace does). Nothing is imported until a file is trimmed."""
 
     def build(plans: dict[str, tuple[str | None, str]]) -> Any:
-        from .. import rewrite
+        from ..runtime import rewrite
 
         if tool == "write_file":
             return rewrite.whole(tool_input, path, plans, "content")
@@ -114,7 +114,7 @@ def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
 
 
 class _ToolChange:
-    """What write_file or replace leaves (`agent.model.Change`); the simulation is
+    """What write_file or replace leaves (`agent.runtime.model.Change`); the simulation is
     imported only for a protocol file, not on every edit."""
 
     __slots__ = ("tool", "tool_input")
@@ -123,7 +123,7 @@ class _ToolChange:
         self.tool, self.tool_input = tool, tool_input
 
     def apply(self, current: str | None, limit: int) -> str | None:
-        from ..simulate import Replace, Write
+        from ..runtime.simulate import Replace, Write
 
         if self.tool == "write_file":
             return Write(self.tool_input.get("content")).apply(current, limit)

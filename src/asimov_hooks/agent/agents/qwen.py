@@ -14,7 +14,7 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
   where edits run unasked ("ask" is a deny in a headless run); elsewhere it is
   trimmed right after the write.
 - PreToolUse / PostToolUse on `run_shell_command` (`tool_input.command`): the
-  protocol files' state before the command, compared after it (`agent.shellwatch`).
+  protocol files' state before the command, compared after it (`agent.runtime.shellwatch`).
 - Stop: `{"decision": "block", "reason": ...}` sends the reason as the next message
   and the turn goes on. `stop_hook_active` is not read: the turn timer guards.
 - SessionStart `source`: startup, resume, clear, compact, branch.
@@ -25,7 +25,7 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
 
 from __future__ import annotations
 
-from ..model import (
+from ..runtime.model import (
     CLEAR,
     COMPACT,
     FORK,
@@ -42,13 +42,13 @@ from ..model import (
     Event,
     as_text,
 )
-from ..payload import EventError, absolute, begin, shell_event
+from ..runtime.payload import EventError, absolute, begin, shell_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..model import Answer
+    from ..runtime.model import Answer
 
 NAME = "qwen"
 USAGE = (
@@ -114,7 +114,7 @@ def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
     final newline, or its lack, as Qwen Code's edit does)."""
 
     def build(plans: dict[str, tuple[str | None, str]]) -> Any:
-        from .. import rewrite
+        from ..runtime import rewrite
 
         if tool == "write_file":
             return rewrite.whole(tool_input, path, plans, "content")
@@ -127,7 +127,7 @@ def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
 
 
 class _ToolChange:
-    """What write_file or edit leaves (`agent.model.Change`)."""
+    """What write_file or edit leaves (`agent.runtime.model.Change`)."""
 
     __slots__ = ("tool", "tool_input")
 
@@ -135,7 +135,7 @@ class _ToolChange:
         self.tool, self.tool_input = tool, tool_input
 
     def apply(self, current: str | None, limit: int) -> str | None:
-        from ..simulate import Replace, Write
+        from ..runtime.simulate import Replace, Write
 
         if self.tool == "write_file":
             return Write(self.tool_input.get("content")).apply(current, limit)

@@ -22,11 +22,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..validation.config import Config
+    from ...validation.config import Config
 
 
 def _shipped(pack: str, key: str) -> dict[str, Any]:
-    from ..validation.packs import load_rule_file
+    from ...validation.packs import load_rule_file
 
     return load_rule_file(pack).get(key, {})
 
@@ -44,7 +44,7 @@ def protocol_patterns(config: Config, kind: str) -> list[str]:
 def is_protocol_path(rel: str) -> bool:
     """Whether `rel` (relative to the work tree's top) is at a path the shipped rule
     pack gives one of its kinds."""
-    from ..validation.globs import match_any
+    from ...validation.globs import match_any
 
     return any(
         match_any(rel, spec.get("files", ())) for spec in _shipped("kinds.json", "kinds").values()
@@ -56,7 +56,7 @@ def kind_files(config: Config, kind: str, top: str) -> tuple[list[str], list[str
     at the kind's shipped paths (`protocol_patterns`). Literal patterns are looked up;
     a pattern whose last part alone has wildcards (`.checkpoints/*.checkpoint.json`)
     lists that one directory."""
-    from ..validation.globs import match_any
+    from ...validation.globs import match_any
 
     found: list[str] = []
     literal: list[str] = []
@@ -98,7 +98,7 @@ def used(config: Config, settings: dict[str, Any], top: str) -> list[str]:
     protocol is decided as validate and `init` decide it (validation/follows: a committed
     protocol file with the protocol's content at the top, never an ignored checkpoint or
     another tool's `roadmap.yaml`); the OC protocol by its `.checkpoints/` files."""
-    from ..validation.follows import DEFAULT_MARKERS, follows_here
+    from ...validation.follows import DEFAULT_MARKERS, follows_here
 
     found = []
     for name, kinds in protocol_kinds(settings).items():

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 
-from ..fs.access import FileProblem, atomic_write, confine, locked, make_dirs, read_bytes
-from ..gitutil import GitError, git
+from ...fs.access import FileProblem, atomic_write, confine, locked, make_dirs, read_bytes
+from ...gitutil import GitError, git
 
 COMMENT = "# asimov-hooks agent install --scope local (this clone's hook command)"
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import time
 
-from ..fs.access import DEFAULT_MAX_BYTES, FileProblem, read_bytes
+from ...fs.access import DEFAULT_MAX_BYTES, FileProblem, read_bytes
 from .common import checker, line, open_store, protocol_file, trim_settings, warn
 from .model import Answer
 from .simulate import CannotSimulate, OutOfBounds, TooBig
@@ -26,7 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..validation.config import Config
+    from ...validation.config import Config
     from .model import Edit, Event
 
 
@@ -150,7 +150,7 @@ def _judge(
 
 
 def _errors(config: Config, path: str, rel: str, text: str) -> list[Any]:
-    from ..findings import Finding
+    from ...findings import Finding
 
     try:
         data = text.encode("utf-8")
@@ -168,8 +168,8 @@ def as_trimmed(content: str, config: Config, kind: str, rel: str, limit: int) ->
     settings = trim_settings(config)
     if kind not in settings.kinds or len(content.encode("utf-8", "surrogatepass")) > limit:
         return content, False
-    from ..trim.layout import Refused
-    from ..trim.trimmer import trim_text
+    from ...trim.layout import Refused
+    from ...trim.trimmer import trim_text
 
     spec = config.kinds[kind]
     rules = config.rules_for(kind, rel)
@@ -218,7 +218,7 @@ def post_write(event: Event) -> Answer | None:
 def _after_write(event: Event, path: str, config: Config, kind: str, rel: str) -> list[str]:
     notes: list[str] = []
     if kind in trim_settings(config).kinds:
-        from ..trim.trimmer import fix_file
+        from ...trim.trimmer import fix_file
 
         outcome = fix_file(path, config)
         if outcome.written:

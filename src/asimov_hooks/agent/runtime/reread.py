@@ -19,14 +19,14 @@ from __future__ import annotations
 import json
 import os
 
-from ..fs.access import FileProblem, read_bytes, read_head, show
+from ...fs.access import FileProblem, read_bytes, read_head, show
 from .protocols import checkpoint_kinds, kind_files
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..validation.config import Config
+    from ...validation.config import Config
 
 OC_KIND, WARMUP_KIND = "oc-checkpoint", "asimov-warmup"
 MAX_OC_BYTES = 256 * 1024  # the OC checkpoint's own byte limit
@@ -135,7 +135,7 @@ def _oc_brief(top: str, rel: str, notes: list[str]) -> tuple[str, str, str] | No
     if not isinstance(data, dict):
         notes.append(f"{show(rel)}: not re-read: not a JSON object")
         return None
-    from ..oc.summary import action_text, open_blockers
+    from ...oc.summary import action_text, open_blockers
 
     lines = [f"skill: {_line(data.get('skill', os.path.basename(rel)))}"]
     for key in ("status", "phase", "step", "updated_at"):
@@ -167,7 +167,7 @@ def _oc_brief(top: str, rel: str, notes: list[str]) -> tuple[str, str, str] | No
 
 
 def _known_versions() -> list[str]:
-    from ..validation.packs import load_schema
+    from ...validation.packs import load_schema
 
     spec = load_schema("oc-checkpoint.schema.json").get("properties", {})
     values = spec.get("protocol_version", {}).get("enum", [])
@@ -181,7 +181,7 @@ def _warmup(top: str, rel: str, keys: list[str], notes: list[str]) -> str | None
     text = _load(top, rel, MAX_WARMUP_BYTES, notes)
     if text is None:
         return None
-    from ..readers.loaders import load_yaml_plain
+    from ...readers.loaders import load_yaml_plain
 
     try:
         data = load_yaml_plain(text)

@@ -1,18 +1,18 @@
 """The agent-neutral core of `asimov-hooks agent-event`: one normalized event in
-(`agent.model.Event`, made by an adapter in `agent.agents`), one answer out
-(`agent.model.Answer`, or None for nothing to say), which the adapter renders.
+(`agent.runtime.model.Event`, made by an adapter in `agent.agents`), one answer out
+(`agent.runtime.model.Answer`, or None for nothing to say), which the adapter renders.
 
-- pre_write / post_write: `agent.writes` (refuse what a write makes worse; trim and
+- pre_write / post_write: `agent.runtime.writes` (refuse what a write makes worse; trim and
   check what was written; a checkpoint write counts as the checkpoint).
-- pre_shell / post_shell: `agent.shellwatch` (the protocol files' state before a
+- pre_shell / post_shell: `agent.runtime.shellwatch` (the protocol files' state before a
   shell command, compared after it: what it changed is trimmed, checked, reported).
-- stop / prompt / session_start: `agent.turns` (the unified turn timer, the loop
+- stop / prompt / session_start: `agent.runtime.turns` (the unified turn timer, the loop
   guard, the re-read and checkpoint request after a restart).
 """
 
 from __future__ import annotations
 
-from ..validation.config import ConfigError
+from ...validation.config import ConfigError
 from . import shellwatch, turns, writes
 from .model import POST_SHELL, POST_WRITE, PRE_SHELL, PRE_WRITE, PROMPT, SESSION_START, STOP
 from .payload import EventError

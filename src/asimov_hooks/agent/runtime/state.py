@@ -51,6 +51,15 @@ CREATE TABLE IF NOT EXISTS shell_runs (
     PRIMARY KEY (project, session_id, tool_use_id)
 )
 """
+# checkpoint requests since the last real prompt, for agents whose stops are capped
+FOLLOWUP_SCHEMA = """
+CREATE TABLE IF NOT EXISTS followups (
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (project, session_id)
+)
+"""
 SHELL_RUN_TTL = 24 * 3600  # a snapshot whose command never reported back is dropped
 
 
@@ -63,7 +72,7 @@ def state_dir(project: str) -> str:
     override = os.environ.get(ENV_STATE_DIR)
     if override:
         return os.path.abspath(override)
-    from ..gitutil import find_git_dir, find_toplevel
+    from ...gitutil import find_git_dir, find_toplevel
 
     top = find_toplevel(project)
     gitdir = find_git_dir(top) if top else None
@@ -87,6 +96,7 @@ class Store:
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute(SCHEMA)
             self.conn.execute(SHELL_SCHEMA)
+            self.conn.execute(FOLLOWUP_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
             raise StateError(f"{self.path}: cannot open the agent state: {exc}") from None
 
@@ -130,15 +140,24 @@ class Store:
         return {"last_message_sent_at": row[0], "last_checkpoint_at": row[1], "checkpoints": row[2]}
 
     def message_sent(self, session_id: str, project: str, now: float) -> None:
-        """A real prompt: the turn starts now, and its checkpoint state is cleared."""
-        self._write(
-            "INSERT INTO turns (project, session_id, last_message_sent_at, "
-            "last_checkpoint_at, updated_at) VALUES (?, ?, ?, NULL, ?) "
-            "ON CONFLICT(project, session_id) DO UPDATE SET last_message_sent_at = "
-            "excluded.last_message_sent_at, last_checkpoint_at = NULL, "
-            "updated_at = excluded.updated_at",
-            (project, session_id, now, now),
-        )
+        """A real prompt: the turn starts now, and its checkpoint state (the requests
+        made since the last real prompt included) is cleared."""
+        try:
+            with self.transaction() as conn:
+                conn.execute(
+                    "INSERT INTO turns (project, session_id, last_message_sent_at, "
+                    "last_checkpoint_at, updated_at) VALUES (?, ?, ?, NULL, ?) "
+                    "ON CONFLICT(project, session_id) DO UPDATE SET last_message_sent_at = "
+                    "excluded.last_message_sent_at, last_checkpoint_at = NULL, "
+                    "updated_at = excluded.updated_at",
+                    (project, session_id, now, now),
+                )
+                conn.execute(
+                    "DELETE FROM followups WHERE project = ? AND session_id = ?",
+                    (project, session_id),
+                )
+        except sqlite3.Error as exc:
+            raise StateError(f"{self.path}: {exc}") from None
 
     def checkpoint_delivered(self, session_id: str, project: str, now: float) -> None:
         """A checkpoint happened: asked for at a restart, or written by the agent."""
@@ -150,25 +169,45 @@ class Store:
             (project, session_id, now, now),
         )
 
-    def checkpoint_due(self, session_id: str, project: str, now: float, threshold: float) -> bool:
+    def checkpoint_due(
+        self,
+        session_id: str,
+        project: str,
+        now: float,
+        threshold: float,
+        cap: int | None = None,
+    ) -> bool:
         """The unified turn timer, decided and recorded in one transaction:
         turn_start = max(last_message_sent_at, last_checkpoint_at); nothing when both
         are unset or less than `threshold` seconds have passed; otherwise the
-        checkpoint is due and last_checkpoint_at becomes `now`."""
+        checkpoint is due and last_checkpoint_at becomes `now`. With a `cap`, nothing
+        either once `cap` requests were made since the last real prompt."""
+        key = (project, session_id)
         try:
             with self.transaction() as conn:
                 row = conn.execute(
                     "SELECT last_message_sent_at, last_checkpoint_at FROM turns "
                     "WHERE project = ? AND session_id = ?",
-                    (project, session_id),
+                    key,
                 ).fetchone()
                 stamps = [t for t in (row or ()) if t is not None]
                 if not stamps or now - max(stamps) < threshold:
                     return False
+                if cap is not None:
+                    made = conn.execute(
+                        "SELECT count FROM followups WHERE project = ? AND session_id = ?", key
+                    ).fetchone()
+                    if made is not None and made[0] >= cap:
+                        return False
+                    conn.execute(
+                        "INSERT INTO followups (project, session_id, count) VALUES (?, ?, 1) "
+                        "ON CONFLICT(project, session_id) DO UPDATE SET count = count + 1",
+                        key,
+                    )
                 conn.execute(
                     "UPDATE turns SET last_checkpoint_at = ?, checkpoints = checkpoints + 1, "
                     "updated_at = ? WHERE project = ? AND session_id = ?",
-                    (now, now, project, session_id),
+                    (now, now, *key),
                 )
                 return True
         except sqlite3.Error as exc:

@@ -1,7 +1,9 @@
 """`asimov-hooks doctor`, agent part: for each agent's settings file, are our hooks there
 for every event, does each hook command resolve, is the /checkpoint command there, and
-are Claude Code's hooks in both scopes (every event would run twice), and does Codex CLI
-trust the project and our hooks (it skips an untrusted hook without a word)."""
+are Claude Code's hooks in both scopes (every event would run twice), does Codex CLI
+trust the project and our hooks (it skips an untrusted hook without a word), and do
+Cursor's hooks sit beside Claude Code's (Cursor runs both; the Claude Code hook stands
+aside for Cursor's events)."""
 
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ def path_fix(agent: str | set[str]) -> str:
     """How to put `asimov-hooks` where the agent finds it: a tool install, which puts
     one command on PATH for every shell the agent starts (Claude Code: or the local
     scope, which writes this installation's absolute path)."""
-    from ..adoption.source import published_url, release_tag
+    from ...adoption.source import published_url, release_tag
 
     url = published_url()
     spec = f"git+{url}@{release_tag()}" if url else "asimov-hooks"
@@ -78,6 +80,7 @@ def diagnose(top: str) -> list[tuple[str, str, str | None]]:
     """(level, message, fix) lines for `asimov-hooks doctor`: ok, warn or FAIL."""
     lines: list[tuple[str, str, str | None]] = []
     installed_any = False
+    where: dict[str, list[str]] = {}  # agent -> the files holding our hooks
     for agent in AGENTS.values():
         scopes = []
         for scope in agent.files:
@@ -93,6 +96,7 @@ def diagnose(top: str) -> list[tuple[str, str, str | None]]:
                 continue
             installed_any = True
             scopes.append(scope)
+            where.setdefault(agent.name, []).append(agent.files[scope])
             if len(scopes) == 2:
                 lines.append(
                     (
@@ -133,6 +137,8 @@ def diagnose(top: str) -> list[tuple[str, str, str | None]]:
                             _unresolved_fix(command, agent.name, option),
                         )
                     )
+    if "claude" in where and "cursor" in where:
+        lines.append(_overlap(where))
     if not installed_any:
         lines.append(
             (
@@ -143,6 +149,19 @@ def diagnose(top: str) -> list[tuple[str, str, str | None]]:
             )
         )
     return lines
+
+
+def _overlap(where: dict[str, list[str]]) -> tuple[str, str, str | None]:
+    """Cursor runs Claude Code's hooks as well as its own (its third-party hooks)."""
+    claude = " and ".join(where["claude"])
+    return (
+        "ok",
+        f"Cursor also runs the Claude Code hooks in {claude} (its third-party hooks, on "
+        "by default): each Cursor event reaches asimov-hooks twice, and the Claude Code "
+        f"hook recognises Cursor's payload and answers nothing, so {where['cursor'][0]} "
+        "alone answers Cursor (one refusal, one checkpoint request)",
+        None,
+    )
 
 
 def _unresolved_fix(command: str, agent: str, option: str) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
-    from ..findings import Finding
+    from ...findings import Finding
 
 SIZE_RULES = frozenset(
     {

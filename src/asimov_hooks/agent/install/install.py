@@ -35,7 +35,7 @@ def _line(exc: Exception, top: str) -> str:
     reason, never Python's `[Errno N] ...` with a temporary file's name."""
     if not isinstance(exc, OSError):
         return str(exc)
-    from ..fs.access import show
+    from ...fs.access import show
 
     where = _rel(os.fsdecode(exc.filename), top) if exc.filename else "agent files"
     return f"{show(where)}: {exc.strerror or 'cannot be written'}; nothing changed"

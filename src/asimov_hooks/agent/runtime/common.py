@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import os
 
-from ..validation.config import ConfigError, load_config
+from ...validation.config import ConfigError, load_config
 from .payload import EventError, inside
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..findings import Finding
-    from ..validation.config import Config
+    from ...findings import Finding
+    from ...validation.config import Config
     from .model import Event
     from .state import Store
 
@@ -24,7 +24,7 @@ def warn(message: str) -> None:
     """One line on stderr that does not stop the event (the agent shows it)."""
     import sys
 
-    from ..fs.access import show
+    from ...fs.access import show
 
     sys.stderr.write(f"{PROG}: {show(' '.join(message.split()))}\n")
 
@@ -101,7 +101,7 @@ def _secret(path: str, project: str) -> bool:
     """Whether `path` is a file git ignores at a path no shipped protocol kind has: a
     config may declare it a kind (`.env`, `keys/*.pem`) for validation, but what it
     holds is never read into the agent's context."""
-    from ..gitutil import GitError, git
+    from ...gitutil import GitError, git
     from .protocols import is_protocol_path
 
     real = os.path.realpath(path)
@@ -121,14 +121,14 @@ def line(rel: str, finding: Finding) -> str:
 
 
 def checker(config: Config) -> Any:
-    from ..validation.engine import PATH_RULES, Checker
+    from ...validation.engine import PATH_RULES, Checker
 
     # where a file lives (must-be-ignored, checkpoints-tracked) is the commit's business
     return Checker(config, None, set(PATH_RULES))
 
 
 def trim_settings(config: Config) -> Any:
-    from ..trim.trimmer import Settings
+    from ...trim.trimmer import Settings
 
     return Settings.from_config(config)
 

@@ -8,7 +8,7 @@
   (`asimov-hooks oc update`, `oc done`, `oc new`).
 
 Only the text is read: nothing is run, and a command this cannot follow is left to
-the comparison of the protocol files before and after it (`agent.shellwatch`).
+the comparison of the protocol files before and after it (`agent.runtime.shellwatch`).
 """
 
 from __future__ import annotations

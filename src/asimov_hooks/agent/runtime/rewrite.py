@@ -1,5 +1,5 @@
 """Tool inputs that leave a file with given content: the changed input a hook hands
-back so that a write lands trimmed (ADR-007's trim before the write, `agent.pretrim`).
+back so that a write lands trimmed (ADR-007's trim before the write, `agent.runtime.pretrim`).
 
 Each builder takes the model's own input and {path: (current text or None, content
 wanted)} and returns (the changed input, the paths it carries), or None when the tool

@@ -13,7 +13,7 @@ file's byte limit (checked before each replacement, from the counts, so a
 `replace_all` cannot blow up memory first), and a tool call may carry at most
 MAX_EDITS edits (more is refused: `OutOfBounds`). Each edit costs one pass over a text within the limit: linear.
 Adapters of other agents build their own changes (a patch format) with the same
-`apply(current, limit)` method (`agent.model.Change`).
+`apply(current, limit)` method (`agent.runtime.model.Change`).
 """
 
 from __future__ import annotations

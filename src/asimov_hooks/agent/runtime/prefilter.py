@@ -30,17 +30,17 @@ def may_be_protocol_file(path: str) -> bool:
     any other config, and one that cannot be read within the config size limit, is
     loaded in full by the core (which reports what is wrong with it).
     """
-    from ..gitutil import find_toplevel
-    from ..validation.config import ENV_CONFIG, find_config, load_rule_file
-    from ..validation.globs import match_any
+    from ...gitutil import find_toplevel
+    from ...validation.config import ENV_CONFIG, find_config, load_rule_file
+    from ...validation.globs import match_any
 
     directory = os.path.dirname(path)
     if os.environ.get(ENV_CONFIG):
         return True
     config_file = find_config(directory)
     if config_file is not None:
-        from ..fs.access import FileProblem, read_bytes
-        from ..readers.guards import limits
+        from ...fs.access import FileProblem, read_bytes
+        from ...readers.guards import limits
 
         try:
             raw = read_bytes(config_file, limits()["max-config-bytes"], bound="config limit")

@@ -8,7 +8,8 @@ restart (the checkpoint-injection design, ADR-007's self-healing re-read).
   stops `turn-threshold` seconds or more after it, the stop is blocked once with the
   checkpoint message and `last_checkpoint_at = now`. The timer is the loop guard: a
   quick answer to the request is never asked again, while the threshold of work
-  after it is (a stop the request itself continued is judged like any other).
+  after it is (a stop the request itself continued is judged like any other). An
+  adapter may cap the requests that follow one real prompt (`Event.cap`; Cursor).
 - session_start after a compaction, resume or fork: the checkpoint is re-read for the
   agent, followed by the checkpoint message, so that it validates and writes a fresh
   one; with no checkpoint yet, the message alone asks for one. That counts as a
@@ -59,7 +60,7 @@ def stop(event: Event) -> Answer | None:
     try:
         with open_store(event.turns) as store:
             due = store.checkpoint_due(
-                session, event.turns, time.time(), settings["turn-threshold"]
+                session, event.turns, time.time(), settings["turn-threshold"], event.cap
             )
     except StateError as exc:
         raise EventError(str(exc)) from None

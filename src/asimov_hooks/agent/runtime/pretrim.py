@@ -25,8 +25,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..trim.algorithm import TrimResult
-    from ..validation.config import Config
+    from ...trim.algorithm import TrimResult
+    from ...validation.config import Config
     from .model import Event
 
 
@@ -55,10 +55,10 @@ def plan(
 ) -> Cut | None:
     """What the rolling window leaves of `after` (the content a write would leave at
     `path`), nothing archived yet; None when nothing is trimmed."""
-    from ..trim.layout import Refused
-    from ..trim.settings import Settings
-    from ..trim.trimmer import trim_text
-    from ..validation.config import ConfigError
+    from ...trim.layout import Refused
+    from ...trim.settings import Settings
+    from ...trim.trimmer import trim_text
+    from ...validation.config import ConfigError
 
     try:
         settings = Settings.from_config(config)
@@ -90,11 +90,11 @@ def archive(cut: Cut) -> list[str] | None:
     """Append what the trim of `cut` removes to the archive, as `trim` does; what was
     done, or None when the archive cannot take it (the trim after the write then says
     why)."""
-    from ..readers.fileio import DirectoryLocks
-    from ..trim import archive as trim_archive
-    from ..trim.settings import Settings
-    from ..trim.trimmer import Outcome, _archive, _archive_target
-    from ..validation.config import ConfigError
+    from ...readers.fileio import DirectoryLocks
+    from ...trim import archive as trim_archive
+    from ...trim.settings import Settings
+    from ...trim.trimmer import Outcome, _archive, _archive_target
+    from ...validation.config import ConfigError
 
     settings = Settings.from_config(cut.config)
     result = cut.result

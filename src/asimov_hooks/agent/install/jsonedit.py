@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 
-from ..readers.json_spans import Node, spans
+from ...readers.json_spans import Node, spans
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only

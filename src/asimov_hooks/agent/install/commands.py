@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 
-from ..fs.access import FileProblem, atomic_write, confine, locked, make_dirs, read_bytes, remove
+from ...fs.access import FileProblem, atomic_write, confine, locked, make_dirs, read_bytes, remove
 
 MARKER = "Written by `asimov-hooks agent install` (the /checkpoint command)"
 NOTE = f"{MARKER}; `asimov-hooks agent uninstall` removes it while it is unchanged."

@@ -1,8 +1,8 @@
 """`asimov-hooks agent install / uninstall`: our entries in each agent's settings file.
 
 A settings file is the user's, often committed and written by hand, so an edit here
-changes our entries and nothing else, byte for byte (agent.hookedit on a spliced text,
-agent.jsonedit): install followed by uninstall gives back the same bytes. Every read
+changes our entries and nothing else, byte for byte (agent.install.hookedit on a spliced text,
+agent.install.jsonedit): install followed by uninstall gives back the same bytes. Every read
 and write goes through fs.access: the file and its directory must stay inside the work
 tree and out of `.git/`, only a regular file is read or replaced, and the edit runs
 under a lock with a fresh read, so a concurrent writer's change is never dropped.
@@ -22,7 +22,7 @@ import shutil
 import sys
 import time
 
-from ..fs.access import (
+from ...fs.access import (
     Changed,
     FileProblem,
     atomic_write,
@@ -120,7 +120,7 @@ def installed(top: str, agent: Agent, scope: str) -> dict[str, list[str]]:
 
 # ------------------------------------------------------------------ the record
 def record_path(top: str) -> str:
-    from .state import state_dir
+    from ..runtime.state import state_dir
 
     return os.path.join(state_dir(top), RECORD)
 

@@ -117,6 +117,12 @@ def install(doc: Document, agent: Agent, command: str) -> tuple[list[str], list[
             kind, change = step
             change()
             (added if kind == "added" else repaired).append(event)
+    for _ in range(MAX_STEPS):  # events an earlier version installed, this one not
+        stale = [p for p, _c in _our_entries(doc, agent) if p[1] in agent.retired]
+        if not stale:
+            break
+        repaired.append(stale[-1][1])
+        _remove_entry(doc, agent, stale[-1], {})
     return _unique(added), [e for e in _unique(repaired) if e not in added]
 
 
@@ -129,7 +135,7 @@ def _install_step(
     doc: Document, agent: Agent, event: str, matcher: str | None, command: str
 ) -> tuple[str, Callable[[], None]] | None:
     data = doc.data
-    new = agent.group(matcher, command)
+    new = agent.group(matcher, command, event)
     if "hooks" not in data:
         return "added", lambda: doc.append((), {event: [new]}, key="hooks")
     groups = data["hooks"].get(event)
@@ -140,6 +146,10 @@ def _install_step(
         return "added", lambda: doc.append(("hooks", event), new)
     if not agent.grouped:
         keep, extra = mine[0], mine[1:]
+        wanted = {"matcher": matcher} if matcher is not None else {}
+        fix = _flat_fields(doc, keep[0], {**wanted, **agent.extras.get(event, {})})
+        if fix is not None:
+            return "repaired", fix
     else:
         good = [m for m in mine if _matches(groups[m[0][2]], matcher)]
         if not good:
@@ -150,6 +160,18 @@ def _install_step(
         return "repaired", lambda: doc.replace((*keep[0], agent.key), command)
     if extra:
         return "repaired", lambda: _remove_entry(doc, agent, extra[-1][0], {})
+    return None
+
+
+def _flat_fields(doc: Document, path: tuple, wanted: dict[str, Any]) -> Callable[[], None] | None:
+    """The next field of a flat entry of ours to set as `wanted` has it (its matcher,
+    an event's own field); the user's other fields on it stay."""
+    entry = doc.value(path)
+    for name, value in wanted.items():
+        if name not in entry:
+            return lambda name=name, value=value: doc.append(path, value, key=name)
+        if entry[name] != value:
+            return lambda name=name, value=value: doc.replace((*path, name), value)
     return None
 
 

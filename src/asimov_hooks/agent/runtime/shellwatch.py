@@ -34,7 +34,7 @@ def snapshot(event: Event) -> dict[str, list[object]]:
     a configured kind that can be listed (literal names, one-directory wildcards)."""
     import hashlib
 
-    from ..fs.access import DEFAULT_MAX_BYTES, FileProblem, read_bytes
+    from ...fs.access import DEFAULT_MAX_BYTES, FileProblem, read_bytes
     from .protocols import kind_files
 
     config, _settings = project_config(event)

@@ -95,7 +95,7 @@ def our_hooks(doc_data: object) -> list[tuple[str, int, int, str]]:
 
 def _config(home: str) -> tuple[dict[str, Any] | None, str | None]:
     """(Codex's config.toml as data, or None; a problem reading it, or None)."""
-    from ..fs.access import FileProblem, read_bytes
+    from ...fs.access import FileProblem, read_bytes
 
     path = os.path.join(home, "config.toml")
     if not os.path.lexists(path):

@@ -5,7 +5,10 @@ the matcher each takes (None: the event has no matcher, or we want all of them),
 the shape of a hook entry. Claude Code, Codex CLI, Gemini CLI and Qwen Code nest
 entries in matcher groups (`{"matcher": …, "hooks": [entry]}`); Cursor and GitHub
 Copilot CLI list entries directly under the event (Copilot's command is in `bash`,
-not `command`). The installed command is `asimov-hooks agent-event --agent NAME`.
+not `command`; a Cursor entry carries its own `matcher`, and fields of one event such
+as the stop's `loop_limit`). The installed command is `asimov-hooks agent-event
+--agent NAME`. `retired`: events an earlier version installed and this one does not;
+install takes our entries out of them.
 """
 
 from __future__ import annotations
@@ -30,8 +33,12 @@ class Agent:
         new_file: dict[str, Any] | None = None,
         comments: bool = False,
         key: str = "command",
+        extras: dict[str, dict[str, Any]] | None = None,
+        retired: tuple[str, ...] = (),
     ) -> None:
         self.name, self.title, self.files, self.events = name, title, files, events
+        self.extras = extras or {}  # event -> fields of our entry for that event
+        self.retired = retired
         self.grouped = grouped
         self.entry_extra = entry_extra or {}
         self.new_file = new_file or {}
@@ -46,10 +53,15 @@ class Agent:
             return {"type": "command", self.key: command, **self.entry_extra}
         return {**self.entry_extra, "type": "command", "command": command}
 
-    def group(self, matcher: str | None, command: str) -> dict[str, Any]:
-        """What goes into the event's list: a matcher group, or the bare entry."""
+    def group(self, matcher: str | None, command: str, event: str = "") -> dict[str, Any]:
+        """What goes into the event's list: a matcher group, or the bare entry (with
+        its matcher and the event's own fields)."""
         if not self.grouped:
-            return self.entry(command)
+            entry = self.entry(command)
+            if matcher is not None:
+                entry["matcher"] = matcher
+            entry.update(self.extras.get(event, {}))
+            return entry
         group: dict[str, Any] = {"matcher": matcher} if matcher is not None else {}
         group["hooks"] = [self.entry(command)]
         return group
@@ -60,6 +72,9 @@ CLAUDE_FILES = "Write|Edit|MultiEdit|Bash"
 CODEX_FILES = "apply_patch|Bash"
 GEMINI_FILES = "write_file|replace|run_shell_command"
 QWEN_FILES = "write_file|edit|run_shell_command"
+# Cursor's tool type of its file-editing tools, and the tool name its payloads give an
+# exact replacement (a matcher that reads the name still takes it)
+CURSOR_FILES = "Write|StrReplace"
 
 AGENTS: dict[str, Agent] = {
     agent.name: agent
@@ -107,13 +122,19 @@ AGENTS: dict[str, Agent] = {
             "Cursor",
             {"project": ".cursor/hooks.json"},
             (
-                ("afterFileEdit", None),
+                ("preToolUse", CURSOR_FILES),
+                ("postToolUse", CURSOR_FILES),
                 ("stop", None),
                 ("beforeSubmitPrompt", None),
                 ("sessionStart", None),
             ),
             grouped=False,
             new_file={"version": 1},
+            # Cursor's own cap on a script's follow-ups (5 by default, counted per
+            # conversation) would end the checkpoint requests of a long conversation;
+            # the turn timer and our cap per prompt guard the loop instead
+            extras={"stop": {"loop_limit": None}},
+            retired=("afterFileEdit",),  # postToolUse says the same to the agent
         ),
         Agent(
             "copilot",

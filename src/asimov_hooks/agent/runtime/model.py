@@ -1,5 +1,5 @@
 """The agent-neutral event and answer that adapters (`agent.agents.*`) and the core
-(`agent.core`) exchange; see `agent.agents` for the contract.
+(`agent.runtime.core`) exchange; see `agent.agents` for the contract.
 
 Plain classes with slots, not dataclasses: this module is on the path of every file
 edit an agent makes, and `dataclasses` imports `re` and `inspect`.
@@ -57,6 +57,7 @@ class Event:
     __slots__ = (
         "aborted",
         "agent",
+        "cap",
         "cwd",
         "edits",
         "kind",
@@ -86,6 +87,9 @@ class Event:
         self.targets: list[str] = []  # absolute paths a write event touches
         self.edits: list[Edit] = []  # pre_write: what each target will hold
         self.aborted = False  # stop: the user aborted the turn (or it failed): never continue it
+        # stop: at most this many checkpoint requests after one real prompt (None: the
+        # turn timer alone), for an agent whose own loop count cannot be relied on
+        self.cap: int | None = None
         self.source: str | None = None  # session_start: STARTUP, RESUME, ... or the agent's word
         self.prompt: str | None = None  # prompt: the text submitted
         self.shell: str | None = None  # pre_shell / post_shell: the command's text
@@ -93,7 +97,7 @@ class Event:
         # pre_write, where the agent takes a changed tool input: given {path: (its
         # current text or None, the content it should get instead)}, the input that
         # leaves exactly that and the paths it carries, or None when this call cannot
-        # (a trim before the write: `agent.pretrim`, `Answer.updated`)
+        # (a trim before the write: `agent.runtime.pretrim`, `Answer.updated`)
         self.rewriter: Rewriter | None = None
         self.tool_use: str | None = None  # the tool call's id, when the agent gives one
 

@@ -3,9 +3,9 @@
 The agent runs this on every file write it makes, so the path to "not a protocol
 file, nothing to do" imports no parser, no click, no sqlite3: the stdin JSON goes
 through the C scanner, the adapter (`agent.agents.NAME`) turns it into an event, the
-file name is matched against the rule packs' patterns (`agent.prefilter`), and only a
+file name is matched against the rule packs' patterns (`agent.runtime.prefilter`), and only a
 name that can be a protocol file inside the project loads the configuration and the
-core (`agent.core`). The core's answer goes back through the adapter, in the agent's
+core (`agent.runtime.core`). The core's answer goes back through the adapter, in the agent's
 documented form.
 
 It must never break the agent: every problem is one line on stderr and exit 1 (the
@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .agents import AGENTS, DEFAULT, load
+from ..agents import AGENTS, DEFAULT, load
 from .model import POST_WRITE, PRE_WRITE
 from .payload import EventError
 
@@ -64,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(message: str) -> int:
-    from ..fs.access import show
+    from ...fs.access import show
 
     sys.stderr.write(f"{PROG}: {show(' '.join(message.split()))}\n")
     return EXIT_FAIL
@@ -103,10 +103,14 @@ def _main(args: list[str]) -> int:
                 continue
         return EXIT_OK
     adapter = load(name)
-    event = adapter.normalize(read_payload())
+    payload = read_payload()
+    aside = getattr(adapter, "stands_aside", None)
+    if aside is not None and aside(payload):
+        return EXIT_OK  # another agent's event, answered by that agent's own hooks
+    event = adapter.normalize(payload)
     if event.kind is None:
         # another event routed here by a hand-written setting: nothing to do, say so once
-        from ..fs.access import show
+        from ...fs.access import show
 
         said = show(f"{name} event {event.name!r} is not handled; nothing done")
         sys.stderr.write(f"{PROG}: {said}\n")
@@ -139,7 +143,7 @@ def read_payload() -> dict[str, Any]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise EventError(f"stdin is not UTF-8 (byte 0x{raw[exc.start]:02x})") from None
-    from ..readers.fastjson import loads_strict
+    from ...readers.fastjson import loads_strict
 
     try:
         payload = loads_strict(text)
