@@ -271,7 +271,12 @@ def test_installed_hooks_fire_for_the_documented_payloads(repo, name: str) -> No
         for payload in documented:
             subject = payload.get("tool_name") or payload.get("source")
             if matcher is not None and not re.fullmatch(matcher, subject or ""):
-                assert subject in ("Bash", "Shell", "startup", "clear"), (event, subject)
+                # MultiEdit: a tool of older Claude Code versions only (the current tools
+                # reference has none); its fixture stays for the adapter, the matcher skips it
+                assert subject in ("Bash", "Shell", "startup", "clear", "MultiEdit"), (
+                    event,
+                    subject,
+                )
                 continue
             payload = {**payload, "cwd": repo}
             if "workspace_roots" in payload:

@@ -37,8 +37,10 @@ ALLOWED = {
         "(json.dumps escapes every control character) or nothing"
     ),
     ("agent/ephemeral.py", "run"): "the report output/report wrote (escaped there)",
-    ("agent/agents/cursor.py", "render"): "each line of the answer is escaped (show) just above",
-    ("agent/agents/copilot.py", "render"): "each line of the answer is escaped (show) just above",
+    (
+        "agent/runtime/payload.py",
+        "log_context",
+    ): "each line of the context is escaped (show) just above",
     ("validation/run.py", "validate"): (
         "a ConfigError's lines are escaped when it is made (packs.ConfigError), error_lines "
         "only joins them; the --select/--ignore problems are escaped (show) one by one"

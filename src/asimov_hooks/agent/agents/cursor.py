@@ -51,7 +51,7 @@ from ..runtime.model import (
     Event,
     as_text,
 )
-from ..runtime.payload import EventError, absolute, inside, project_dir, working_dir
+from ..runtime.payload import EventError, absolute, inside, log_context, project_dir, working_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -204,13 +204,8 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
     elif event.kind == PRE_WRITE:
         return None, 0  # no explicit allow: the user's own approval stays in charge
     elif answer.context and event.name == "afterFileEdit":
-        import sys
-
-        from ...fs.access import show
-
         # no channel to the agent here: the user's Hooks output channel
-        text = "\n".join(map(show, answer.context.rstrip().splitlines()))
-        sys.stderr.write(f"asimov-hooks agent-event: {text}\n")
+        log_context(answer.context)
     elif answer.context:  # postToolUse, sessionStart
         out = {"additional_context": answer.context}
     if out is None:

@@ -40,6 +40,7 @@ from ..runtime.model import (
     STOP,
     Edit,
     Event,
+    ToolChange,
     as_text,
 )
 from ..runtime.payload import EventError, absolute, begin, shell_event
@@ -92,7 +93,8 @@ def normalize(payload: dict[str, Any]) -> Event:
         path = absolute(tool_input.get("file_path"), event.cwd, f"{tool} tool_input.file_path")
         event.tool, event.targets = tool, [path]
         if event.kind == PRE_WRITE:
-            event.edits = [Edit(path, _ToolChange(tool, tool_input))]
+            change = ToolChange(tool, tool_input, writer="write_file", replace_all="replace_all")
+            event.edits = [Edit(path, change)]
             event.tool_input = tool_input
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
@@ -100,27 +102,6 @@ def normalize(payload: dict[str, Any]) -> Event:
     else:
         event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
     return event
-
-
-class _ToolChange:
-    """What write_file or edit leaves (`agent.runtime.model.Change`)."""
-
-    __slots__ = ("tool", "tool_input")
-
-    def __init__(self, tool: str, tool_input: dict[str, Any]) -> None:
-        self.tool, self.tool_input = tool, tool_input
-
-    def apply(self, current: str | None, limit: int) -> str | None:
-        from ..runtime.simulate import Replace, Write
-
-        if self.tool == "write_file":
-            return Write(self.tool_input.get("content")).apply(current, limit)
-        edit = {
-            "old_string": self.tool_input.get("old_string"),
-            "new_string": self.tool_input.get("new_string"),
-            "replace_all": self.tool_input.get("replace_all") is True,
-        }
-        return Replace([edit]).apply(current, limit)
 
 
 def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:

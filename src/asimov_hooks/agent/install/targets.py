@@ -68,7 +68,7 @@ class Agent:
 
 
 # the file tools, and the shell tool (what its commands change is watched)
-CLAUDE_FILES = "Write|Edit|MultiEdit|Bash"
+CLAUDE_FILES = "Write|Edit|Bash"  # Claude Code's file tools (MultiEdit is gone from its tool list)
 CODEX_FILES = "apply_patch|Bash"
 GEMINI_FILES = "write_file|replace|run_shell_command"
 QWEN_FILES = "write_file|edit|run_shell_command"
