@@ -7,17 +7,19 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
   occurrence unless set). A deny is `hookSpecificOutput.permissionDecision: "deny"`
   with `permissionDecisionReason` (the tool call fails with it, the turn goes on);
   `hookSpecificOutput.additionalContext` reaches the model (PreToolUse, PostToolUse,
-  SessionStart, UserPromptSubmit). PreToolUse's `updatedInput` replaces the
-  tool's input and needs a `permissionDecision`: a write or edit whose result the
-  rolling window would trim is handed back leaving the trimmed content (edit: the
-  whole current file replaced) with "allow", only in the auto_edit and yolo modes
-  where edits run unasked ("ask" is a deny in a headless run); elsewhere it is
-  trimmed right after the write.
+  UserPromptSubmit). The hooks page lists PreToolUse's `updatedInput`, but Qwen Code
+  (0.15.10 and 0.24.4, their bundled source, and the real 0.15.10 run) reads only the
+  decision, its reason and `additionalContext`: the original input is written. So a
+  write or edit whose result the rolling window would trim is not handed back; it is
+  trimmed right after the write (PostToolUse), its cut items archived once.
 - PreToolUse / PostToolUse on `run_shell_command` (`tool_input.command`): the
   protocol files' state before the command, compared after it (`agent.runtime.shellwatch`).
 - Stop: `{"decision": "block", "reason": ...}` sends the reason as the next message
   and the turn goes on. `stop_hook_active` is not read: the turn timer guards.
-- SessionStart `source`: startup, resume, clear, compact, branch.
+- SessionStart `source`: startup, resume, clear, compact, branch. Qwen Code 0.15.10 does
+  not add this event's `additionalContext` to the conversation, and a headless run
+  (`qwen -p`) fires it only after a chat compression: the re-read is answered in the
+  documented form, for a Qwen Code that reads it.
 - UserPromptSubmit `prompt`.
 - $QWEN_PROJECT_DIR (also $GEMINI_PROJECT_DIR, $CLAUDE_PROJECT_DIR): the session's
   `cwd`, set for every hook command.
@@ -72,7 +74,6 @@ SOURCES = {
     "compact": COMPACT,
     "branch": FORK,
 }
-AUTO_EDIT = frozenset({"auto_edit", "yolo"})  # permission modes that run edits unasked
 CONTEXT_EVENTS = frozenset({PRE_WRITE, POST_WRITE, PRE_SHELL, POST_SHELL, SESSION_START, PROMPT})
 
 
@@ -95,35 +96,14 @@ def normalize(payload: dict[str, Any]) -> Event:
         if event.kind == PRE_WRITE:
             event.edits = [Edit(path, _ToolChange(tool, tool_input))]
             event.tool_input = tool_input
-            # "allow" must come with a changed input (permissionDecision is required),
-            # and "ask" is a deny in a headless run: rewritten only where Qwen Code
-            # runs edits unasked; elsewhere the file is trimmed after the write
-            if payload.get("permission_mode") in AUTO_EDIT:
-                event.rewriter = _rewriter(tool, tool_input, path)
+            # no rewriter: Qwen Code ignores `updatedInput` (see above), so a write the
+            # rolling window would trim is trimmed after it
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
     else:
         event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
     return event
-
-
-def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
-    """The same tool leaving the content the core asks for (`updatedInput`):
-    write_file carries it, edit replaces the whole current text (keeping the current
-    final newline, or its lack, as Qwen Code's edit does)."""
-
-    def build(plans: dict[str, tuple[str | None, str]]) -> Any:
-        from ..runtime import rewrite
-
-        if tool == "write_file":
-            return rewrite.whole(tool_input, path, plans, "content")
-        keys = ("old_string", "new_string")
-        return rewrite.replace(
-            tool_input, path, plans, keys, keeps_newline=True, reset={"replace_all": False}
-        )
-
-    return build
 
 
 class _ToolChange:
@@ -159,18 +139,6 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
                 "permissionDecisionReason": answer.reason,
             }
         }
-    elif answer.updated is not None and event.kind == PRE_WRITE:
-        # the same tool leaving the trimmed content (only in a mode that runs edits
-        # unasked: "allow" changes nothing about the user's approval)
-        specific: dict[str, Any] = {
-            "hookEventName": event.name,
-            "permissionDecision": "allow",
-            "permissionDecisionReason": "asimov-hooks trimmed the checkpoint before the write",
-            "updatedInput": answer.updated,
-        }
-        if answer.context:
-            specific["additionalContext"] = answer.context
-        out = {"hookSpecificOutput": specific}
     elif answer.decision == "block" and event.kind == STOP:
         out = {"decision": "block", "reason": answer.reason}
     elif answer.context and event.kind in CONTEXT_EVENTS:
