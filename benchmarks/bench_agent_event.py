@@ -1,7 +1,7 @@
 """Start-up cost of `asimov-hooks agent-event`, the agent hook on every file edit.
 
 Each agent runs its write hooks (Claude Code's PreToolUse and PostToolUse, Codex's on
-apply_patch, Gemini CLI's BeforeTool and AfterTool, Cursor's afterFileEdit) on every
+apply_patch, Gemini CLI's BeforeTool and AfterTool, Cursor's preToolUse and postToolUse) on every
 file the agent writes; almost all of them touch files that are not protocol files,
 where the hook has nothing to do. Its cost there must stay within about 2x a bare
 `python -c pass`. This measures it as a user has it: asimov-hooks installed as the
@@ -85,15 +85,17 @@ def make_project(directory: str) -> dict[str, Any]:
         fields = {"tool_name": "apply_patch", "tool_input": {"command": patch}}
         return event(name, model="gpt-5-codex", permission_mode="default", turn_id="t1", **fields)
 
-    def cursor_edit(rel: str) -> dict[str, object]:
-        edits = [{"old_string": "x = 1", "new_string": "x = 2"}]
+    def cursor_tool(name: str, rel: str) -> dict[str, object]:
         return {
             "conversation_id": "bench",
             "generation_id": "g1",
-            "hook_event_name": "afterFileEdit",
+            "cursor_version": "3.1.17",
+            "hook_event_name": name,
             "workspace_roots": [repo],
-            "file_path": os.path.join(repo, rel),
-            "edits": edits,
+            "tool_name": "Write",
+            "tool_input": {"file_path": os.path.join(repo, rel), "content": "x = 2\n"},
+            "tool_use_id": "t1",
+            "cwd": repo,
         }
 
     cases: dict[str, tuple[str, dict[str, object]]] = {
@@ -131,9 +133,13 @@ def make_project(directory: str) -> dict[str, Any]:
             "gemini",
             tool("AfterTool", "replace", "src/app.py", old_string="x = 1", new_string="x = 2"),
         ),
-        "Cursor afterFileEdit src/app.py (not a protocol file)": (
+        "Cursor preToolUse Write src/app.py (not a protocol file)": (
             "cursor",
-            cursor_edit("src/app.py"),
+            cursor_tool("preToolUse", "src/app.py"),
+        ),
+        "Cursor postToolUse Write src/app.py (not a protocol file)": (
+            "cursor",
+            cursor_tool("postToolUse", "src/app.py"),
         ),
     }
     out = {}

@@ -51,7 +51,7 @@ def test_install_creates_project_settings(repo) -> None:
     assert sorted(data["hooks"]) == sorted(EVENTS)
     assert data["hooks"]["PreToolUse"] == [
         {
-            "matcher": "Write|Edit|MultiEdit|Bash",
+            "matcher": "Write|Edit|Bash",
             "hooks": [{"type": "command", "command": COMMAND}],
         }
     ]

@@ -66,7 +66,7 @@ def kept_lines(original: str, installed: str) -> None:
 
 # ------------------------------------------------------------------ Claude Code
 CLAUDE_COMPACT = (
-    '{"model":"opus","n":1e400,"hooks":{"PreToolUse":[{"matcher":"Write|Edit|MultiEdit|Bash","hooks":'
+    '{"model":"opus","n":1e400,"hooks":{"PreToolUse":[{"matcher":"Write|Edit|Bash","hooks":'
     '[{"type":"command","command":"npx prettier --check"}]}],'
     '"Stop":[{"hooks":[{"type":"command","command":"say done"}]}]}}'
 )
@@ -76,11 +76,11 @@ def test_claude_compact_file_exact_bytes(repo) -> None:
     ours = HOOK.format("claude")
     installed = round_trip(repo, ".claude/settings.json", CLAUDE_COMPACT, "claude")
     assert installed == (
-        '{"model":"opus","n":1e400,"hooks":{"PreToolUse":[{"matcher":"Write|Edit|MultiEdit|Bash",'
+        '{"model":"opus","n":1e400,"hooks":{"PreToolUse":[{"matcher":"Write|Edit|Bash",'
         '"hooks":[{"type":"command","command":"npx prettier --check"}]},'
-        '{"matcher":"Write|Edit|MultiEdit|Bash","hooks":[' + ours + "]}],"
+        '{"matcher":"Write|Edit|Bash","hooks":[' + ours + "]}],"
         '"Stop":[{"hooks":[{"type":"command","command":"say done"}]},{"hooks":[' + ours + "]}],"
-        '"PostToolUse":[{"matcher":"Write|Edit|MultiEdit|Bash","hooks":[' + ours + "]}],"
+        '"PostToolUse":[{"matcher":"Write|Edit|Bash","hooks":[' + ours + "]}],"
         '"SessionStart":[{"matcher":"compact|resume|fork","hooks":[' + ours + "]}],"
         '"UserPromptSubmit":[{"hooks":[' + ours + "]}]}}"
     )
@@ -98,7 +98,7 @@ def test_claude_stale_entry_in_users_group_is_replaced_in_place(repo) -> None:
     text = get(path)
     # the user's command and our (now current) one share the group, in place
     assert text.startswith(
-        '{"model":"opus","n":1e400,"hooks":{"PreToolUse":[{"matcher":"Write|Edit|MultiEdit|Bash",'
+        '{"model":"opus","n":1e400,"hooks":{"PreToolUse":[{"matcher":"Write|Edit|Bash",'
         '"hooks":[{"type":"command","command":"npx prettier --check"},'
         + HOOK.format("claude")
         + "]}],"
@@ -123,7 +123,7 @@ def test_claude_ours_under_another_matcher_in_users_group(repo) -> None:
     assert data["hooks"]["PreToolUse"] == [
         {"matcher": "Write", "hooks": [{"type": "command", "command": "lint"}]},
         {
-            "matcher": "Write|Edit|MultiEdit|Bash",
+            "matcher": "Write|Edit|Bash",
             "hooks": [{"type": "command", "command": CMD.format("claude")}],
         },
     ]
@@ -192,3 +192,21 @@ def test_claude_new_file_layout(repo) -> None:
     assert text.startswith('{\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher"')
     assert text.endswith("\n  }\n}\n")
     assert json.loads(text) == json.loads(json.dumps(json.loads(text), indent=2))
+
+
+def test_claude_earlier_matcher_with_multiedit_is_repaired_in_place(repo) -> None:
+    """Earlier versions matched `MultiEdit`, a tool current Claude Code no longer lists:
+    install fixes the matcher of our group in place, the user's groups stay as they are."""
+    ours = HOOK.format("claude")
+    earlier = (
+        '{"hooks":{"PreToolUse":[{"matcher":"Write|Edit|MultiEdit","hooks":[{"type":"command",'
+        '"command":"lint"}]},{"matcher":"Write|Edit|MultiEdit|Bash","hooks":[' + ours + "]}]}}"
+    )
+    path = put(repo, ".claude/settings.json", earlier)
+    proc = agent(repo, "install")
+    assert proc.returncode == 0, proc.stderr
+    assert "up to date for PreToolUse" in proc.stdout
+    assert get(path).startswith(
+        '{"hooks":{"PreToolUse":[{"matcher":"Write|Edit|MultiEdit","hooks":[{"type":"command",'
+        '"command":"lint"}]},{"matcher":"Write|Edit|Bash","hooks":[' + ours + "]}],"
+    )

@@ -24,6 +24,7 @@ def test_agent_event_benchmark_runs(tmp_path, isolated_home) -> None:
     for row in (
         "Codex PreToolUse apply_patch src/app.py (not a protocol file)",
         "Gemini CLI BeforeTool write_file src/app.py (not a protocol file)",
-        "Cursor afterFileEdit src/app.py (not a protocol file)",
+        "Cursor preToolUse Write src/app.py (not a protocol file)",
+        "Cursor postToolUse Write src/app.py (not a protocol file)",
     ):
         assert f"| {row} |" in text and f"for {row}:" in text

@@ -100,9 +100,7 @@ def validate(
         profiled = [
             r
             for r in files
-            if r.kind
-            and config.kinds[r.kind].get("profiles")
-            and (verbose or r.path in flagged)
+            if r.kind and config.kinds[r.kind].get("profiles") and (verbose or r.path in flagged)
         ]
         if profiled:
             from .profiles import AUTO, chosen_profile, describe

@@ -7,17 +7,18 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
   occurrence unless set). A deny is `hookSpecificOutput.permissionDecision: "deny"`
   with `permissionDecisionReason` (the tool call fails with it, the turn goes on);
   `hookSpecificOutput.additionalContext` reaches the model (PreToolUse, PostToolUse,
-  UserPromptSubmit). The hooks page lists PreToolUse's `updatedInput`, but Qwen Code
-  (0.15.10 and 0.24.4, their bundled source, and the real 0.15.10 run) reads only the
-  decision, its reason and `additionalContext`: the original input is written. So a
-  write or edit whose result the rolling window would trim is not handed back; it is
-  trimmed right after the write (PostToolUse), its cut items archived once.
+  SessionStart, UserPromptSubmit). The hooks page lists a PreToolUse
+  `updatedInput`, but Qwen Code does not apply it (its PreToolUse trigger returns
+  only proceed, block and context, in 0.15.10 and in the current source; only
+  PermissionRequest's is applied, where the user would be asked): a changed input
+  would be dropped, and the trim's cut items archived twice. So a write is never
+  rewritten: it is trimmed right after.
 - PreToolUse / PostToolUse on `run_shell_command` (`tool_input.command`): the
   protocol files' state before the command, compared after it (`agent.runtime.shellwatch`).
 - Stop: `{"decision": "block", "reason": ...}` sends the reason as the next message
   and the turn goes on. `stop_hook_active` is not read: the turn timer guards.
-- SessionStart `source`: startup, resume, clear, compact, branch. Qwen Code 0.15.10 does
-  not add this event's `additionalContext` to the conversation, and a headless run
+- SessionStart `source`: startup, resume, clear, compact, branch. Qwen Code 0.15.10
+  does not add this event's `additionalContext` to the conversation, and a headless run
   (`qwen -p`) fires it only after a chat compression: the re-read is answered in the
   documented form, for a Qwen Code that reads it.
 - UserPromptSubmit `prompt`.
@@ -42,6 +43,7 @@ from ..runtime.model import (
     STOP,
     Edit,
     Event,
+    ToolChange,
     as_text,
 )
 from ..runtime.payload import EventError, absolute, begin, shell_event
@@ -94,37 +96,15 @@ def normalize(payload: dict[str, Any]) -> Event:
         path = absolute(tool_input.get("file_path"), event.cwd, f"{tool} tool_input.file_path")
         event.tool, event.targets = tool, [path]
         if event.kind == PRE_WRITE:
-            event.edits = [Edit(path, _ToolChange(tool, tool_input))]
+            change = ToolChange(tool, tool_input, writer="write_file", replace_all="replace_all")
+            event.edits = [Edit(path, change)]
             event.tool_input = tool_input
-            # no rewriter: Qwen Code ignores `updatedInput` (see above), so a write the
-            # rolling window would trim is trimmed after it
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
     else:
         event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
     return event
-
-
-class _ToolChange:
-    """What write_file or edit leaves (`agent.runtime.model.Change`)."""
-
-    __slots__ = ("tool", "tool_input")
-
-    def __init__(self, tool: str, tool_input: dict[str, Any]) -> None:
-        self.tool, self.tool_input = tool, tool_input
-
-    def apply(self, current: str | None, limit: int) -> str | None:
-        from ..runtime.simulate import Replace, Write
-
-        if self.tool == "write_file":
-            return Write(self.tool_input.get("content")).apply(current, limit)
-        edit = {
-            "old_string": self.tool_input.get("old_string"),
-            "new_string": self.tool_input.get("new_string"),
-            "replace_all": self.tool_input.get("replace_all") is True,
-        }
-        return Replace([edit]).apply(current, limit)
 
 
 def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:

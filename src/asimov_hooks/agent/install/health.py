@@ -63,17 +63,33 @@ def _command_lines(top: str, agent: str) -> list[tuple[str, str, str | None]]:
     if found is None:
         return []
     rel = _rel(commands.path_for(top, agent) or "", top)
+    install = f"run `asimov-hooks agent install --agent {agent}`"
+    lines: list[tuple[str, str, str | None]]
     if found in ("ours", "edited", "foreign"):
         whose = {"ours": "", "edited": " (edited since install)", "foreign": " (your own)"}
-        return [("ok", f"{rel}: {commands.label(agent)} present{whose[found]}", None)]
-    return [
-        (
-            "warn",
-            f"{rel}: no {commands.label(agent)}"
-            + (" (cannot be used)" if found == "unusable" else ""),
-            f"run `asimov-hooks agent install --agent {agent}`",
+        lines = [("ok", f"{rel}: {commands.label(agent)} present{whose[found]}", None)]
+    elif found == "old":
+        lines = [("warn", f"{rel}: {commands.label(agent)} of an earlier version", install)]
+    else:
+        lines = [
+            (
+                "warn",
+                f"{rel}: no {commands.label(agent)}"
+                + (" (cannot be used)" if found == "unusable" else ""),
+                install,
+            )
+        ]
+    retired = commands.retired_path(top, agent)
+    if retired is not None and os.path.lexists(retired):
+        lines.append(
+            (
+                "warn",
+                f"{_rel(retired, top)}: a second /checkpoint beside {commands.SHARED}, "
+                f"which {AGENTS[agent].title} also lists",
+                f"{install} (it removes ours), or rename or remove it",
+            )
         )
-    ]
+    return lines
 
 
 def diagnose(top: str) -> list[tuple[str, str, str | None]]:

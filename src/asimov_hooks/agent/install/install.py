@@ -121,11 +121,36 @@ def _install_command(top: str, agent: str, scope: str, report: Report) -> None:
     created: list[str] = []
     status, message = commands.install(top, agent, created)
     hooks_file.note_created(top, created)
-    (report.lines if status in ("added", "updated", "unchanged") else report.warnings).append(
-        message
-    )
+    rel = commands.FILES[agent]
+    if not any(
+        line.startswith((f"{rel}: ", f"warning: {rel}")) for line in report.lines + report.warnings
+    ):
+        # the shared skill: said once for all the agents that read it
+        (report.warnings if status in ("kept", "refused") else report.lines).append(message)
     if status in ("kept", "refused"):
         report.failed = True
+    _retire_command(top, agent, report)
+
+
+def _retire_command(top: str, agent: str, report: Report) -> None:
+    """An older per-agent form beside the shared skill is a second /checkpoint: out."""
+    from . import commands
+
+    status, message = commands.retire(top, agent)
+    if status == "removed":
+        report.lines.append(message)
+        path = commands.retired_path(top, agent)
+        assert path is not None
+        _remove_made_dirs(top, os.path.dirname(path))
+    elif message:
+        report.warnings.append(message)
+        report.failed = True
+
+
+def _remove_made_dirs(top: str, directory: str) -> None:
+    """The directories install made for a command file, bottom up, while empty."""
+    while directory != top and hooks_file.remove_created_dir(top, directory):
+        directory = os.path.dirname(directory)
 
 
 def _warn_both_scopes(top: str, agent: Agent, report: Report) -> None:
@@ -147,11 +172,12 @@ def _warn_both_scopes(top: str, agent: Agent, report: Report) -> None:
 def uninstall(top: str, agent_name: str, scope: str | None = None) -> Report:
     """Remove what install added for `agent_name` or all (every scope unless `scope`)."""
     report = Report()
+    leaving = {agent.name for agent in selected(agent_name)}
     for agent in selected(agent_name):
         try:
             for chosen in _scopes_for(agent, scope):
                 hooks_file.installed(top, agent, chosen)  # every file usable, or none is touched
-            _uninstall_one(top, agent, scope, report)
+            _uninstall_one(top, agent, scope, report, leaving)
         except (hooks_file.SettingsError, OSError) as exc:
             report.errors.append(_line(exc, top))
     if not report.lines and not report.warnings and not report.errors:
@@ -159,9 +185,11 @@ def uninstall(top: str, agent_name: str, scope: str | None = None) -> Report:
     return report
 
 
-def _uninstall_one(top: str, agent: Agent, scope: str | None, report: Report) -> None:
+def _uninstall_one(
+    top: str, agent: Agent, scope: str | None, report: Report, leaving: set[str]
+) -> None:
     if scope in (None, "project"):
-        _uninstall_command(top, agent.name, report)
+        _uninstall_command(top, agent.name, report, leaving)
     for chosen in _scopes_for(agent, scope):
         outcome = hooks_file.uninstall(top, agent, chosen)
         if outcome is None:
@@ -176,18 +204,47 @@ def _uninstall_one(top: str, agent: Agent, scope: str | None, report: Report) ->
                 report.lines.append(f"{rel}: taken out of .git/info/exclude again")
 
 
-def _uninstall_command(top: str, agent: str, report: Report) -> None:
+def _uninstall_command(top: str, agent: str, report: Report, leaving: set[str]) -> None:
     from . import commands
 
-    status, message = commands.uninstall(top, agent)
-    if message:
-        (report.lines if status == "removed" else report.warnings).append(message)
+    users = _still_reading(top, agent, leaving)
+    status, message = commands.uninstall(top, agent, users)
+    if message and message not in report.lines:
+        (
+            report.lines
+            if status in ("removed", "kept") and not message.startswith("warning")
+            else report.warnings
+        ).append(message)
     if status == "removed":
         path = commands.path_for(top, agent)
         assert path is not None
-        directory = os.path.dirname(path)
-        while directory != top and hooks_file.remove_created_dir(top, directory):
-            directory = os.path.dirname(directory)  # `.agents/skills/checkpoint` and up
+        _remove_made_dirs(top, os.path.dirname(path))  # `.agents/skills/checkpoint` and up
+    status, message = commands.retire(top, agent)
+    if status == "removed":
+        path = commands.retired_path(top, agent)
+        assert path is not None
+        rel = _rel(path, top)
+        report.lines.append(f"{rel}: removed the /checkpoint command an earlier version installed")
+        _remove_made_dirs(top, os.path.dirname(path))
+    elif status == "refused":  # a link out of the work tree where it would be: said
+        report.warnings.append(message)
+
+
+def _still_reading(top: str, agent: str, leaving: set[str]) -> tuple[str, ...]:
+    """The other agents that read `agent`'s command file and keep their project hooks
+    (one whose settings cannot be read counts as keeping them)."""
+    from . import commands
+
+    mine = commands.FILES.get(agent)
+    others = [name for name, rel in commands.FILES.items() if rel == mine and name not in leaving]
+    users = []
+    for name in others:
+        try:
+            if hooks_file.installed(top, AGENTS[name], "project"):
+                users.append(name)
+        except hooks_file.SettingsError:
+            users.append(name)
+    return tuple(users)
 
 
 __all__ = ["AGENTS", "Report", "UsageError", "install", "uninstall"]
