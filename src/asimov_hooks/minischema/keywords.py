@@ -7,11 +7,19 @@ and adds the keywords that walk into children or combine sub-schemas.
 
 from __future__ import annotations
 
-import datetime
+import sys
 from collections import namedtuple
 
 from .patterns import _regex, _timed
 from .refs import References
+
+
+def _is_date(value: object) -> bool:
+    """Whether `value` is a date or datetime. Without `datetime` loaded no value can be
+    one (the plain reader loads none): the check costs no import."""
+    dt = sys.modules.get("datetime")
+    return dt is not None and isinstance(value, dt.date)
+
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -116,7 +124,7 @@ def unsupported_keywords(schema: Any) -> set[str]:
 def _type_ok(value: Any, name: str) -> bool:
     if name == "string":
         # YAML loaders turn unquoted timestamps into dates; they were text in the file.
-        return isinstance(value, (str, datetime.date))
+        return isinstance(value, str) or _is_date(value)
     if name == "integer":
         if isinstance(value, bool):
             return False
@@ -144,7 +152,7 @@ def _type_name(value: Any) -> str:
 def _equal(a: Any, b: Any) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
-    if isinstance(a, datetime.date) and isinstance(b, str):
+    if _is_date(a) and isinstance(b, str):
         return a.isoformat() == b
     if isinstance(a, dict) and isinstance(b, dict):
         a, b = text_keys(a), text_keys(b)  # object keys are strings (key_text)
@@ -174,7 +182,7 @@ def key_text(key: Any) -> str:
         if key in (float("inf"), float("-inf")):
             return ".inf" if key > 0 else "-.inf"
         return repr(float(key))
-    if isinstance(key, datetime.date):
+    if _is_date(key):
         return key.isoformat()
     if isinstance(key, tuple):  # a sequence as a key: its flow form
         return "[" + ", ".join(key_text(item) for item in key) + "]"
@@ -191,7 +199,7 @@ def text_keys(value: dict) -> dict:
 def _show(value: Any, room: int = 60) -> str:
     """A value for a message, as YAML data reads (never a Python repr such as
     `datetime.date(...)` or `ordereddict([...])`), cut to about `room` characters."""
-    if isinstance(value, datetime.date):
+    if _is_date(value):
         text = repr(value.isoformat())
     elif isinstance(value, dict):
         parts: list[str] = []
@@ -249,7 +257,7 @@ def _enum_step(choices: list[Any]) -> Step:
     def enum_step(value: Any, path: tuple, out: list) -> None:
         if strings is not None and isinstance(value, str):
             ok = value in strings
-        elif strings is not None and isinstance(value, datetime.date):
+        elif strings is not None and _is_date(value):
             ok = value.isoformat() in strings
         elif strings is not None:
             ok = False
@@ -268,7 +276,7 @@ def _string_step(schema: dict[str, Any], seconds: float | None = None) -> Step:
         search = _regex(pattern).search if seconds is None else _timed(pattern, seconds)
 
     def string_step(value: Any, path: tuple, out: list) -> None:
-        if not isinstance(value, (str, datetime.date)) or isinstance(value, bool):
+        if not (isinstance(value, str) or _is_date(value)) or isinstance(value, bool):
             return
         text = value if isinstance(value, str) else value.isoformat()
         if least is not None and len(text) < least:

@@ -4,17 +4,19 @@ they come from a repository's own schema (a catastrophic pattern must not hang a
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    import re
     from collections.abc import Callable
     from typing import Any
 
 
 @lru_cache(maxsize=256)
 def _regex(pattern: str) -> re.Pattern[str]:
+    import re  # only a schema with a `pattern` loads it
+
     return re.compile(pattern)
 
 

@@ -4,7 +4,6 @@ it does not read exactly as the round-trip reader would is handed over (None).""
 
 from __future__ import annotations
 
-import re
 import warnings
 
 from .document import Document, Path_
@@ -83,19 +82,34 @@ def _fast_loader_class() -> Any:
 # paragraph separators are line breaks to libyaml (YAML 1.1) but not to YAML 1.2, and
 # the two scanners disagree on where a tab or a stray byte-order mark may stand and on
 # what may follow a block scalar indicator
-_TAG_OR_ANCHOR = re.compile(r"(?:^|[\s\[{,])[!&]")
-# a block scalar header with anything after its indicators (a comment, a typo)
-_ODD_BLOCK_HEADER = re.compile(r"(?:^[ \t]*|:[ \t]+|-[ \t]+)[|>][-+0-9]*[ \t]*[^\s\-+0-9]", re.M)
-# ... and on a blank line that holds spaces inside a block scalar
-_BLANK_WITH_SPACES = re.compile(r"^[ ]+\r?$", re.M)
+_PATTERNS: list[Any] = []  # compiled on first use: `re` is not loaded by the plain reader
 _HAND_OVER_CHARS = "\t\x85\u2028\u2029\ufeff"
 
 
+def _patterns() -> Any:
+    if not _PATTERNS:
+        import re
+
+        _PATTERNS.append(
+            (
+                re.compile(r"(?:^|[\s\[{,])[!&]"),
+                # a block scalar header with anything after its indicators (a comment, a typo)
+                re.compile(r"(?:^[ \t]*|:[ \t]+|-[ \t]+)[|>][-+0-9]*[ \t]*[^\s\-+0-9]", re.M),
+                # ... and on a blank line that holds spaces inside a block scalar
+                re.compile(r"^[ ]+\r?$", re.M),
+            )
+        )
+    return _PATTERNS[0]
+
+
 def _needs_round_trip(text: str) -> bool:
-    if "%YAML" in text or (("!" in text or "&" in text) and _TAG_OR_ANCHOR.search(text)):
+    if "%YAML" in text:
+        return True
+    tag_or_anchor, odd_block_header, blank_with_spaces = _patterns()
+    if ("!" in text or "&" in text) and tag_or_anchor.search(text):
         return True
     if ("|" in text or ">" in text) and (
-        _ODD_BLOCK_HEADER.search(text) or _BLANK_WITH_SPACES.search(text)
+        odd_block_header.search(text) or blank_with_spaces.search(text)
     ):
         return True
     return any(ch in text for ch in _HAND_OVER_CHARS)

@@ -122,34 +122,47 @@ def load_yaml(
     a %YAML directive) is read again by the round-trip loader, so errors and data
     never depend on which path ran. Nesting and tags are checked first (guards).
 
-    `positions=False` is for a caller that rarely asks where a path sits (a file whose
-    checks need only its data, as the trim archive's): the data then comes from libyaml's
-    event stream without a node tree (`stream_yaml`, linear and several times cheaper),
-    and a position, when one is asked for after all, from a second, node-based reading.
+    The common case needs no ruamel.yaml at all (its import is a third of a one-file
+    run): the plainest shape (`simple_yaml`) is read with string methods, else the data
+    comes from libyaml's event stream (`stream_yaml`, linear, no node
+    tree) and a position, when a finding asks for one, from libyaml's node marks,
+    composed then. ruamel is imported for what that reading hands over (a float, a
+    timestamp, a tag, an anchor, a duplicate key, an error) and reads it as before.
+    `positions` is kept for callers; both readings give the same positions.
     """
     from .guards import limits as default_limits
 
     lim = limits if limits is not None else default_limits()
     guard(text, "yaml", lim)
-    if not positions:
-        from .stream_yaml import stream_data
+    from .simple_yaml import simple_data
 
-        streamed, data = stream_data(text)
-        if streamed:
-            return Document(data, _positions_later(text, max_nodes, lim))
+    simple, data = simple_data(text)
+    if simple:  # the plainest shape: no YAML library loaded
+        return Document(data, _positions_later(text, max_nodes, lim))
+    from .stream_yaml import stream_data
+
+    streamed, data = stream_data(text)
+    if streamed:
+        return Document(data, _positions_later(text, max_nodes, lim))
     fast = _fast_document(text, max_nodes)
     return fast if fast is not None else _rt_document(text, max_nodes, lim)
 
 
 def _positions_later(text: str, max_nodes: int, limits: dict[str, int]) -> Any:
-    """A `Document.locate` that reads the text with positions on its first call."""
-    read: list[Document] = []
+    """A `Document.locate` that reads the text with positions on its first call:
+    libyaml's node marks through PyYAML's binding, else the node-based readers."""
+    read: list[Any] = []
 
     def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
         if not read:
-            fast = _fast_document(text, max_nodes)
-            read.append(fast if fast is not None else _rt_document(text, max_nodes, limits))
-        return read[0].locate(path, on_key)
+            from .stream_yaml import node_locator
+
+            nodes = node_locator(text)
+            if nodes is None:
+                fast = _fast_document(text, max_nodes)
+                nodes = (fast if fast is not None else _rt_document(text, max_nodes, limits)).locate
+            read.append(nodes)
+        return read[0](path, on_key)
 
     return locate
 

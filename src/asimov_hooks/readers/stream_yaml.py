@@ -70,30 +70,29 @@ def _source() -> Any:
 def stream_data(text: str) -> tuple[bool, Any]:
     """(True, the data) of a one-document text as the node-based fast path reads it, or
     (False, None) when this path hands the text over (see the module's docstring)."""
-    from .fast_yaml import _fast_loader_class, _needs_round_trip, no_gc
+    from .fast_yaml import _needs_round_trip, no_gc
 
     if _needs_round_trip(text):
         return False, None
-    source, loader_class = _source(), _fast_loader_class()
-    if source is None or loader_class is None:
+    source = _source()
+    if source is None:
         return False, None
     parser_class, kinds = source
     parser = parser_class(text)
     try:
         with warnings.catch_warnings(), no_gc():
             warnings.simplefilter("ignore")
-            return True, _walk(parser.get_event, kinds, loader_class)
+            return True, _walk(parser.get_event, kinds)
     except Exception:  # _HandOver, a parse error: the other readers say what it is
         return False, None
     finally:
         parser.dispose()
 
 
-def _walk(get: Any, kinds: tuple[Any, ...], loader_class: Any) -> Any:
+def _walk(get: Any, kinds: tuple[Any, ...]) -> Any:
     """The document's data, one step per event (`get` hands the next one over)."""
     stream_end, doc_start, doc_end, scalar, seq_start, seq_end, map_start, map_end = kinds
-    resolvers_of, fallback = loader_class.resolvers[0].get, loader_class.resolvers[1]
-    scalar_value = _scalars(loader_class)
+    scalar_value = _scalars()
     get()  # the stream's start
     event = get()
     if event.__class__ is stream_end:
@@ -116,10 +115,8 @@ def _walk(get: Any, kinds: tuple[Any, ...], loader_class: Any) -> Any:
             if event.anchor is not None or event.tag is not None or depth > _MAX_DEPTH:
                 raise _HandOver
             value = event.value
-            if event.implicit[0]:  # plain: its type is resolved from its text
-                found = resolvers_of(value[:1], fallback)
-                if found:
-                    value = scalar_value(value, found)
+            if event.implicit[0] and value[:1] in _TYPED_FIRST:  # plain, maybe not a string
+                value = scalar_value(value)
             opened = False
         elif kind is map_start or kind is seq_start:
             if event.anchor is not None or event.tag is not None or depth > _MAX_DEPTH:
@@ -154,12 +151,53 @@ def _walk(get: Any, kinds: tuple[Any, ...], loader_class: Any) -> Any:
     return root[0]
 
 
-def _scalars(loader_class: Any) -> Any:
-    """The data of a plain scalar, as fast_yaml._build makes it: YAML 1.2's implicit
-    types by ruamel's resolvers, the common ones built here, the rest by ruamel's
-    SafeConstructor (a timestamp, a float, an int written in another base)."""
-    from .fast_yaml import _TAGS
+# YAML 1.2's implicit types (as ruamel.yaml resolves them) by a plain scalar's first
+# character; a plain scalar starting with any other character is a string
+# (`tests/test_stream_yaml.py` holds this table to ruamel's resolvers)
+_BOOL, _NULL, _NUMBER, _RUAMEL = "bool", "null", "number", "ruamel"
+_TYPED_FIRST = {
+    **dict.fromkeys("tTfF", _BOOL),
+    **dict.fromkeys(("", "~", "n", "N"), _NULL),
+    **dict.fromkeys("+-0123456789", _NUMBER),
+    **dict.fromkeys("!&*.<=", _RUAMEL),
+}
+_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 
+
+def _scalars() -> Any:
+    """The data of a plain scalar that may not be a string, as fast_yaml._build makes
+    it: booleans, nulls and decimal integers read here (no YAML library needed); anything
+    else that starts like a number (a float, a timestamp, an integer in another base)
+    resolved by ruamel's YAML 1.2 resolvers and built by its SafeConstructor, imported
+    only when such a scalar is met."""
+    ruamel: list[Any] = []
+
+    def scalar_value(value: str) -> Any:
+        first = _TYPED_FIRST[value[:1]]
+        if first is _BOOL:
+            return _BOOLS.get(value, value)
+        if first is _NULL:
+            return None if value in _NULLS else value
+        if first is _NUMBER:
+            digits = value.lstrip("+-")
+            if digits.isdigit() and digits.isascii() and len(value) - len(digits) <= 1:
+                return int(value)
+        if not ruamel:
+            ruamel.append(_ruamel_scalars())
+        return ruamel[0](value)
+
+    return scalar_value
+
+
+def _ruamel_scalars() -> Any:
+    """ruamel's resolution and construction of a plain scalar (the fast loader's)."""
+    from .fast_yaml import _TAGS, _fast_loader_class
+
+    loader_class = _fast_loader_class()
+    if loader_class is None:
+        raise _HandOver
+    resolvers_of, fallback = loader_class.resolvers[0].get, loader_class.resolvers[1]
     str_tag, int_tag, bool_tag, null_tag = (
         _TAGS["tag:yaml.org,2002:" + name] for name in ("str", "int", "bool", "null")
     )
@@ -173,7 +211,8 @@ def _scalars(loader_class: Any) -> Any:
             constructor.append(loader_class(""))
         return constructor[0].construct_object(ScalarNode(tag, value), deep=True)
 
-    def scalar_value(value: str, resolvers: tuple[tuple[Any, Any], ...]) -> Any:
+    def scalar_value(value: str) -> Any:
+        resolvers = resolvers_of(value[:1], fallback)
         tag = next((tag for tag, match in resolvers if match(value)), None)
         if tag is None or tag is str_tag:
             return value
@@ -191,3 +230,52 @@ def _scalars(loader_class: Any) -> Any:
         raise _HandOver  # a merge key (`<<`), `=`: SafeConstructor's own rules apply
 
     return scalar_value
+
+
+def node_locator(text: str) -> Any:
+    """A `Document.locate` for `text` from libyaml's node marks through PyYAML's binding
+    (the marks the node-based fast path reads through ruamel's), or None without it."""
+    composer = _composer_class()
+    if composer is None:
+        return None
+    from .fast_yaml import _node_position
+
+    found: list[Any] = []
+
+    def locate(path: Any, on_key: bool = False) -> tuple[int, int]:
+        if not found:
+            parser = composer(text)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    found.append(parser.get_single_node())
+            finally:
+                parser.dispose()
+        return _node_position(found[0], path, on_key)
+
+    return locate
+
+
+_COMPOSER: list[Any] = []
+
+
+def _composer_class() -> Any:
+    if not _COMPOSER:
+        try:
+            from yaml._yaml import CParser
+        except ImportError:
+            _COMPOSER.append(None)
+        else:
+
+            class Composer(CParser):  # type: ignore[misc]
+                def resolve(self, kind: Any, value: Any, implicit: Any) -> None:
+                    return None  # positions only: no tags needed
+
+                def descend_resolver(self, parent: Any, index: Any) -> None:
+                    pass
+
+                def ascend_resolver(self) -> None:
+                    pass
+
+            _COMPOSER.append(Composer)
+    return _COMPOSER[0]

@@ -320,9 +320,10 @@ class Checker:
         if not kinds:
             return
         from ..checks.schema import evaluator
-        from ..readers import loaders
+        from ..readers import loaders, stream_yaml
 
-        loaders._fast_loader_class()
+        stream_yaml._source()
+        loaders._fast_loader_class()  # what the stream hands over (a batch meets some)
         for rid in DATA_CHECKS:
             registry.check(rid)
         for kind in kinds:

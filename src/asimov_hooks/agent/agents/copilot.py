@@ -39,7 +39,15 @@ from ..runtime.model import (
     Event,
     as_text,
 )
-from ..runtime.payload import EventError, absolute, project_dir, shell_event, turn_root, working_dir
+from ..runtime.payload import (
+    EventError,
+    absolute,
+    log_context,
+    project_dir,
+    shell_event,
+    turn_root,
+    working_dir,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -149,7 +157,9 @@ def _rewriter(tool: str, args: dict[str, Any], path: str) -> Any:
             if path in plans and plans[path][0] is not None:
                 return None
             return rewrite.whole(args, path, plans, "file_text")
-        return rewrite.replace(args, path, plans, ("old_str", "new_str"), create=False)
+        # keeps_newline: exact whichever way edit treats a final newline (unverified)
+        keys = ("old_str", "new_str")
+        return rewrite.replace(args, path, plans, keys, create=False, keeps_newline=True)
 
     return build
 
@@ -187,12 +197,7 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         out = {"decision": "block", "reason": answer.reason}
     elif answer.context and event.kind != PROMPT:
         if event.kind != SESSION_START:  # the hook log shows it where the output is ignored
-            import sys
-
-            from ...fs.access import show
-
-            text = "\n".join(map(show, answer.context.rstrip().splitlines()))
-            sys.stderr.write(f"asimov-hooks agent-event: {text}\n")
+            log_context(answer.context)
         out = {"additionalContext": answer.context}
     if out is None:
         return None, 0

@@ -37,6 +37,7 @@ from ..runtime.model import (
     STOP,
     Edit,
     Event,
+    ToolChange,
     as_text,
 )
 from ..runtime.payload import EventError, absolute, begin, shell_event
@@ -86,7 +87,8 @@ def normalize(payload: dict[str, Any]) -> Event:
         path = absolute(tool_input.get("file_path"), event.project, f"{tool} tool_input.file_path")
         event.tool, event.targets = tool, [path]
         if event.kind == PRE_WRITE:
-            event.edits = [Edit(path, _ToolChange(tool, tool_input))]
+            change = ToolChange(tool, tool_input, writer="write_file", replace_all="allow_multiple")
+            event.edits = [Edit(path, change)]
             event.tool_input = tool_input
             event.rewriter = _rewriter(tool, tool_input, path)
     elif event.kind == SESSION_START:
@@ -111,28 +113,6 @@ def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
         return rewrite.replace(tool_input, path, plans, keys, keeps_newline=True)
 
     return build
-
-
-class _ToolChange:
-    """What write_file or replace leaves (`agent.runtime.model.Change`); the simulation is
-    imported only for a protocol file, not on every edit."""
-
-    __slots__ = ("tool", "tool_input")
-
-    def __init__(self, tool: str, tool_input: dict[str, Any]) -> None:
-        self.tool, self.tool_input = tool, tool_input
-
-    def apply(self, current: str | None, limit: int) -> str | None:
-        from ..runtime.simulate import Replace, Write
-
-        if self.tool == "write_file":
-            return Write(self.tool_input.get("content")).apply(current, limit)
-        edit = {
-            "old_string": self.tool_input.get("old_string"),
-            "new_string": self.tool_input.get("new_string"),
-            "replace_all": self.tool_input.get("allow_multiple") is True,
-        }
-        return Replace([edit]).apply(current, limit)
 
 
 def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:

@@ -128,3 +128,31 @@ class Answer:
 def as_text(value: Any) -> str | None:
     """A non-empty string from a payload field, else None."""
     return value if isinstance(value, str) and value else None
+
+
+class ToolChange:
+    """What one call of a file tool leaves (a `Change`), for the agents whose write tool
+    takes `content` and whose edit tool takes `old_string` / `new_string` (Gemini CLI
+    write_file / replace, Qwen Code write_file / edit): `writer` names the write tool,
+    `replace_all` the edit tool's flag for replacing every occurrence. The simulation is
+    imported only when a protocol file's change is worked out, not on every edit."""
+
+    __slots__ = ("replace_all", "tool", "tool_input", "writer")
+
+    def __init__(
+        self, tool: str, tool_input: dict[str, Any], *, writer: str, replace_all: str
+    ) -> None:
+        self.tool, self.tool_input = tool, tool_input
+        self.writer, self.replace_all = writer, replace_all
+
+    def apply(self, current: str | None, limit: int) -> str | None:
+        from .simulate import Replace, Write
+
+        if self.tool == self.writer:
+            return Write(self.tool_input.get("content")).apply(current, limit)
+        edit = {
+            "old_string": self.tool_input.get("old_string"),
+            "new_string": self.tool_input.get("new_string"),
+            "replace_all": self.tool_input.get(self.replace_all) is True,
+        }
+        return Replace([edit]).apply(current, limit)

@@ -1,4 +1,5 @@
-"""Helpers the adapters share to read a hook payload, and the one error they raise."""
+"""Helpers the adapters share to read a hook payload and to log what the agent does not
+show, and the one error they raise."""
 
 from __future__ import annotations
 
@@ -98,3 +99,15 @@ def shell_event(event: Event, payload: dict[str, Any], command: object) -> Event
     event.tool = as_text(payload.get("tool_name")) or "shell"
     event.tool_use = as_text(payload.get("tool_use_id"))
     return event
+
+
+def log_context(context: str) -> None:
+    """The core's words where the agent has no channel for them: one escaped line block
+    on stderr, which the agent shows in its hook log (Cursor's Hooks output channel,
+    Copilot CLI's log)."""
+    import sys
+
+    from ...fs.access import show
+
+    text = "\n".join(map(show, context.rstrip().splitlines()))
+    sys.stderr.write(f"asimov-hooks agent-event: {text}\n")

@@ -1,0 +1,204 @@
+"""The plainest YAML, read with string methods alone: the common shape of a checkpoint
+(block mappings of single-line scalars and block lists of them), read without loading
+any YAML library. A one-file hook run spends more time importing a YAML parser than
+reading a 30-line checkpoint, so this reader takes the common case and hands anything
+else over (None) to the libyaml readers (`stream_yaml`, `fast_yaml`), whose reading is
+the reference: a tab, a control character, a flow collection, a block scalar, an
+anchor, a tag, a quoted scalar with an escape or over several lines, a plain scalar
+over several lines, a key that is not a plain word, a duplicate key, a scalar that is
+not a string, a boolean, a null or a decimal integer, a document marker, a line it
+cannot place.
+
+Scalars are typed as YAML 1.2 types them (as ruamel.yaml reads them): `true`/`false`
+in their three spellings are booleans, `yes`, `on` and `no` stay strings.
+Positions are not kept: `loaders` finds them, when a finding needs one, from libyaml's
+node marks (`stream_yaml.node_locator`). `tests/test_simple_yaml.py` holds the reading to
+the libyaml readers'.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    from typing import Any
+
+
+class _HandOver(Exception):
+    """Not the plain shape this reader takes: the libyaml readers read the text."""
+
+
+# characters a plain scalar may not start with (YAML's indicators), or that this reader
+# leaves to the others (a `-` or `.` that may start a number, `<<` and `=`)
+_NOT_PLAIN_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@`<=.")
+# what no line read here may hold: tabs, C0 and C1 controls, DEL, a byte-order mark,
+# NEL and the Unicode line and paragraph separators, the two non-characters, CR
+_REFUSED = frozenset(
+    [chr(c) for c in range(0x20) if c != 0x0A]
+    + [chr(c) for c in range(0x7F, 0xA0)]
+    + ["\ufeff", "\u2028", "\u2029", "\ufffe", "\uffff"]
+)
+_KEY_FIRST_REFUSED = frozenset("-.0123456789+~")
+_MAX_DEPTH = 100
+
+
+def simple_data(text: str) -> tuple[bool, Any]:
+    """(True, the data) when `text` is in the plain shape this reader takes, as the
+    libyaml readers read it; else (False, None)."""
+    if not text.isascii() and any(ch in _REFUSED for ch in set(text)):
+        return False, None
+    if text.isascii() and any(ch in text for ch in _ASCII_REFUSED):
+        return False, None
+    lines = text.split("\n")
+    try:
+        rows = _rows(lines)
+        if not rows:
+            return False, None
+        data, end = _mapping(rows, 0, rows[0][0], 1)
+    except _HandOver:
+        return False, None
+    if end != len(rows):
+        return False, None
+    return True, data
+
+
+_ASCII_REFUSED = tuple(ch for ch in _REFUSED if ch.isascii())
+
+
+def _rows(lines: list[str]) -> list[tuple[int, str]]:
+    """(indent, content) of every line that holds more than a comment."""
+    rows = []
+    for line in lines:
+        content = line.lstrip(" ")
+        if not content or content[0] == "#":
+            continue
+        if line.startswith(("---", "...")) and (len(line) == 3 or line[3] in " #"):
+            raise _HandOver  # document markers
+        rows.append((len(line) - len(content), content.rstrip(" ")))
+    return rows
+
+
+def _mapping(rows: list[tuple[int, str]], at: int, indent: int, depth: int) -> tuple[Any, int]:
+    if indent != rows[at][0] or depth > _MAX_DEPTH:
+        raise _HandOver
+    out: dict[str, Any] = {}
+    while at < len(rows) and rows[at][0] == indent:
+        content = rows[at][1]
+        key, rest = _key(content)
+        if key in out:
+            raise _HandOver  # a duplicate key: the round trip says where
+        at += 1
+        if rest:
+            out[key] = _scalar(rest)
+            if at < len(rows) and rows[at][0] > indent:
+                raise _HandOver  # a plain scalar over several lines, or an error
+            continue
+        if at == len(rows) or rows[at][0] < indent:
+            out[key] = None
+        elif rows[at][1][:2] == "- " and rows[at][0] >= indent:
+            out[key], at = _sequence(rows, at, rows[at][0], indent)
+        elif rows[at][0] > indent:
+            out[key], at = _mapping(rows, at, rows[at][0], depth + 1)
+        else:
+            out[key] = None  # the next key at this indent
+    if at < len(rows) and rows[at][0] > indent:
+        raise _HandOver
+    return out, at
+
+
+def _sequence(
+    rows: list[tuple[int, str]], at: int, indent: int, parent: int
+) -> tuple[list[Any], int]:
+    out = []
+    while at < len(rows) and rows[at][0] == indent and rows[at][1][:2] == "- ":
+        item = rows[at][1][2:].lstrip(" ")
+        if not item or item[0] == "#":
+            raise _HandOver  # an item on the next lines
+        out.append(_scalar(item, in_list=True))
+        at += 1
+        if at < len(rows) and rows[at][0] > indent:
+            raise _HandOver
+    if at < len(rows):
+        nxt = rows[at][0]
+        if nxt > parent and not (nxt == indent and indent == parent):
+            raise _HandOver  # a line that belongs to neither the list nor a key above
+        if nxt == indent and indent == parent and rows[at][1][:2] == "- ":
+            raise _HandOver
+    return out, at
+
+
+def _key(content: str) -> tuple[str, str]:
+    """(key, what follows it on the line) of a `key: value` line."""
+    colon = content.find(": ")
+    if colon < 0:
+        if not content.endswith(":"):
+            raise _HandOver
+        colon = len(content) - 1
+    key = content[:colon]
+    if (
+        not key
+        or key[0] in _KEY_FIRST_REFUSED
+        or not key.replace("-", "_").replace(".", "_").replace("/", "_").isidentifier()
+    ):
+        raise _HandOver
+    if _typed(key) is not key:
+        raise _HandOver  # `true:`, `null:`: keys that are not strings
+    rest = content[colon + 1 :].lstrip(" ")
+    if rest[:1] == "#":
+        rest = ""
+    return key, rest
+
+
+def _scalar(rest: str, in_list: bool = False) -> Any:
+    """The value a line ends with (comment cut, trailing spaces already stripped)."""
+    first = rest[0]
+    if first == '"':
+        end = rest.find('"', 1)
+        if end < 0 or "\\" in rest[:end]:
+            raise _HandOver  # over several lines, or escapes
+        _after_quote(rest, end)
+        return rest[1:end]
+    if first == "'":
+        pos = 1
+        while True:
+            end = rest.find("'", pos)
+            if end < 0:
+                raise _HandOver
+            if rest[end + 1 : end + 2] == "'":
+                pos = end + 2
+                continue
+            break
+        _after_quote(rest, end)
+        return rest[1:end].replace("''", "'")
+    if first in _NOT_PLAIN_FIRST:
+        raise _HandOver
+    hash_at = rest.find(" #")
+    value = rest if hash_at < 0 else rest[:hash_at].rstrip(" ")
+    if ": " in value or value.endswith(":") or (in_list and value[:2] == "- "):
+        raise _HandOver  # a mapping in a list item, an error
+    return _typed(value)
+
+
+def _after_quote(rest: str, end: int) -> None:
+    tail = rest[end + 1 :]
+    if tail and not (tail[0] == " " and tail.lstrip(" ")[:1] == "#"):
+        raise _HandOver
+
+
+_BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_NULLS = frozenset({"~", "null", "Null", "NULL"})
+
+
+def _typed(value: str) -> Any:
+    """A plain scalar's YAML 1.2 value: booleans, nulls and decimal integers; anything
+    else that may not be a string is handed over (`stream_yaml._TYPED_FIRST`)."""
+    first = value[0]
+    if first in "tTfF":
+        return _BOOLS.get(value, value)
+    if first in "nN~":
+        return None if value in _NULLS else value
+    if first in "+0123456789":
+        digits = value.lstrip("+")
+        if digits.isdigit() and digits.isascii() and len(value) - len(digits) <= 1:
+            return int(value)
+        raise _HandOver
+    return value

@@ -1,0 +1,181 @@
+"""The string-method reader (readers/simple_yaml) reads exactly what the libyaml readers
+read, or hands the text over: on every yaml-test-suite case, on generated checkpoints
+and mutations of them, on generated line soups of the shapes it takes, and on the
+benchmark corpus's families; load_yaml's positions for what it reads are libyaml's."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import warnings
+
+import pytest
+from conftest import GOOD_CHECKPOINT
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_stream_yaml import norm
+from test_trim_properties import checkpoints, mutated
+
+from asimov_hooks.readers import fast_yaml, loaders
+from asimov_hooks.readers.loaders import YAMLProblem
+from asimov_hooks.readers.simple_yaml import simple_data
+
+SUITE = os.path.join(os.path.dirname(__file__), "conformance", "yaml-test-suite", "cases.json")
+with open(SUITE, encoding="utf-8") as _fh:
+    CASES = json.load(_fh)
+
+
+def reference(text: str):
+    """The libyaml readers' (or the round trip's) plain data, or the problem."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            fast = fast_yaml._fast_document(text, 100_000)
+            doc = fast if fast is not None else loaders._rt_document(text, 100_000)
+            return norm(loaders.to_plain(doc.data))
+        except YAMLProblem as problem:
+            return ("problem", problem.rule)
+
+
+def agrees(text: str) -> bool:
+    read, data = simple_data(text)
+    if read:
+        assert norm(data) == reference(text), text
+    return read
+
+
+def test_every_suite_case_reads_the_same() -> None:
+    read = sum(agrees(spec["yaml"]) for spec in CASES.values())
+    assert read > 10  # not a reader that hands everything over
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1\na: 2\n",  # a duplicate key
+        "a: [1, 2]\n",  # a flow collection
+        "a: |\n  x\n",  # a block scalar
+        "a: &x 1\nb: *x\n",
+        "a: !!str 1\n",
+        "a: 1.5\n",  # a float: ruamel's construction
+        "a: 2026-01-02\n",  # a timestamp
+        "a: 0x1f\n",
+        "a: -1\n",
+        'a: "x\\ty"\n',  # an escape
+        'a: "x\n  y"\n',  # a quoted scalar over two lines
+        "a: x\n  y\n",  # a plain scalar over two lines
+        "a:\tb\n",
+        "a: b\r\n",
+        "---\na: 1\n",
+        "a: b: c\n",
+        "- a\n- b\n",  # not a mapping
+        "true: 1\n",
+        "a:\n- x\n -y\n",
+        "a:\n  - x\n y: 1\n",
+        "a:\n  b: 1\n c: 2\n",
+        "a:\n  - x: 1\n",
+        "a:\n  -\n  - y\n",
+        "a: 'x' y\n",
+        "",
+        "# only a comment\n",
+    ],
+)
+def test_what_it_hands_over(text: str) -> None:
+    assert simple_data(text) == (False, None)
+
+
+@pytest.mark.parametrize(
+    "text, data",
+    [
+        ("a: 1\nb: x y\n", {"a": 1, "b": "x y"}),
+        ("a: yes\nb: on\nc: No\nd: True\ne: ~\nf:\n", {"a": "yes", "b": "on", "c": "No",
+         "d": True, "e": None, "f": None}),
+        ("a: 'it''s' # c\nb: \"q: #x\"  # c\nc: C# and x#y\n",
+         {"a": "it's", "b": "q: #x", "c": "C# and x#y"}),
+        ("a:\n- x\n- 'y'\nb:\n  c:\n    - 1\n  d: +3\n", {"a": ["x", "y"],
+         "b": {"c": [1], "d": 3}}),
+        ("a:\n\n  # c\n  - x   \n\n  - y\nb: z\n", {"a": ["x", "y"], "b": "z"}),
+        ("ключ: значение — x\n", {"ключ": "значение — x"}),
+    ],
+)  # fmt: skip
+def test_what_it_reads(text: str, data) -> None:
+    assert simple_data(text) == (True, data)
+    assert agrees(text)
+
+
+def test_a_checkpoint_is_read_here() -> None:
+    assert agrees(GOOD_CHECKPOINT)
+
+
+WORDS = ["a", "b", "key", "true", "no", "null", "~", "1", "+2", "012", "x y", "it''s", "#",
+         " #c", ":", ": ", "-", "- ", "'", '"', "1.5", "[x]", "{", "&a", "*a", "!x", "é",
+         "\\", "|", ">", "?", "%", "@", "`", "yes", "on", "0x1", "2026-01-02", "C#"]  # fmt: skip
+
+
+@st.composite
+def line_soups(draw: st.DrawFn) -> str:
+    """Lines of the shapes the reader takes (and near misses) at a few indents."""
+    lines = []
+    for _ in range(draw(st.integers(1, 8))):
+        indent = " " * draw(st.sampled_from([0, 0, 0, 1, 2, 2, 4]))
+        shape = draw(
+            st.sampled_from(["key", "keyval", "keyval", "item", "item", "comment", "blank", "raw"])
+        )
+        plain = draw(st.sampled_from(["plain", "word", "x y", "no", "1"]))
+        word = draw(st.sampled_from([plain] * len(WORDS) + WORDS))
+        word += draw(st.sampled_from(["", "", "", "x", " y", " #z"]))
+        quote = draw(st.sampled_from(["", "", "'", '"']))
+        value = f"{quote}{word}{quote}"
+        key = draw(st.sampled_from(["a", "b", "c", "d", "c-d", "e.f", "true", "1", "g h"]))
+        lines.append(
+            {
+                "key": f"{indent}{key}:",
+                "keyval": f"{indent}{key}: {value}",
+                "item": f"{indent}- {value}",
+                "comment": f"{indent}# {word}",
+                "blank": indent,
+                "raw": f"{indent}{value}",
+            }[shape]
+        )
+    return "\n".join(lines) + draw(st.sampled_from(["\n", ""]))
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_soups())
+def test_line_soups_read_the_same(text: str) -> None:
+    agrees(text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(checkpoints())
+def test_generated_checkpoints_read_the_same(generated) -> None:
+    agrees(generated.text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_mutated_checkpoints_read_the_same(text: str) -> None:
+    agrees(text)
+
+
+def test_benchmark_families_read_the_same() -> None:
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "benchmarks"))
+    import corpus_files
+
+    read = 0
+    for index in range(60):
+        for make in (corpus_files.asimov_checkpoint, corpus_files.warmup):
+            variant = ["valid", "oversized", "schema", "syntax", "foreign"][index % 5]
+            read += agrees(make(random.Random(index), variant))
+    assert read > 60
+
+
+def test_positions_of_what_it_reads_are_libyamls() -> None:
+    text = "a: 1\nb:\n  - x\n  - y\nc:\n  d: 'q'\n"
+    assert simple_data(text)[0]
+    doc, nodes = loaders.load_yaml(text), fast_yaml._fast_document(text, 100_000)
+    for path in [("a",), ("b", 1), ("c",), ("c", "d"), ("z",)]:
+        for on_key in (False, True):
+            assert doc.locate(path, on_key) == nodes.locate(path, on_key)
