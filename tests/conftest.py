@@ -230,6 +230,19 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def _long(item: pytest.Item) -> bool:
+    """A test known to take long: marked slow (a hook environment, a wheel, hundreds of
+    generated examples) or one of the real agents' end-to-end runs."""
+    return item.get_closest_marker("slow") is not None or item.path.parent.name == "e2e"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The long tests first, in their order, then the rest in theirs: with -n auto the
+    workers start on the long ones and the many short ones fill in around them, rather
+    than one worker finishing a long test alone at the end."""
+    items.sort(key=lambda item: not _long(item))  # stable: each group keeps its order
+
+
 @pytest.fixture
 def isolated_home(tmp_path, monkeypatch: pytest.MonkeyPatch):
     """No test may read or write the developer's global git or pre-commit state."""
