@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import copy
 import datetime
+import http.server
 import json
 import os
 import shutil
 import subprocess
 import sys
+import threading
+import time
+from typing import ClassVar, NamedTuple
 
 import pytest
 
@@ -112,12 +116,38 @@ def git(cwd: os.PathLike | str, *args: str, check: bool = True) -> subprocess.Co
     )
 
 
+_TEMPLATE: list[str] = []  # this process's freshly initialised repository, made once
+
+
+def _template_git_dir() -> str:
+    """The `.git` of a repository made by `git init` and configured as git_init does,
+    once per test process; git_init copies it rather than running git three times."""
+    if not _TEMPLATE:
+        import atexit
+        import tempfile
+
+        scratch = tempfile.mkdtemp(prefix="asimov-hooks-template-")
+        atexit.register(shutil.rmtree, scratch, True)
+        where = os.path.join(scratch, "repo")
+        os.makedirs(where)
+        git(where, "init", "-q", "-b", "main")
+        git(where, "config", "commit.gpgsign", "false")
+        git(where, "config", "core.hooksPath", ".git/hooks")
+        _TEMPLATE.append(os.path.join(where, ".git"))
+    return _TEMPLATE[0]
+
+
 def git_init(path: os.PathLike | str) -> str:
+    """A new repository at `path` (made if missing): branch main, unsigned commits, the
+    hooks in .git/hooks whatever the user's global configuration says."""
     path = os.fspath(path)
     os.makedirs(path, exist_ok=True)
-    git(path, "init", "-q", "-b", "main")
-    git(path, "config", "commit.gpgsign", "false")
-    git(path, "config", "core.hooksPath", ".git/hooks")
+    if os.path.lexists(os.path.join(path, ".git")):  # git init on a repository: as git does
+        git(path, "init", "-q", "-b", "main")
+        git(path, "config", "commit.gpgsign", "false")
+        git(path, "config", "core.hooksPath", ".git/hooks")
+        return path
+    shutil.copytree(_template_git_dir(), os.path.join(path, ".git"), symlinks=True)
     return path
 
 
@@ -151,6 +181,22 @@ def run_script(name: str, *args: str, cwd: os.PathLike | str, **extra: str):
     )
 
 
+# `pre-commit try-repo` as pre-commit's own console script runs it, with one change:
+# the store (where pre-commit clones a hook repository and builds its environment) is
+# the one given, not a new temporary directory per call. The environment is keyed by
+# the repository and its commit, so a second call on the same clone finds it built.
+_TRY_REPO = """\
+import sys
+from pre_commit.commands import try_repo
+from pre_commit.main import main
+from pre_commit.store import Store
+
+store = sys.argv.pop(1)
+try_repo.Store = lambda _tempdir: Store(store)
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 def try_repo(
     clone: str,
     hook: str,
@@ -161,10 +207,11 @@ def try_repo(
 ) -> subprocess.CompletedProcess:
     """`pre-commit try-repo CLONE HOOK --color COLOR ARGS` in `cwd`, as a user runs it.
 
-    `store` is the PRE_COMMIT_HOME: reusing one across calls in a test saves an
-    environment build (network to PyPI)."""
+    `store` is the pre-commit store (the `pre_commit_store` fixture: one per test run),
+    where the hook environment is built once (pip, network to PyPI) and then reused."""
+    argv = ["try-repo", clone, hook, "--color", color, *args]
     return subprocess.run(
-        [os.path.join(SCRIPTS, "pre-commit"), "try-repo", clone, hook, "--color", color, *args],
+        [sys.executable, "-c", _TRY_REPO, os.fspath(store), *argv],
         cwd=os.fspath(cwd),
         capture_output=True,
         text=True,
@@ -183,6 +230,19 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def _long(item: pytest.Item) -> bool:
+    """A test known to take long: marked slow (a hook environment, a wheel, hundreds of
+    generated examples) or one of the real agents' end-to-end runs."""
+    return item.get_closest_marker("slow") is not None or item.path.parent.name == "e2e"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The long tests first, in their order, then the rest in theirs: with -n auto the
+    workers start on the long ones and the many short ones fill in around them, rather
+    than one worker finishing a long test alone at the end."""
+    items.sort(key=lambda item: not _long(item))  # stable: each group keeps its order
+
+
 @pytest.fixture
 def isolated_home(tmp_path, monkeypatch: pytest.MonkeyPatch):
     """No test may read or write the developer's global git or pre-commit state."""
@@ -193,6 +253,18 @@ def isolated_home(tmp_path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
     monkeypatch.delenv("ASIMOV_HOOKS_MERGE_DRIVER", raising=False)
     return home
+
+
+@pytest.fixture
+def agent_repo(tmp_path, isolated_home) -> str:
+    """A repository that follows the protocol (warmup.yaml staged), its session
+    checkpoint and archive git-ignored, the agent's turn threshold at 30."""
+    repo = git_init(tmp_path / "repo")
+    write(repo, ".asimov-hooks.yaml", "agent:\n  turn-threshold: 30\n")
+    write(repo, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
+    write(repo, "warmup.yaml", "identity:\n  project: demo\n")
+    git(repo, "add", "warmup.yaml")  # the repository follows the protocol
+    return repo
 
 
 def run_module(cwd: os.PathLike | str, *args: str, **env: str) -> subprocess.CompletedProcess:
@@ -208,18 +280,47 @@ def run_module(cwd: os.PathLike | str, *args: str, **env: str) -> subprocess.Com
     )
 
 
-@pytest.fixture(scope="session")
-def head_clone(tmp_path_factory) -> str:
-    """A clean `git clone` of the project's HEAD: what a user installs, without
-    anyone's uncommitted work in the shared tree."""
-    clone = str(tmp_path_factory.mktemp("head") / "asimov-hooks")
+def shared_dir(tmp_path_factory: pytest.TempPathFactory, name: str, make) -> str:
+    """A directory every process of this test run shares (each xdist worker included),
+    made once by `make(path)` under a lock; the others wait for it."""
+    import fcntl
+
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # pytest-N/, above each worker's popen-gwK/
+    path = os.path.join(base, name)
+    with open(os.path.join(base, f"{name}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.exists(path + ".done"):
+            shutil.rmtree(path, ignore_errors=True)  # a half-made one
+            make(path)
+            with open(path + ".done", "w"):
+                pass
+    return path
+
+
+def _clone_head(where: str) -> None:
     subprocess.run(
-        ["git", "clone", "-q", "--no-hardlinks", ROOT, clone],
+        ["git", "clone", "-q", "--no-hardlinks", ROOT, os.path.join(where, "asimov-hooks")],
         check=True,
         capture_output=True,
         env={**os.environ, **GIT_ENV},
     )
-    return clone
+
+
+@pytest.fixture(scope="session")
+def head_clone(tmp_path_factory) -> str:
+    """A clean `git clone` of the project's HEAD: what a user installs, without
+    anyone's uncommitted work in the shared tree. One per test run: tests only read it
+    (or add a tag), so pre-commit builds its hook environment once (pre_commit_store)."""
+    return os.path.join(shared_dir(tmp_path_factory, "head", _clone_head), "asimov-hooks")
+
+
+@pytest.fixture(scope="session")
+def pre_commit_store(tmp_path_factory) -> str:
+    """The pre-commit store (PRE_COMMIT_HOME) of this test run: the hook environment
+    of head_clone's commit is built in it once (pre-commit locks it while it builds)."""
+    return shared_dir(tmp_path_factory, "pre-commit-store", os.makedirs)
 
 
 @pytest.fixture(autouse=True)
@@ -280,6 +381,54 @@ def size_cli(capsys):
         return Run(code, out, err)
 
     return run
+
+
+class Reply(NamedTuple):
+    """What the scripted health endpoint answers on one path."""
+
+    status: int
+    body: bytes
+    headers: dict[str, str] = {}  # noqa: RUF012  (never mutated)
+    delay: float = 0.0  # seconds before the answer
+    reason: str | None = None  # the status line's words (the server's own)
+
+
+class _Health(http.server.BaseHTTPRequestHandler):
+    answers: ClassVar[dict[str, Reply]] = {}
+    hits: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        self.hits.append(self.path)
+        reply = self.answers.get(self.path, Reply(404, b"nope"))
+        if reply.delay:
+            time.sleep(reply.delay)
+        self.send_response(reply.status, reply.reason)
+        for key, value in reply.headers.items():
+            self.send_header(key, value)
+        self.send_header("Content-Length", str(len(reply.body)))
+        self.end_headers()
+        self.wfile.write(reply.body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+class HealthServer:
+    """A deployed app's health endpoint on 127.0.0.1: `answers[path] = Reply(...)`;
+    `hits` lists the paths asked for, in order."""
+
+    def __init__(self, url: str, handler: type[_Health]) -> None:
+        self.url, self.answers, self.hits = url, handler.answers, handler.hits
+
+
+@pytest.fixture
+def health_server():
+    handler = type("Health", (_Health,), {"answers": {}, "hits": []})
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield HealthServer(f"http://127.0.0.1:{httpd.server_address[1]}", handler)
+    httpd.shutdown()
+    httpd.server_close()
 
 
 from unprivileged import unprivileged  # noqa: E402, F401  (fixture: runs as nobody under root)

@@ -81,8 +81,6 @@ def test_a_replacement_is_judged_on_the_text_it_leaves(repo: str) -> None:
 
 
 def test_tools_that_write_no_protocol_file_are_silent(repo: str) -> None:
-    shell = run_event("cursor", fixture("cursor", "pre_tool_use_shell", repo), repo)
-    assert shell.stdout == "" and shell.stderr == ""
     write(repo, "src/app.py", "x = 1\n")
     other = fixture(
         "cursor",
@@ -96,6 +94,21 @@ def test_tools_that_write_no_protocol_file_are_silent(repo: str) -> None:
     unknown = fixture("cursor", "pre_tool_use_write", repo)
     unknown["tool_input"] = {"path": unknown["tool_input"]["file_path"], "diff": "@@ -1 +1 @@"}
     assert run_event("cursor", unknown, repo).stdout == ""
+
+
+def test_a_command_that_writes_the_checkpoint_is_caught_after_it(repo: str) -> None:
+    """Shell: the protocol files' state before the command, compared after it; what
+    the command changed is trimmed, checked and reported to the agent."""
+    before = run_event("cursor", fixture("cursor", "pre_tool_use_shell", repo), repo)
+    assert before.stdout == "" and before.stderr == ""
+    write(repo, ".claude_checkpoint.yaml", BLOATED)  # what the command did
+    out = cursor(fixture("cursor", "post_tool_use_shell", repo), repo) or {}
+    assert "trim" in out.get("additional_context", "").lower()
+    assert "task 1\n" not in checkpoint(repo)
+    quiet = fixture("cursor", "pre_tool_use_shell", repo, tool_use_id="toolu_2")
+    assert run_event("cursor", quiet, repo).stdout == ""
+    after = fixture("cursor", "post_tool_use_shell", repo, tool_use_id="toolu_2")
+    assert run_event("cursor", after, repo).stdout == ""  # it changed nothing
 
 
 # ------------------------------------------------------------------ postToolUse
@@ -232,5 +245,5 @@ def test_installed_stop_entry_lifts_cursors_own_cap(repo: str) -> None:
     assert hooks["stop"][0]["loop_limit"] is None
     assert "afterFileEdit" not in hooks
     assert {hooks[e][0].get("matcher") for e in ("preToolUse", "postToolUse")} == {
-        "Write|StrReplace"
+        "Write|StrReplace|Shell"
     }

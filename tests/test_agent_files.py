@@ -224,7 +224,7 @@ def test_examples_have_sources_in_docs() -> None:
 
 
 @pytest.mark.slow
-def test_try_repo_size_hook_on_agent_files(head_clone, repo, tmp_path) -> None:
+def test_try_repo_size_hook_on_agent_files(head_clone, pre_commit_store, repo, tmp_path) -> None:
     """The asimov-size hook under the real pre-commit picks the new kinds by its `files`."""
     from conftest import git, try_repo
 
@@ -236,7 +236,7 @@ def test_try_repo_size_hook_on_agent_files(head_clone, repo, tmp_path) -> None:
     )
     write(repo, "notes.md", "y" * 50000 + "\n")
     git(repo, "add", "-A")
-    proc = try_repo(head_clone, "asimov-size", "--all-files", cwd=repo, store=tmp_path / "pc")
+    proc = try_repo(head_clone, "asimov-size", "--all-files", cwd=repo, store=pre_commit_store)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "AGENTS.md:1:32769: error shared-byte-budget" in proc.stdout
     assert ".cursor/rules/gen.mdc: valid" in proc.stdout  # its directive silenced the limit

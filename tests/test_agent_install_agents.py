@@ -131,7 +131,7 @@ def test_cursor_exact_bytes(repo) -> None:
     installed = round_trip(repo, ".cursor/hooks.json", CURSOR, "cursor")
     command = '        "command": "asimov-hooks agent-event --agent cursor"'
     entry = f"      {{\n{command}\n      }}\n"
-    write = f'      {{\n{command},\n        "matcher": "Write|StrReplace"\n      }}\n'
+    write = f'      {{\n{command},\n        "matcher": "Write|StrReplace|Shell"\n      }}\n'
     stop = f'      {{\n{command},\n        "loop_limit": null\n      }}\n'
     assert installed == (
         '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "./hooks/format.sh" }],\n'
@@ -164,7 +164,7 @@ def test_cursor_earlier_install_is_brought_up_to_date(repo) -> None:
         {"command": "asimov-hooks agent-event --agent cursor", "timeout": 20, "loop_limit": None}
     ]
     assert hooks["preToolUse"] == hooks["postToolUse"]
-    assert hooks["preToolUse"][0]["matcher"] == "Write|StrReplace"
+    assert hooks["preToolUse"][0]["matcher"] == "Write|StrReplace|Shell"
     again = agent(repo, "install", "--agent", "cursor")
     assert "already installed; nothing changed" in again.stdout
 
@@ -273,7 +273,7 @@ def test_installed_hooks_fire_for_the_documented_payloads(repo, name: str) -> No
             if matcher is not None and not re.fullmatch(matcher, subject or ""):
                 # MultiEdit: a tool of older Claude Code versions only (the current tools
                 # reference has none); its fixture stays for the adapter, the matcher skips it
-                assert subject in ("Bash", "Shell", "startup", "clear", "MultiEdit"), (
+                assert subject in ("Bash", "startup", "clear", "MultiEdit"), (
                     event,
                     subject,
                 )

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from agent_support import age_turn, answer, fixture, run_event, turn_row
-from conftest import GOOD_CHECKPOINT, git, git_init, oc_checkpoint, script_env, write
+from conftest import GOOD_CHECKPOINT, git_init, oc_checkpoint, script_env, write
 
 BLOATED = (
     "milestone: Ship the agent hooks\nstatus: in_progress\ncompleted:\n"
@@ -37,13 +37,8 @@ STOP = {"claude": "stop", "codex": "stop", "gemini": "after_agent"}
 
 
 @pytest.fixture
-def repo(tmp_path, isolated_home) -> str:
-    repo = git_init(tmp_path / "repo")
-    write(repo, ".asimov-hooks.yaml", "agent:\n  turn-threshold: 30\n")
-    write(repo, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
-    write(repo, "warmup.yaml", "identity:\n  project: demo\n")
-    git(repo, "add", "warmup.yaml")  # committed: the repository follows the protocol
-    return repo
+def repo(agent_repo) -> str:
+    return agent_repo
 
 
 def hook(agent: str, payload: dict, repo: str) -> dict | None:

@@ -1,9 +1,10 @@
 """ADR-007 trims BEFORE each checkpoint write, edits included: an edit that would leave
 the checkpoint over its caps is handed back, where the agent takes a changed tool
 input, as the same tool replacing the whole current file with the trimmed content
-(Claude Code Edit/MultiEdit `updatedInput`, Gemini CLI replace `tool_input`, Qwen Code
-edit `updatedInput`, Copilot CLI edit `modifiedArgs`), and a Codex patch touching
-several files gets the checkpoint's section rewritten, the other sections untouched.
+(Claude Code Edit/MultiEdit `updatedInput`, Gemini CLI replace `tool_input`, Copilot
+CLI edit `modifiedArgs`), and a Codex patch touching several files gets the
+checkpoint's section rewritten, the other sections untouched. Qwen Code does not apply
+a PreToolUse `updatedInput`: its writes are trimmed after.
 
 Each event is one `asimov-hooks agent-event` process fed a documented payload. Each
 rewrite is checked for agreement with the archive: the content the model's edit would
@@ -251,27 +252,28 @@ def test_gemini_replace_of_a_file_without_a_final_newline(repo, tmp_path):
 
 
 # ------------------------------------------------------------------ Qwen Code
+@pytest.mark.parametrize("tool", ["edit", "write_file"])
 @pytest.mark.parametrize("mode", ["auto_edit", "yolo", "default"])
-def test_qwen_edit_is_rewritten_where_edits_run_unasked(repo, tmp_path, mode):
+def test_qwen_is_trimmed_after_the_write(repo, mode, tool):
+    """Qwen Code's hooks page lists a PreToolUse `updatedInput`, but Qwen Code does not
+    apply it: no changed input, nothing archived before the write; the hook after it
+    trims the file and archives the cut item once."""
     write(repo, CHECKPOINT, BEFORE)
-    payload = fixture(
-        "qwen",
-        "pre_tool_use_edit",
-        repo,
-        permission_mode=mode,
-        **{"tool_input.old_string": OLD, "tool_input.new_string": NEW},
-    )
+    if tool == "edit":
+        fields = {"tool_input.old_string": OLD, "tool_input.new_string": NEW}
+    else:
+        fields = {"tool_input.content": AFTER}
+    name = "pre_tool_use_edit" if tool == "edit" else "pre_tool_use_write_file"
+    payload = fixture("qwen", name, repo, permission_mode=mode, **fields)
     out = answer(run_event("qwen", payload, repo))
-    if mode == "default":  # "ask" would be a deny in a headless run: trimmed after
-        assert out is None or "updatedInput" not in out["hookSpecificOutput"]
-        assert not Path(repo, ARCHIVE).exists()
-        return
-    specific = out["hookSpecificOutput"]
-    assert specific["permissionDecision"] == "allow"  # required with updatedInput
-    assert specific["permissionDecisionReason"]
-    updated = specific["updatedInput"]
-    landed = replaced(BEFORE, updated["old_string"], updated["new_string"])
-    agrees(repo, tmp_path, AFTER, landed)
+    assert out is None or "updatedInput" not in out["hookSpecificOutput"]
+    assert not Path(repo, ARCHIVE).exists()
+    Path(repo, CHECKPOINT).write_text(AFTER, encoding="utf-8")
+    post = fixture("qwen", "post_tool_use_write_file", repo)
+    post["tool_input"]["file_path"] = os.path.join(repo, CHECKPOINT)
+    done = answer(run_event("qwen", post, repo))
+    assert "trimmed" in done["hookSpecificOutput"]["additionalContext"]
+    assert Path(repo, ARCHIVE).read_text(encoding="utf-8").count("Task 1: step 1") == 1
 
 
 # ------------------------------------------------------------------ Copilot CLI
@@ -476,3 +478,53 @@ def test_copilot_create_over_an_existing_file_is_not_rewritten(repo):
     out = answer(run_event("copilot", payload, repo))
     assert out is None or "modifiedArgs" not in out
     assert not Path(repo, ARCHIVE).exists()
+
+
+# edits the rolling window answers in different ways: a list capped at its first items,
+# the soft line limit (lists cut to their windows, optional fields removed), comments
+SCENARIOS = {
+    "next_steps over its cap": (
+        BEFORE,
+        '  - "Task 7: release notes"\n',
+        "".join(f'  - "Task {i}: later"\n' for i in range(7, 14)),
+    ),
+    "over the soft line limit": (
+        BEFORE,
+        'on_confusion: "cat warmup.yaml"\n',
+        'on_confusion: "cat warmup.yaml"\nnotes: |\n'
+        + "".join(f"  note line {i}\n" for i in range(8))
+        + "context: the edits\n",
+    ),
+    "commented items": (
+        BEFORE.replace('  - "Task 1: step 1"\n', '  # the first one\n  - "Task 1: step 1"\n'),
+        OLD,
+        NEW,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_nothing_is_lost_whatever_the_trim_removes(repo, tmp_path, name, agent):
+    before, old, new = SCENARIOS[name]
+    after = before.replace(old, new)
+    write(repo, CHECKPOINT, before)
+    archive = (
+        "- trimmed_at: '2026-11-01T00:00:00Z'\n  source: x\n  removed:\n    completed: [old]\n"
+    )
+    write(repo, ARCHIVE, archive)  # an archive with history: only what is appended counts
+    if agent == "claude":
+        payload = fixture(
+            "claude",
+            "pre_tool_use_edit",
+            repo,
+            permission_mode="acceptEdits",
+            **{"tool_input.old_string": old, "tool_input.new_string": new},
+        )
+        updated = answer(run_event("claude", payload, repo))["hookSpecificOutput"]["updatedInput"]
+        landed = replaced(before, updated["old_string"], updated["new_string"])
+    else:
+        rewritten = _codex(repo, _patch(_update(CHECKPOINT, old, new)))["updatedInput"]["command"]
+        landed = _apply(rewritten, repo)[CHECKPOINT]
+    assert landed != after
+    agrees(repo, tmp_path, after, landed, archive)

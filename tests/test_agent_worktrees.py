@@ -11,21 +11,16 @@ import os
 
 import pytest
 from agent_support import age_turn, answer, fixture, run_event, turn_row
-from conftest import GOOD_CHECKPOINT, commit_all, git, git_init, write
+from conftest import GOOD_CHECKPOINT, commit_all, git, write
 
 SESSION = "abc123de-4567-89ab-cdef-0123456789ab"
 BAD = 'milestone: "Ship it"\nstatus: nonsense\n'
 
 
 @pytest.fixture
-def repo(tmp_path, isolated_home) -> str:
-    repo = git_init(tmp_path / "repo")
-    write(repo, ".asimov-hooks.yaml", "agent:\n  turn-threshold: 30\n")
-    write(repo, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
-    write(repo, "warmup.yaml", "identity:\n  project: demo\n")
-    git(repo, "add", "warmup.yaml")  # committed: the repository follows the protocol
-    commit_all(repo, "protocol files")
-    return repo
+def repo(agent_repo) -> str:
+    commit_all(agent_repo, "protocol files")
+    return agent_repo
 
 
 def worktree(repo: str, where: str) -> str:

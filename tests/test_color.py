@@ -173,7 +173,7 @@ def test_output_code_is_imported_only_when_used(files, args, loaded) -> None:
 
 
 @pytest.mark.slow
-def test_pre_commit_colour_reaches_the_hook(head_clone, tmp_path) -> None:
+def test_pre_commit_colour_reaches_the_hook(head_clone, pre_commit_store, tmp_path) -> None:
     """pre-commit runs a hook on a pseudo-terminal when its own output is coloured, so
     `--color auto` follows `pre-commit run --color`."""
     from conftest import git, git_init, try_repo
@@ -189,7 +189,7 @@ def test_pre_commit_colour_reaches_the_hook(head_clone, tmp_path) -> None:
             "--files",
             ".claude_checkpoint.yaml",
             cwd=repo,
-            store=tmp_path / "home",
+            store=pre_commit_store,
             color=mode,
         )
         assert proc.returncode == 1, proc.stdout + proc.stderr

@@ -126,25 +126,23 @@ def test_ephemeral_hook_usage(repo, tmp_path) -> None:
 
 
 @pytest.mark.slow
-def test_ephemeral_hook_through_pre_commit(head_clone, repo, tmp_path) -> None:
+def test_ephemeral_hook_through_pre_commit(head_clone, pre_commit_store, repo, tmp_path) -> None:
     write(repo, ".claude_checkpoint.yaml", BLOATED)
     write(repo, "README.md", "hello\n")
     git(repo, "add", "README.md", ".gitignore")
     # no terminal here (as in an agent's shell or an IDE), no --verbose: the trim fails
     # the hook once, so pre-commit shows what it changed
-    tried = try_repo(head_clone, "asimov-ephemeral", cwd=repo, store=tmp_path / "store")
+    tried = try_repo(head_clone, "asimov-ephemeral", cwd=repo, store=pre_commit_store)
     output = tried.stdout + tried.stderr
     assert tried.returncode == 1, output
     assert "Failed" in output and "completed: removed 7 of 12 items" in output, output
     assert "commit again" in output
     with open(os.path.join(repo, ".claude_checkpoint.yaml"), encoding="utf-8") as fh:
         assert "task 1\n" not in fh.read()
-    again = try_repo(head_clone, "asimov-ephemeral", cwd=repo, store=tmp_path / "store")
+    again = try_repo(head_clone, "asimov-ephemeral", cwd=repo, store=pre_commit_store)
     assert again.returncode == 0 and "Passed" in again.stdout, again.stdout + again.stderr
     write(repo, ".claude_checkpoint.yaml", BROKEN)
-    tried = try_repo(
-        head_clone, "asimov-ephemeral", "--verbose", cwd=repo, store=tmp_path / "store"
-    )
+    tried = try_repo(head_clone, "asimov-ephemeral", "--verbose", cwd=repo, store=pre_commit_store)
     output = tried.stdout + tried.stderr
     assert tried.returncode == 0 and "error syntax" in output, output  # not part of the commit
 

@@ -2,8 +2,8 @@
 --all-files`), in a repository of each family; and the README's `repo: local` recipe.
 
 The hooks come from a clean clone of HEAD at its commit, as the README's set-up has
-them; one pre-commit store serves every test, so the hook environment is built once
-(pip, network to PyPI).
+them; one pre-commit store serves every test of the run, so the hook environment is
+built once (pip, network to PyPI).
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ pytestmark = [
 PRE_COMMIT = os.path.join(os.path.dirname(sys.executable), "pre-commit")
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory) -> str:
-    return str(tmp_path_factory.mktemp("pre-commit-store"))
+@pytest.fixture
+def store(pre_commit_store) -> str:
+    return pre_commit_store
 
 
 def pre_commit(repo: str, store: str, *args: str) -> subprocess.CompletedProcess:

@@ -3,16 +3,13 @@
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import socket
 import threading
-import time
-from typing import ClassVar
 
 import pytest
-from conftest import GIT_ENV, git, git_init
+from conftest import GIT_ENV, Reply, git, git_init
 from oc_data import oc, rewrite, serialise
 
 
@@ -22,35 +19,6 @@ def commit(root, *args: str, date: str) -> None:
 
     env = {**os.environ, **GIT_ENV, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
     subprocess.run(["git", "commit", "-q", "--no-verify", *args], cwd=root, env=env, check=True)
-
-
-class Health(http.server.BaseHTTPRequestHandler):
-    answers: ClassVar[dict[str, tuple[int, bytes, dict[str, str], float]]] = {}
-
-    def do_GET(self) -> None:
-        status, body, headers, delay = self.answers.get(self.path, (404, b"nope", {}, 0.0))
-        if delay:
-            time.sleep(delay)
-        self.send_response(status)
-        for key, value in headers.items():
-            self.send_header(key, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@pytest.fixture
-def server():
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Health)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    Health.answers = {}
-    yield f"http://127.0.0.1:{httpd.server_address[1]}", Health.answers
-    httpd.shutdown()
-    httpd.server_close()
 
 
 def _checkpoint(root, **changes) -> str:
@@ -98,20 +66,20 @@ def finding_lines(proc) -> list[str]:
 
 
 # ------------------------------------------------------------------------ --online
-def test_online_the_deployed_commit_is_head(repo, server):
-    url, answers = server
-    answers["/api/health"] = (200, json.dumps({"ok": True, "commit": head(repo)}).encode(), {}, 0)
-    answers["/short"] = (200, json.dumps({"build": {"sha": head(repo)[:7]}}).encode(), {}, 0)
-    answers["/text"] = (200, head(repo).encode() + b"\n", {}, 0)
+def test_online_the_deployed_commit_is_head(repo, health_server):
+    url, answers = health_server.url, health_server.answers
+    answers["/api/health"] = Reply(200, json.dumps({"ok": True, "commit": head(repo)}).encode())
+    answers["/short"] = Reply(200, json.dumps({"build": {"sha": head(repo)[:7]}}).encode())
+    answers["/text"] = Reply(200, head(repo).encode() + b"\n")
     for path in ("/api/health", "/short", "/text"):
         proc = oc(repo, "doctor", "-v", "--online", "--url", url + path, "--strict")
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert f"{url}{path}: valid" in proc.stdout
 
 
-def test_online_reports_a_deploy_behind_head(repo, server):
-    url, answers = server
-    answers["/api/health"] = (200, json.dumps({"commit": head(repo, "HEAD~1")}).encode(), {}, 0)
+def test_online_reports_a_deploy_behind_head(repo, health_server):
+    url, answers = health_server.url, health_server.answers
+    answers["/api/health"] = Reply(200, json.dumps({"commit": head(repo, "HEAD~1")}).encode())
     proc = oc(repo, "doctor", "--online", "--url", url + "/api/health")
     assert proc.returncode == 0, proc.stderr  # a warning
     (line,) = finding_lines(proc)
@@ -128,16 +96,16 @@ def test_online_reports_a_deploy_behind_head(repo, server):
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [
-        ((503, b"down", {}, 0), "health endpoint answered HTTP 503"),
-        ((200, b"<html>hello</html>", {}, 0), "answered, but names no commit (looked for"),
-        ((200, b'{"version": "1.4.2"}', {}, 0), "names no commit"),
-        ((200, b"x" * 70000, {}, 0), "more than 65,536 bytes"),
-        ((302, b"", {"Location": "file:///etc/passwd"}, 0), "edirect"),  # never followed
-        ((200, b'{"commit": "abc"}', {}, 2.0), "no answer within 0.5 s"),
+        (Reply(503, b"down"), "health endpoint answered HTTP 503"),
+        (Reply(200, b"<html>hello</html>"), "answered, but names no commit (looked for"),
+        (Reply(200, b'{"version": "1.4.2"}'), "names no commit"),
+        (Reply(200, b"x" * 70000), "more than 65,536 bytes"),
+        (Reply(302, b"", {"Location": "file:///etc/passwd"}), "edirect"),  # never followed
+        (Reply(200, b'{"commit": "abc"}', delay=2.0), "no answer within 0.5 s"),
     ],
 )
-def test_online_a_bad_answer_is_one_finding(repo, server, answer, expected):
-    url, answers = server
+def test_online_a_bad_answer_is_one_finding(repo, health_server, answer, expected):
+    url, answers = health_server.url, health_server.answers
     answers["/api/health"] = answer
     (repo / ".asimov-hooks.yaml").write_text(
         f"oc:\n  health-url: {url}/api/health\n  health-timeout: 0.5\n"

@@ -3,46 +3,18 @@ shows nothing of the answer but a commit id. Servers run on 127.0.0.1 only."""
 
 from __future__ import annotations
 
-import http.server
 import json
 import os
 import socket
 import subprocess
 import threading
 import time
-from typing import ClassVar
 
 import pytest
-from conftest import SCRIPTS, git, git_init, script_env
+from conftest import SCRIPTS, Reply, git, git_init, script_env
 from oc_data import oc
 
 SECRET = "internal-token-do-not-echo"
-
-
-class Health(http.server.BaseHTTPRequestHandler):
-    answers: ClassVar[dict[str, tuple[int, bytes, str | None]]] = {}
-    hits: ClassVar[list[str]] = []
-
-    def do_GET(self) -> None:
-        self.hits.append(self.path)
-        status, body, reason = self.answers.get(self.path, (404, b"nope", None))
-        self.send_response(status, reason)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@pytest.fixture
-def server():
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Health)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    Health.answers, Health.hits = {}, []
-    yield f"http://127.0.0.1:{httpd.server_address[1]}", Health
-    httpd.shutdown()
-    httpd.server_close()
 
 
 @pytest.fixture
@@ -62,9 +34,9 @@ def committed(repo, url: str, extra: str = "") -> None:
         fh.write(f"oc:\n  health-url: {json.dumps(url)}\n{extra}")
 
 
-def test_a_committed_url_is_not_fetched_without_confirmation(repo, server):
-    url, health = server
-    health.answers["/internal"] = (200, json.dumps({"commit": head(repo)}).encode(), None)
+def test_a_committed_url_is_not_fetched_without_confirmation(repo, health_server):
+    url, health = health_server.url, health_server
+    health.answers["/internal"] = Reply(200, json.dumps({"commit": head(repo)}).encode())
     committed(repo, url + "/internal")
     proc = oc(repo, "doctor", "--online")
     assert health.hits == []  # nothing was fetched
@@ -78,11 +50,11 @@ def test_a_committed_url_is_not_fetched_without_confirmation(repo, server):
     assert health.hits == ["/internal"] and proc.returncode == 0, proc.stdout
 
 
-def test_the_users_own_url_needs_no_confirmation(repo, server):
+def test_the_users_own_url_needs_no_confirmation(repo, health_server):
     """`git config asimov-hooks.healthUrl` is the user's (a git config is never
     committed), and it wins over a committed one; --url wins over both."""
-    url, health = server
-    health.answers["/mine"] = (200, head(repo).encode(), None)
+    url, health = health_server.url, health_server
+    health.answers["/mine"] = Reply(200, head(repo).encode())
     committed(repo, url + "/theirs")
     git(repo, "config", "asimov-hooks.healthUrl", url + "/mine")
     proc = oc(repo, "doctor", "--online", "--strict")
@@ -105,10 +77,10 @@ def test_allow_committed_url_needs_online(repo):
         {"build": {"token": SECRET}},
     ],
 )
-def test_only_a_commit_id_is_ever_echoed(repo, server, body):
+def test_only_a_commit_id_is_ever_echoed(repo, health_server, body):
     """Whatever health-commit-keys names, a value that is not a commit id is not shown."""
-    url, health = server
-    health.answers["/h"] = (200, json.dumps(body).encode(), None)
+    url, health = health_server.url, health_server
+    health.answers["/h"] = Reply(200, json.dumps(body).encode())
     committed(repo, url + "/h", "  health-commit-keys: [status, token, commit]\n")
     proc = oc(repo, "doctor", "--online", "--allow-committed-url", "--format", "json")
     assert health.hits == ["/h"]
@@ -116,9 +88,9 @@ def test_only_a_commit_id_is_ever_echoed(repo, server, body):
     assert "names no commit" in proc.stdout
 
 
-def test_the_servers_own_words_are_not_shown(repo, server):
-    url, health = server
-    health.answers["/h"] = (503, b"down", "::error::forged\x1b[31m")
+def test_the_servers_own_words_are_not_shown(repo, health_server):
+    url, health = health_server.url, health_server
+    health.answers["/h"] = Reply(503, b"down", reason="::error::forged\x1b[31m")
     proc = oc(repo, "doctor", "--online", "--url", url + "/h")
     assert "forged" not in proc.stdout + proc.stderr and "\x1b" not in proc.stdout
     assert "answered HTTP 503 Service Unavailable" in proc.stdout

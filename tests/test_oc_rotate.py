@@ -189,7 +189,7 @@ def test_rotate_hook_pattern_matches_oc_checkpoints_only():
 
 
 @pytest.mark.slow
-def test_rotate_hook_under_pre_commit(head_clone, tmp_path):
+def test_rotate_hook_under_pre_commit(head_clone, pre_commit_store, tmp_path):
     with open(os.path.join(head_clone, ".pre-commit-hooks.yaml"), encoding="utf-8") as fh:
         if "id: asimov-oc-rotate" not in fh.read():
             pytest.fail("HEAD has no asimov-oc-rotate hook: commit before running this test")
@@ -199,7 +199,7 @@ def test_rotate_hook_under_pre_commit(head_clone, tmp_path):
     big = _big(root, paths)
     git(root, "add", "-A")
     tried = try_repo(
-        head_clone, "asimov-oc-rotate", "--all-files", cwd=root, store=tmp_path / "store"
+        head_clone, "asimov-oc-rotate", "--all-files", cwd=root, store=pre_commit_store
     )
     output = tried.stdout + tried.stderr
     assert tried.returncode == 1, output

@@ -17,11 +17,9 @@ the reason what they print is safe; an entry that no longer matches a site fails
 from __future__ import annotations
 
 import ast
-import os
 
-from conftest import ROOT
+from source_scan import scan, stale, unlisted
 
-PACKAGE = os.path.join(ROOT, "src", "asimov_hooks")
 # what escapes: fs.access.show (imported as show, or as visible), the report's _show and
 # _escape (show / github_escape), oc's Project.show (show of a relative path)
 ESCAPERS = {"show", "visible", "github_escape", "_show", "_escape"}
@@ -131,28 +129,13 @@ def _sites(tree: ast.AST) -> list[tuple[str, int, str]]:
     return found
 
 
-def _scan() -> dict[tuple[str, str], list[str]]:
-    sites: dict[tuple[str, str], list[str]] = {}
-    for directory, _, files in os.walk(PACKAGE):
-        for name in files:
-            if not name.endswith(".py"):
-                continue
-            path = os.path.join(directory, name)
-            rel = os.path.relpath(path, PACKAGE).replace(os.sep, "/")
-            with open(path, encoding="utf-8") as fh:
-                tree = ast.parse(fh.read(), path)
-            for function, line, call in _sites(tree):
-                sites.setdefault((rel, function), []).append(f"{line}: {call}")
-    return sites
+def _scan() -> dict[tuple[str, str], list[object]]:
+    """(module, function) -> `line: call` of each output call not known to be escaped."""
+    return scan(lambda tree: ((fn, f"{line}: {call}") for fn, line, call in _sites(tree)))
 
 
 def test_every_printed_value_is_escaped() -> None:
-    raw = [
-        f"src/asimov_hooks/{rel}:{site} (in {function})"
-        for (rel, function), found in sorted(_scan().items())
-        if (rel, function) not in ALLOWED
-        for site in found
-    ]
+    raw = unlisted(_scan(), ALLOWED)
     assert not raw, (
         "these print values that are not known to be escaped: pass data from the "
         "checkout (file content, file names, config keys and values, settings keys, "
@@ -162,8 +145,8 @@ def test_every_printed_value_is_escaped() -> None:
 
 
 def test_every_allowed_function_still_prints() -> None:
-    stale = sorted(set(ALLOWED) - set(_scan()))
-    assert not stale, f"ALLOWED lists functions that print nothing unescaped any more: {stale}"
+    gone = stale(_scan(), ALLOWED)
+    assert not gone, f"ALLOWED lists functions that print nothing unescaped any more: {gone}"
 
 
 def test_the_scan_finds_every_output_call() -> None:

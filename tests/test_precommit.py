@@ -1,8 +1,8 @@
 """The hooks under the real pre-commit framework (`pre-commit try-repo`).
 
 pre-commit builds the hook environment from a clean clone of HEAD (pip, network to
-PyPI). try-repo uses a fresh temporary store on every call, so each call pays for an
-environment install: keep the number of calls small.
+PyPI). try-repo would make a fresh temporary store on every call; conftest's try_repo
+gives it the run's store instead, so the environment is built once per test run.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def repo(tmp_path) -> str:
     return repo
 
 
-def test_try_repo_validate(head_clone, repo, tmp_path) -> None:
+def test_try_repo_validate(head_clone, pre_commit_store, repo, tmp_path) -> None:
     good = [
         "good/.claude_checkpoint.yaml",
         "good/CLAUDE.md",
@@ -43,7 +43,9 @@ def test_try_repo_validate(head_clone, repo, tmp_path) -> None:
         "k8s/warmup.yaml",  # only shares the name: skipped, not failed
         "README.md",  # not ours: filtered out by the hook's files pattern
     ]
-    proc = try_repo(head_clone, "asimov-validate", "--files", *good, cwd=repo, store=tmp_path)
+    proc = try_repo(
+        head_clone, "asimov-validate", "--files", *good, cwd=repo, store=pre_commit_store
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Passed" in proc.stdout
 
@@ -53,7 +55,7 @@ def test_try_repo_validate(head_clone, repo, tmp_path) -> None:
         "--files",
         "bad/.claude_checkpoint.yaml",
         cwd=repo,
-        store=tmp_path,
+        store=pre_commit_store,
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "Failed" in proc.stdout
@@ -63,7 +65,7 @@ def test_try_repo_validate(head_clone, repo, tmp_path) -> None:
     )
 
 
-def test_try_repo_size(head_clone, repo, tmp_path) -> None:
+def test_try_repo_size(head_clone, pre_commit_store, repo, tmp_path) -> None:
     proc = try_repo(
         head_clone,
         "asimov-size",
@@ -72,7 +74,7 @@ def test_try_repo_size(head_clone, repo, tmp_path) -> None:
         "good/.claude_checkpoint.yaml",
         "bad/.claude_checkpoint.yaml",  # a schema problem is not the size hook's business
         cwd=repo,
-        store=tmp_path,
+        store=pre_commit_store,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
@@ -83,7 +85,7 @@ def test_try_repo_size(head_clone, repo, tmp_path) -> None:
         "bad/CLAUDE.md",
         "bad/warmup.yaml",
         cwd=repo,
-        store=tmp_path,
+        store=pre_commit_store,
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert (

@@ -32,20 +32,24 @@ def load(path: str) -> object:
         return YAML(typ="safe").load(fh)
 
 
-def test_trim_hook_fixes_and_stops_the_commit(head_clone, tmp_path) -> None:
+def test_trim_hook_fixes_and_stops_the_commit(head_clone, pre_commit_store, tmp_path) -> None:
     with open(os.path.join(head_clone, ".pre-commit-hooks.yaml"), encoding="utf-8") as fh:
         manifest = fh.read()
     assert "id: asimov-trim" in manifest and "entry: asimov-hooks trim" in manifest
-    env = script_env(PRE_COMMIT_HOME=str(tmp_path / "store"), PIP_DISABLE_PIP_VERSION_CHECK="1")
+    env = script_env(PRE_COMMIT_HOME=pre_commit_store, PIP_DISABLE_PIP_VERSION_CHECK="1")
     pre_commit = os.path.join(SCRIPTS, "pre-commit")
 
     # 1. try-repo: the hook modifies the file and pre-commit fails it
     repo = git_init(tmp_path / "try")
     write(repo, ".claude_checkpoint.yaml", CHECKPOINT)
     git(repo, "add", "-A")
-    store = tmp_path / "store"
     tried = try_repo(
-        head_clone, "asimov-trim", "--files", ".claude_checkpoint.yaml", cwd=repo, store=store
+        head_clone,
+        "asimov-trim",
+        "--files",
+        ".claude_checkpoint.yaml",
+        cwd=repo,
+        store=pre_commit_store,
     )
     output = tried.stdout + tried.stderr
     assert tried.returncode == 1, output

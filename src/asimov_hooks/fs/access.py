@@ -272,9 +272,11 @@ def atomic_write(
 ) -> str:
     """Replace the file's content in one rename; returns the real path written.
 
-    `expect`: the content the file must still have (None: it must not exist) right
-    before the rename, or `Changed` is raised and nothing is written: a read-modify-write
-    under `locked` then reads again, so a writer that does not lock loses nothing.
+    `expect`: the content the file must still have (None: it must not exist) as the new
+    one goes in, or `Changed` is raised and nothing is written: a read-modify-write
+    under `locked` then reads again, so a writer that does not lock loses nothing. On
+    Linux the check is part of the rename (`fs.swap`: renameat2's exchange, swapped
+    back if the file taken out is not the one read); elsewhere it comes right before.
 
     The path is walked by descriptor from the top of the work tree, so a symlink can only
     lead to a file inside it (that file is written, never the link's outside target).

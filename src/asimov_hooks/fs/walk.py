@@ -318,8 +318,8 @@ def write_at(
     unfollowed) and renamed relative to the same descriptor. Returns None when written,
     "not-regular" when something other than a regular file is there (left alone), or
     "changed" when `expect` (bytes, or None for no file) is given and the file no longer
-    holds it right before the rename. The temporary file takes the target's permission
-    bits (or `mode`, or the umask's default) before it becomes visible."""
+    holds it as the new one goes in (`fs.swap`). The temporary file takes the target's
+    permission bits (or `mode`, or the umask's default) before it becomes visible."""
     import stat
 
     from .stale import clean_stale_temps, temp_name
@@ -354,14 +354,17 @@ def write_at(
             os.fchmod(fd, mode)
         finally:
             os.close(fd)
-        if expect is not ... and read_at(dir_fd, name) != expect:
-            os.unlink(tmp, dir_fd=dir_fd)
-            return "changed"
-        os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        if expect is ...:
+            os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
     except BaseException:
         try:  # noqa: SIM105 (contextlib would cost every hook its import)
             os.unlink(tmp, dir_fd=dir_fd)
         except OSError:
             pass
         raise
+    if expect is not ...:  # only if the file still holds it as ours goes in (fs.swap)
+        from .swap import replace_expecting
+
+        if not replace_expecting(dir_fd, tmp, name, expect):  # type: ignore[arg-type]
+            return "changed"
     return None

@@ -157,7 +157,9 @@ def _rewriter(tool: str, args: dict[str, Any], path: str) -> Any:
             if path in plans and plans[path][0] is not None:
                 return None
             return rewrite.whole(args, path, plans, "file_text")
-        return rewrite.replace(args, path, plans, ("old_str", "new_str"), create=False)
+        # keeps_newline: exact whichever way edit treats a final newline (unverified)
+        keys = ("old_str", "new_str")
+        return rewrite.replace(args, path, plans, keys, create=False, keeps_newline=True)
 
     return build
 

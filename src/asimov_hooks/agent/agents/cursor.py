@@ -14,6 +14,9 @@ from the project root):
   tool's input shape).
 - postToolUse (same matcher): `additional_context` goes to the agent: the file is
   repaired (the trim) and what is still wrong is said to the agent.
+- preToolUse / postToolUse on `Shell` (`tool_input.command`): the protocol files' state
+  before the command, compared after it (`agent.runtime.shellwatch`); what it changed
+  is trimmed, checked and reported to the agent (`additional_context`).
 - afterFileEdit: `file_path` (absolute), `edits`; no output is documented: the
   file is repaired and what is still wrong goes to stderr (Cursor's Hooks output
   channel). Installed before postToolUse existed; still read when a setting runs it.
@@ -41,6 +44,7 @@ from ..runtime.model import (
     CLEAR,
     COMPACT,
     POST_WRITE,
+    PRE_SHELL,
     PRE_WRITE,
     PROMPT,
     RESUME,
@@ -51,7 +55,15 @@ from ..runtime.model import (
     Event,
     as_text,
 )
-from ..runtime.payload import EventError, absolute, inside, log_context, project_dir, working_dir
+from ..runtime.payload import (
+    EventError,
+    absolute,
+    inside,
+    log_context,
+    project_dir,
+    shell_event,
+    working_dir,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -73,7 +85,8 @@ KINDS = {
 }
 SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMPACT}
 # tools that run commands or read: never a file write to judge
-NOT_WRITES = frozenset({"Shell", "Read", "Grep", "Task", "Glob", "LS"})
+NOT_WRITES = frozenset({"Read", "Grep", "Task", "Glob", "LS"})
+SHELL_TOOL = "Shell"
 FOLLOWUP_CAP = 3  # checkpoint requests after one real prompt, at most
 CONTINUE = '{"continue": true}\n'
 
@@ -107,6 +120,8 @@ def normalize(payload: dict[str, Any]) -> Event:
     if event.kind in (PRE_WRITE, POST_WRITE):
         event.tool = as_text(payload.get("tool_name")) or "edit"
         event.tool_use = as_text(payload.get("tool_use_id"))
+        if event.tool == SHELL_TOOL:  # what the command changes is caught after it
+            return shell_event(event, payload, tool_input.get("command"))
         if path is None or event.tool in NOT_WRITES:
             return event  # not a file write, or one whose file we cannot tell: nothing
         event.targets = [path]
@@ -201,7 +216,7 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         }
     elif answer.decision == "block" and event.kind == STOP:
         out = {"followup_message": answer.reason}
-    elif event.kind == PRE_WRITE:
+    elif event.kind in (PRE_WRITE, PRE_SHELL):
         return None, 0  # no explicit allow: the user's own approval stays in charge
     elif answer.context and event.name == "afterFileEdit":
         # no channel to the agent here: the user's Hooks output channel

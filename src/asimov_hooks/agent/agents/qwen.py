@@ -7,12 +7,12 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
   occurrence unless set). A deny is `hookSpecificOutput.permissionDecision: "deny"`
   with `permissionDecisionReason` (the tool call fails with it, the turn goes on);
   `hookSpecificOutput.additionalContext` reaches the model (PreToolUse, PostToolUse,
-  SessionStart, UserPromptSubmit). PreToolUse's `updatedInput` replaces the
-  tool's input and needs a `permissionDecision`: a write or edit whose result the
-  rolling window would trim is handed back leaving the trimmed content (edit: the
-  whole current file replaced) with "allow", only in the auto_edit and yolo modes
-  where edits run unasked ("ask" is a deny in a headless run); elsewhere it is
-  trimmed right after the write.
+  SessionStart, UserPromptSubmit). The hooks page lists a PreToolUse
+  `updatedInput`, but Qwen Code does not apply it (its PreToolUse trigger returns
+  only proceed, block and context, in 0.15.10 and in the current source; only
+  PermissionRequest's is applied, where the user would be asked): a changed input
+  would be dropped, and the trim's cut items archived twice. So a write is never
+  rewritten: it is trimmed right after.
 - PreToolUse / PostToolUse on `run_shell_command` (`tool_input.command`): the
   protocol files' state before the command, compared after it (`agent.runtime.shellwatch`).
 - Stop: `{"decision": "block", "reason": ...}` sends the reason as the next message
@@ -73,7 +73,6 @@ SOURCES = {
     "compact": COMPACT,
     "branch": FORK,
 }
-AUTO_EDIT = frozenset({"auto_edit", "yolo"})  # permission modes that run edits unasked
 CONTEXT_EVENTS = frozenset({PRE_WRITE, POST_WRITE, PRE_SHELL, POST_SHELL, SESSION_START, PROMPT})
 
 
@@ -97,35 +96,12 @@ def normalize(payload: dict[str, Any]) -> Event:
             change = ToolChange(tool, tool_input, writer="write_file", replace_all="replace_all")
             event.edits = [Edit(path, change)]
             event.tool_input = tool_input
-            # "allow" must come with a changed input (permissionDecision is required),
-            # and "ask" is a deny in a headless run: rewritten only where Qwen Code
-            # runs edits unasked; elsewhere the file is trimmed after the write
-            if payload.get("permission_mode") in AUTO_EDIT:
-                event.rewriter = _rewriter(tool, tool_input, path)
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
     else:
         event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
     return event
-
-
-def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
-    """The same tool leaving the content the core asks for (`updatedInput`):
-    write_file carries it, edit replaces the whole current text (keeping the current
-    final newline, or its lack, as Qwen Code's edit does)."""
-
-    def build(plans: dict[str, tuple[str | None, str]]) -> Any:
-        from ..runtime import rewrite
-
-        if tool == "write_file":
-            return rewrite.whole(tool_input, path, plans, "content")
-        keys = ("old_string", "new_string")
-        return rewrite.replace(
-            tool_input, path, plans, keys, keeps_newline=True, reset={"replace_all": False}
-        )
-
-    return build
 
 
 def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
@@ -140,18 +116,6 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
                 "permissionDecisionReason": answer.reason,
             }
         }
-    elif answer.updated is not None and event.kind == PRE_WRITE:
-        # the same tool leaving the trimmed content (only in a mode that runs edits
-        # unasked: "allow" changes nothing about the user's approval)
-        specific: dict[str, Any] = {
-            "hookEventName": event.name,
-            "permissionDecision": "allow",
-            "permissionDecisionReason": "asimov-hooks trimmed the checkpoint before the write",
-            "updatedInput": answer.updated,
-        }
-        if answer.context:
-            specific["additionalContext"] = answer.context
-        out = {"hookSpecificOutput": specific}
     elif answer.decision == "block" and event.kind == STOP:
         out = {"decision": "block", "reason": answer.reason}
     elif answer.context and event.kind in CONTEXT_EVENTS:

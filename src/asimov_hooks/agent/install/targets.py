@@ -72,9 +72,9 @@ CLAUDE_FILES = "Write|Edit|Bash"  # Claude Code's file tools (MultiEdit is gone 
 CODEX_FILES = "apply_patch|Bash"
 GEMINI_FILES = "write_file|replace|run_shell_command"
 QWEN_FILES = "write_file|edit|run_shell_command"
-# Cursor's tool type of its file-editing tools, and the tool name its payloads give an
-# exact replacement (a matcher that reads the name still takes it)
-CURSOR_FILES = "Write|StrReplace"
+# Cursor's tool type of its file-editing tools, the tool name its payloads give an
+# exact replacement (a matcher that reads the name still takes it), and the shell tool
+CURSOR_FILES = "Write|StrReplace|Shell"
 
 AGENTS: dict[str, Agent] = {
     agent.name: agent
