@@ -66,6 +66,21 @@ def _has_command(exe: str, name: str) -> bool:
     return proc.returncode == 0
 
 
+# the floor of a YAML check: read each file and parse it with libyaml (PyYAML's C loader),
+# nothing else; any exit but a crash is fine
+FLOOR = "floor: read + libyaml parse"
+FLOOR_SCRIPT = """
+import sys, yaml
+loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+for name in sys.argv[1:]:
+    with open(name, "rb") as fh:
+        try:
+            yaml.load(fh.read(), Loader=loader)
+        except yaml.YAMLError:
+            pass
+"""
+
+
 def make_tools() -> dict[str, Tool]:
     """Every command compared; a tool that is not installed gets no entry."""
     all_families = corpus.FAMILIES
@@ -118,6 +133,9 @@ def make_tools() -> dict[str, Tool]:
                 hook="asimov-oc-rotate",
             )
         )
+    tools.append(
+        Tool(FLOOR, corpus.YAML_FAMILIES, lambda f: [sys.executable, "-c", FLOOR_SCRIPT], True)
+    )
     if found["check-jsonschema"]:
         cjs = found["check-jsonschema"]
         tools.append(
@@ -174,6 +192,8 @@ class Stats:
     low: float = 0.0
     high: float = 0.0
     cpu: float = 0.0
+    cpu_low: float = 0.0
+    cpu_high: float = 0.0
     rss_mb: float = 0.0
     runs: int = 0
     chunks: int = 0
@@ -323,6 +343,8 @@ def measure(spawner: Spawner, cases: Sequence[Case], runs: int) -> dict[tuple, S
             low=min(walls),
             high=max(walls),
             cpu=statistics.median(s.cpu for s in samples[case.key]),
+            cpu_low=min(s.cpu for s in samples[case.key]),
+            cpu_high=max(s.cpu for s in samples[case.key]),
             rss_mb=warm.rss_kb / 1024,
             runs=runs,
             chunks=len(case.commands),

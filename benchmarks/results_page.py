@@ -20,6 +20,7 @@ from rendering import (  # noqa: E402
     single_table,
     versions,
 )
+from speed_targets import section  # noqa: E402
 from targets import evaluate  # noqa: E402
 
 TYPE_CHECKING = False
@@ -53,7 +54,9 @@ def render(runner: Runner, files: dict[str, list[str]], elapsed: float) -> str:
         f"({max(args.runs, SINGLE_MIN_RUNS)} for one file); ratios are "
         "time ÷ the anchor's time on the same files (below 1× = faster than the anchor).",
         "",
-        "## Targets",
+        *section(res, runner.load[0], _load()),
+        "",
+        "## Earlier targets",
         "",
         "| target | verdict | figures |",
         "|---|---|---|",
@@ -87,6 +90,10 @@ def render(runner: Runner, files: dict[str, list[str]], elapsed: float) -> str:
             "",
         ]
         lines += scaling_table(res, args.sizes)
-    for name, title in (("bench_trim.py", "Trim fixer"), ("bench_merge.py", "Merge driver")):
+    for name, title in (
+        ("bench_trim.py", "Trim fixer"),
+        ("bench_merge.py", "Merge driver"),
+        ("bench_agent_event.py", "Agent event hook"),
+    ):
         lines += ["", f"## {title} (`benchmarks/{name}`)", "", res.extra.get(name, "not run")]
     return "\n".join(lines) + "\n"

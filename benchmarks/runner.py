@@ -142,7 +142,7 @@ class Runner:
 
     def others(self) -> None:
         """Tables from the trim and merge benchmarks written alongside this one, if present."""
-        for name in ("bench_trim.py", "bench_merge.py"):
+        for name in ("bench_trim.py", "bench_merge.py", "bench_agent_event.py"):
             path = os.path.join(HERE, name)
             if not os.path.isfile(path):
                 self.results.extra[name] = f"`benchmarks/{name}` does not exist yet: not measured."
@@ -159,6 +159,8 @@ class Runner:
                 )
                 if self.args.quick and "--quick" in usage.stdout:
                     argv.append("--quick")
+                if name == "bench_agent_event.py":  # this environment, as installed here
+                    argv += ["--env", sys.prefix, "--runs", "5" if self.args.quick else "21"]
                 self.log(f"{name}: {' '.join(argv[1:])}")
                 proc = subprocess.run(
                     argv,

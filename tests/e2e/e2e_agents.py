@@ -17,6 +17,7 @@ import sys
 import tempfile
 from typing import Any
 
+from e2e_chat import ChatServer
 from e2e_servers import AnthropicServer, GeminiServer, ResponsesServer, ScriptedServer, Turn, call
 from install_agents import CACHE
 
@@ -364,4 +365,82 @@ class Gemini(Agent):
         return argv
 
 
-AGENTS: dict[str, type[Agent]] = {"claude": Claude, "codex": Codex, "gemini": Gemini}
+# ---------------------------------------------------------------------- Qwen Code
+class Qwen(Agent):
+    name = "qwen"
+    server_class = ChatServer
+    settings = ".qwen/settings.json"
+    model = "scripted-model"
+
+    def write(self, path: str, content: str, base: str | None = None) -> Turn:
+        """Qwen Code overwrites only a file read in the session: a `read_file` of an
+        existing file comes first, in the same answer (Qwen Code runs it first)."""
+        target = os.path.join(base or self.project, path)
+        turn = call("write_file", {"file_path": target, "content": content})
+        if os.path.exists(target):
+            turn.first = [("read_file", {"file_path": target})]
+        return turn
+
+    def shell(self, command: str) -> Turn:
+        return call(
+            "run_shell_command",
+            {"command": command, "is_background": False, "description": "run a command"},
+        )
+
+    def tool_results(self, server: ScriptedServer) -> list[str]:
+        """(the result of each `read_file` made before a write is left out)"""
+        messages = [m for m in server.main_requests()[-1].body.get("messages", []) if m]
+        reads = {
+            c.get("id")
+            for m in messages
+            for c in m.get("tool_calls") or []
+            if (c.get("function") or {}).get("name") == "read_file"
+        }
+        return [
+            "\n".join(strings(m.get("content")))
+            for m in messages
+            if m.get("role") == "tool" and m.get("tool_call_id") not in reads
+        ]
+
+    def prepare(self, server: ScriptedServer) -> None:
+        qwen = os.path.join(self.home, ".qwen")
+        os.makedirs(qwen, exist_ok=True)
+        settings = {
+            "security": {"auth": {"selectedType": "openai"}, "folderTrust": {"enabled": True}},
+            "model": {"name": self.model},
+            "privacy": {"usageStatisticsEnabled": False},
+            "telemetry": {"enabled": False},
+            "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+            # no background memory extraction: its subagent calls the model with the same
+            # tools as the main loop, at a time of its own
+            "memory": {"enableManagedAutoMemory": False},
+        }
+        with open(os.path.join(qwen, "settings.json"), "w", encoding="utf-8") as fh:
+            json.dump(settings, fh)
+        # folder trust on, as a user has it: the project is trusted, as the trust dialog
+        # records it (project hooks load only in a trusted folder)
+        trusted = {os.path.realpath(p): "TRUST_FOLDER" for p in self.trusted}
+        with open(os.path.join(qwen, "trustedFolders.json"), "w", encoding="utf-8") as fh:
+            json.dump(trusted, fh)
+
+    def env(self, server: ScriptedServer) -> dict[str, str]:
+        return dict(
+            self.base_env(),
+            OPENAI_BASE_URL=server.url + "/v1",
+            OPENAI_API_KEY="sk-e2e-scripted",
+            OPENAI_MODEL=self.model,
+        )
+
+    def argv(self, prompt: str, resume: bool) -> list[str]:
+        argv = [*self.command, "-p", prompt, "--yolo", "--output-format", "json"]
+        if resume:
+            argv += ["--continue"]
+        return argv
+
+
+AGENTS: dict[str, type[Agent]] = {
+    "claude": Claude,
+    "codex": Codex,
+    "gemini": Gemini,
+    "qwen": Qwen,
+}

@@ -12,6 +12,8 @@ model was told. The servers bind 127.0.0.1 only.
 from __future__ import annotations
 
 import json
+import selectors
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -19,6 +21,21 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
+
+LIVE: set[int] = set()  # the ports of the scripted servers running now (all on 127.0.0.1)
+
+
+def _pipe(a: socket.socket, b: socket.socket) -> None:
+    """Copy bytes both ways between two sockets until either side closes."""
+    with selectors.DefaultSelector() as sel:
+        sel.register(a, selectors.EVENT_READ, b)
+        sel.register(b, selectors.EVENT_READ, a)
+        while True:
+            for key, _ in sel.select(timeout=120):
+                data = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                if not data:
+                    return
+                key.data.sendall(data)
 
 
 @dataclass
@@ -33,6 +50,7 @@ class Turn:
     delay: float = 0.0
     before: Callable[[], None] | None = None
     tokens: int = 0  # the prompt size the answer reports (0: a small one)
+    first: list[tuple[str, Any]] = field(default_factory=list)  # calls made before `tool`
 
 
 def say(text: str, delay: float = 0.0, before: Callable[[], None] | None = None) -> Turn:
@@ -118,9 +136,11 @@ class ScriptedServer:
     # -- life cycle
     def __enter__(self) -> ScriptedServer:
         self.thread.start()
+        LIVE.add(self.port)
         return self
 
     def __exit__(self, *exc: object) -> None:
+        LIVE.discard(self.port)
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -528,7 +548,9 @@ class GeminiServer(ScriptedServer):
 class Sink:
     """Where every proxy variable of an agent points: a request that is not for the
     scripted model (the agent tried to reach another host) lands here, is recorded and
-    refused, so nothing leaves 127.0.0.1."""
+    refused, so nothing leaves 127.0.0.1. An agent that sends even its loopback calls
+    through the proxy (Qwen Code ignores NO_PROXY) gets a tunnel to a running scripted
+    server on 127.0.0.1, and to nothing else."""
 
     def __init__(self) -> None:
         self.attempts: list[str] = []
@@ -545,7 +567,18 @@ class Sink:
                 self.send_header("Connection", "close")
                 self.end_headers()
 
-            do_CONNECT = do_GET = do_POST = do_HEAD = do_PUT = _refuse
+            def do_CONNECT(self) -> None:
+                host, _, port = self.path.rpartition(":")
+                if host != "127.0.0.1" or not port.isdigit() or int(port) not in LIVE:
+                    self._refuse()
+                    return
+                with socket.create_connection(("127.0.0.1", int(port)), timeout=60) as up:
+                    self.send_response(200, "Connection established")
+                    self.end_headers()
+                    _pipe(self.connection, up)
+                self.close_connection = True
+
+            do_GET = do_POST = do_HEAD = do_PUT = _refuse
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True

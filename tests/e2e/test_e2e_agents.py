@@ -189,10 +189,19 @@ def _user_settings(name: str) -> str:
         return '{\n    "permissions": {"allow": ["Bash(ls:*)"]},\n    "hooks": {}\n}'
     if name == "codex":
         return '{\n\t"hooks": {\n\t\t"Stop": []\n\t}\n}\n'
+    if name == "qwen":  # as Qwen Code leaves it: it adds "$version" to a file without one
+        return '{\n  // the user\'s own comment\n  "ui": {"hideBanner": true},\n  "hooks": {},\n  "$version": 4\n}\n'
     return '{\n  // the user\'s own comment\n  "ui": {"hideBanner": true},\n  "hooks": {}\n}\n'
 
 
+# Qwen Code 0.15.10 fires SessionStart in a headless run only after a chat compression,
+# and never adds its additionalContext to the conversation (docs/agents.md)
+NO_REREAD = {"qwen": "Qwen Code 0.15.10 does not pass SessionStart's context to the model"}
+
+
 def test_resume_gives_the_checkpoint_back(agent) -> None:
+    if agent.name in NO_REREAD:
+        pytest.skip(NO_REREAD[agent.name])
     with agent.server_class([say("Hello.")]) as srv:
         ran(agent.run(srv, "Say hello."))
         assert "Add feature X" not in agent.told(srv, 0)  # a new session re-reads nothing
@@ -219,8 +228,8 @@ def test_trimmable_write_lands_trimmed_with_nothing_lost(agent) -> None:
     assert len(landed.splitlines()) <= 20, landed
     assert 'in_progress: "Task 9: benchmark the hot path"' in landed
     archive = read(agent, ".claude_checkpoint.archive.yaml")
-    for i in range(25):  # every item is in the checkpoint or in the archive
-        assert f"Done item {i:02d}" in landed + archive, i
+    for i in range(25):  # every item is in the checkpoint or in the archive, once
+        assert (landed + archive).count(f"Done item {i:02d}") == 1, i
     check = run_script("asimov-validate", CHECKPOINT, cwd=agent.project)
     assert check.returncode == 0, check.stdout + check.stderr
 

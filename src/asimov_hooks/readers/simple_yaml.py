@@ -44,6 +44,8 @@ _MAX_DEPTH = 100
 def simple_data(text: str) -> tuple[bool, Any]:
     """(True, the data) when `text` is in the plain shape this reader takes, as the
     libyaml readers read it; else (False, None)."""
+    if _list_first(text):  # a list at the top (the trim archive): not this shape
+        return False, None
     if not text.isascii() and any(ch in _REFUSED for ch in set(text)):
         return False, None
     if text.isascii() and any(ch in text for ch in _ASCII_REFUSED):
@@ -62,6 +64,20 @@ def simple_data(text: str) -> tuple[bool, Any]:
 
 
 _ASCII_REFUSED = tuple(ch for ch in _REFUSED if ch.isascii())
+
+
+def _list_first(text: str) -> bool:
+    """Whether the first line that holds more than a comment starts a list item: told
+    before the whole text is split into lines (an archive has hundreds of thousands)."""
+    at = 0
+    while at < len(text):
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        content = text[at:end].lstrip(" ")
+        if content and content[0] != "#":
+            return content[0] == "-"
+        at = end + 1
+    return False
 
 
 def _rows(lines: list[str]) -> list[tuple[int, str]]:

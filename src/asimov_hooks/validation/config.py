@@ -18,7 +18,7 @@ from ..fs.access import FileProblem, read_bytes
 from ..gitutil import find_toplevel
 from .config_check import known_rule_ids as known_rule_ids
 from .config_check import validate_config as _validate_config
-from .globs import globset, match_any
+from .globs import FirstMatch, globset, match_any
 from .packs import (
     PACKS,  # noqa: F401 - re-exported: config.PACKS is where callers look
     ConfigError,
@@ -212,6 +212,7 @@ class Config:
         self._estimators: dict[str, TokenEstimator] = {}
         self._rules_cache: dict[tuple, dict[str, dict[str, Any]]] = {}
         self._limits: dict[str, int] | None = None
+        self._kind_of: FirstMatch | None = None
         # what a reader works out from a section once per run (the trim Settings)
         self.derived: dict[str, Any] = {}
         # `asimov-validate --format-assertion`: schemas' `format`s are asserted
@@ -269,11 +270,14 @@ class Config:
         return any(patterns.match_parts(parts[:n]) for n in range(1, len(parts) + 1))
 
     def kind_for(self, rel: str) -> str | None:
-        """The first kind whose `files` patterns match `rel` (a run asks once per file)."""
-        for name, spec in self.kinds.items():
-            if match_any(rel, spec.get("files", [])):
-                return name
-        return None
+        """The first kind whose `files` patterns match `rel`: every kind's patterns are
+        compiled once into one matcher (globs.FirstMatch), which tries a path only
+        against the patterns that can match it."""
+        if self._kind_of is None:
+            self._kind_of = FirstMatch(
+                [(name, spec.get("files", [])) for name, spec in self.kinds.items()]
+            )
+        return self._kind_of(rel)
 
     def rules_for(self, kind: str | None, rel: str) -> dict[str, dict[str, Any]]:
         """Each enabled rule id with its options (always including `level`).

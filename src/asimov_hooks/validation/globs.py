@@ -292,3 +292,38 @@ class GlobSet:
             for part in parts[:-1]:
                 yield from self.deep.candidates(part)
         yield from self.rest
+
+
+class FirstMatch:
+    """Which of several named pattern lists is the first to match a path (a config's
+    kinds, in order): every list's patterns compiled into one `GlobSet`, so a path is
+    tried only against the patterns that can match it, once, instead of every kind's
+    list in turn. Answers are kept per path (a run asks about a file and its folders)."""
+
+    def __init__(self, lists: list[tuple[str, list[str] | tuple[str, ...]]]) -> None:
+        self.names = [name for name, _ in lists]
+        patterns = [pattern for _, group in lists for pattern in group]
+        self.set = GlobSet(patterns)
+        self.owner: dict[int, int] = {}  # id(compiled pattern) -> first list holding it
+        for index, (_, group) in enumerate(lists):
+            for pattern in group:
+                self.owner.setdefault(id(compile_glob(pattern)), index)
+        self.known: dict[str, str | None] = {}
+
+    def __call__(self, path: str) -> str | None:
+        found = self.known.get(path, self)
+        if found is not self:
+            return found  # type: ignore[return-value]
+        parts = path.split("/")
+        best = len(self.names)
+        owner = self.owner
+        for compiled in self.set._candidates(parts):
+            index = owner[id(compiled)]
+            if index < best and _match_parts(parts, compiled):
+                best = index
+                if best == 0:
+                    break
+        answer = self.names[best] if best < len(self.names) else None
+        if len(self.known) < 100_000:
+            self.known[path] = answer
+        return answer

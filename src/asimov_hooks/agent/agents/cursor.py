@@ -73,7 +73,8 @@ if TYPE_CHECKING:  # annotations only
 
 NAME = "cursor"
 USAGE = (
-    "Cursor: preToolUse, postToolUse (Write), afterFileEdit, stop, beforeSubmitPrompt, sessionStart"
+    "Cursor: preToolUse, postToolUse (Write, StrReplace, Shell), afterFileEdit, stop, "
+    "beforeSubmitPrompt, sessionStart"
 )
 KINDS = {
     "preToolUse": PRE_WRITE,

@@ -17,7 +17,10 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
   protocol files' state before the command, compared after it (`agent.runtime.shellwatch`).
 - Stop: `{"decision": "block", "reason": ...}` sends the reason as the next message
   and the turn goes on. `stop_hook_active` is not read: the turn timer guards.
-- SessionStart `source`: startup, resume, clear, compact, branch.
+- SessionStart `source`: startup, resume, clear, compact, branch. Qwen Code 0.15.10
+  does not add this event's `additionalContext` to the conversation, and a headless run
+  (`qwen -p`) fires it only after a chat compression: the re-read is answered in the
+  documented form, for a Qwen Code that reads it.
 - UserPromptSubmit `prompt`.
 - $QWEN_PROJECT_DIR (also $GEMINI_PROJECT_DIR, $CLAUDE_PROJECT_DIR): the session's
   `cwd`, set for every hook command.
