@@ -210,9 +210,11 @@ def test_no_archive_in_a_read_only_directory(unprivileged) -> None:
 def test_debug_keeps_the_exit_code(tmp_path) -> None:
     """ASIMOV_HOOKS_DEBUG=1 adds the traceback; the exit code stays 2."""
     git_init(tmp_path)
-    write(tmp_path, CP, "milestone: m\nstatus: done\n")
-    # a real failure inside the process: a YAML library that cannot be imported
-    write(tmp_path, "shadow/ruamel/__init__.py", "raise RuntimeError('broken install')\n")
+    # an anchor: read by a YAML library, not the plain-shape reader
+    write(tmp_path, CP, "milestone: &m m\nstatus: done\nin_progress: *m\n")
+    # a real failure inside the process: YAML libraries that cannot be imported
+    for name in ("ruamel", "yaml", "_yaml"):
+        write(tmp_path, f"shadow/{name}/__init__.py", "raise RuntimeError('broken install')\n")
     env = {"PYTHONPATH": str(tmp_path / "shadow")}
     plain = validate(tmp_path, CP, **env)
     debug = validate(tmp_path, CP, ASIMOV_HOOKS_DEBUG="1", **env)

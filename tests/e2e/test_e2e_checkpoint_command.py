@@ -21,7 +21,12 @@ from test_e2e_agents import (  # noqa: F401  (fixtures)
     sink,
 )
 
-TYPED = {"claude": "/checkpoint", "codex": "$checkpoint", "gemini": "/checkpoint"}
+TYPED = {
+    "claude": "/checkpoint",
+    "codex": "$checkpoint",
+    "gemini": "/checkpoint",
+    "qwen": "/checkpoint",
+}
 INSTRUCTION = "asimov-hooks checkpoint"
 
 

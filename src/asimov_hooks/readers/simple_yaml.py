@@ -214,7 +214,14 @@ def _typed(value: str) -> Any:
         return None if value in _NULLS else value
     if first in "+0123456789":
         digits = value.lstrip("+")
-        if digits.isdigit() and digits.isascii() and len(value) - len(digits) <= 1:
+        # past 4,300 digits int() refuses (Python's conversion limit): the full
+        # readers report such a value as they report any value that does not convert
+        if (
+            digits.isdigit()
+            and digits.isascii()
+            and len(value) - len(digits) <= 1
+            and len(digits) <= 4000
+        ):
             return int(value)
         raise _HandOver
     return value
