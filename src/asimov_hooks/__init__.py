@@ -1,3 +1,3 @@
 """asimov-hooks: keep AI-agent context files small, mergeable and honest."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
