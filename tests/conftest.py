@@ -169,6 +169,69 @@ def script_env(**extra: str) -> dict[str, str]:
     return env
 
 
+ENTRY_POINTS = {  # console script -> its function (pyproject.toml [project.scripts])
+    "asimov-hooks": "hooks_main",
+    "asimov-validate": "validate_main",
+    "asimov-check-size": "check_size_main",
+}
+
+
+def call_script(
+    name: str,
+    *args: str,
+    cwd: os.PathLike | str,
+    stdin: bytes | str = b"",
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess:
+    """What the console script `name ARGS` does as a process, run in this one: the
+    entry point pyproject.toml names, with its argv, cwd, environment (script_env's,
+    or `env`), stdin (bytes) and a UTF-8 stdout and stderr of its own, and its exit
+    code (returned or raised). Everything the process would leave behind (cwd,
+    environment, streams) is put back. An exception that escapes the entry point
+    fails the test, as a traceback would.
+
+    A subprocess adds only the interpreter's start-up, which a few tests per entry
+    point still check (run_script)."""
+    import io
+
+    from asimov_hooks.cli import entrypoints
+
+    main = getattr(entrypoints, ENTRY_POINTS[name])
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    streams = (sys.stdin, sys.stdout, sys.stderr, sys.argv)
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
+    err = io.TextIOWrapper(
+        io.BytesIO(), encoding="utf-8", errors="backslashreplace", write_through=True
+    )
+    try:
+        os.environ.clear()
+        os.environ.update(script_env() if env is None else env)
+        os.chdir(os.fspath(cwd))
+        sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+        sys.stdout, sys.stderr = out, err
+        sys.argv = [os.path.join(SCRIPTS, name), *args]
+        try:
+            code = main(list(args))
+        except SystemExit as exc:
+            code = exc.code
+            if isinstance(code, str):
+                err.write(code + "\n")
+                code = 1
+        code = 0 if code is None else code
+    finally:
+        sys.stdin, sys.stdout, sys.stderr, sys.argv = streams
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(
+        [name, *args],
+        code,
+        out.buffer.getvalue().decode("utf-8"),
+        err.buffer.getvalue().decode("utf-8"),
+    )
+
+
 def run_script(name: str, *args: str, cwd: os.PathLike | str, **extra: str):
     exe = shutil.which(name, path=SCRIPTS) or name
     return subprocess.run(
@@ -265,6 +328,13 @@ def agent_repo(tmp_path, isolated_home) -> str:
     write(repo, "warmup.yaml", "identity:\n  project: demo\n")
     git(repo, "add", "warmup.yaml")  # the repository follows the protocol
     return repo
+
+
+@pytest.fixture
+def checkpoint_repo(agent_repo) -> str:
+    """agent_repo with a valid session checkpoint (GOOD_CHECKPOINT) on disk."""
+    write(agent_repo, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
+    return agent_repo
 
 
 def run_module(cwd: os.PathLike | str, *args: str, **env: str) -> subprocess.CompletedProcess:
