@@ -284,7 +284,26 @@ def try_repo(
     )
 
 
+def _share_bytecode() -> None:
+    """The Python processes the tests start (our console scripts, pre-commit's hook
+    environment) keep their compiled bytecode in one directory of this test run, as an
+    installed hook has it, instead of compiling every module they import in every
+    process when PYTHONDONTWRITEBYTECODE is set. Nothing is written into the source
+    tree, and the directory goes when the run ends. Set once, by the first process of
+    the run (the xdist workers inherit it); a PYTHONPYCACHEPREFIX of the user's stays."""
+    if os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    import atexit
+    import tempfile
+
+    where = tempfile.mkdtemp(prefix="asimov-hooks-bytecode-")
+    atexit.register(shutil.rmtree, where, True)
+    os.environ["PYTHONPYCACHEPREFIX"] = where
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    _share_bytecode()
     config.addinivalue_line(
         "markers",
         "slow: builds a wheel or pre-commit environment (network to PyPI), or runs "
