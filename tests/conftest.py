@@ -232,7 +232,29 @@ def call_script(
     )
 
 
-def run_script(name: str, *args: str, cwd: os.PathLike | str, **extra: str):
+def _universal(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def run_script(
+    name: str, *args: str, cwd: os.PathLike | str, process: bool = False, **extra: str
+) -> subprocess.CompletedProcess:
+    """`name ARGS` in `cwd` with script_env(**extra), its output as text (universal
+    newlines, as subprocess's text mode has it): the entry point called in this
+    process (call_script), or with `process=True` the installed console script as a
+    process of its own. Two cases always get a process: a PYTHON* variable (the
+    interpreter reads them when it starts) and `asimov-hooks init` (it runs commands
+    that write to its own stdout and stderr)."""
+    if any(key.startswith("PYTHON") for key in extra) or (name, *args[:1]) == (
+        "asimov-hooks",
+        "init",
+    ):
+        process = True
+    if not process:
+        done = call_script(name, *args, cwd=cwd, env=script_env(**extra))
+        return subprocess.CompletedProcess(
+            done.args, done.returncode, _universal(done.stdout), _universal(done.stderr)
+        )
     exe = shutil.which(name, path=SCRIPTS) or name
     return subprocess.run(
         [exe, *args],
