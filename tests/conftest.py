@@ -379,7 +379,13 @@ def checkpoint_repo(agent_repo) -> str:
 
 
 def run_module(cwd: os.PathLike | str, *args: str, **env: str) -> subprocess.CompletedProcess:
-    """`python -m asimov_hooks ARGS` as a whole process in `cwd`."""
+    """`python -m asimov_hooks ARGS` in `cwd` (the `asimov-hooks` entry point): called in
+    this process (call_script) but for the cases run_script gives a process of its own."""
+    if not any(key.startswith("PYTHON") for key in env) and args[:1] != ("init",):
+        done = call_script("asimov-hooks", *args, cwd=cwd, env={**os.environ, **env})
+        return subprocess.CompletedProcess(
+            done.args, done.returncode, _universal(done.stdout), _universal(done.stderr)
+        )
     return subprocess.run(
         [sys.executable, "-m", "asimov_hooks", *args],
         cwd=os.fspath(cwd),
