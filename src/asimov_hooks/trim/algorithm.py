@@ -134,6 +134,29 @@ def trim_text(
     return result
 
 
+def trim_kind_text(
+    text: str, config: Any, kind: str, rel: str, settings: Settings
+) -> tuple[str, TrimResult]:
+    """`trim_text` of a file of `kind` at `rel` (relative to the config's base) as the
+    config has it: the kind's soft and hard line limits, its `identify` keys, its
+    alias bound and the config's input limits. A leading byte-order mark is set aside
+    and handed back: (the mark or "", the result for the text after it). Raises
+    Refused, like `trim_text`."""
+    spec = config.kinds[kind]
+    rules = config.rules_for(kind, rel)
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    result = trim_text(
+        text[len(bom) :],
+        settings,
+        rules.get("max-lines-soft", {}).get("max"),
+        rules.get("max-lines-hard", {}).get("max"),
+        identify=spec if spec.get("identify") else None,
+        max_nodes=rules.get("yaml-aliases", {}).get("max-nodes", 100_000),
+        limits=config.limits,
+    )
+    return bom, result
+
+
 def removes_anything(data: Any, settings: Settings, lines: int, soft: int | None) -> bool:
     """Whether `trim_text` would remove anything from a checkpoint of `lines` lines whose
     parsed data is `data`: its plan (the caps; then, over the soft limit, the windows and
