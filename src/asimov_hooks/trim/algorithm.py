@@ -67,10 +67,12 @@ def trim_text(
     limits: dict[str, int] | None = None,
 ) -> TrimResult:
     """Apply the algorithm to a checkpoint's text; raises Refused when it cannot."""
+    before = count_lines(text)
+    if _untouched(text, settings, before, soft, hard, identify, limits):
+        return TrimResult(text, before, before)
     from .layout import Refused, analyze
 
     layout = analyze(text, settings.list_fields(), max_nodes, limits)
-    before = count_lines(text)
     result = TrimResult(text, before, before)
     if not layout.fields:
         return result
@@ -155,6 +157,49 @@ def trim_kind_text(
         limits=config.limits,
     )
     return bom, result
+
+
+def _untouched(
+    text: str,
+    settings: Settings,
+    lines: int,
+    soft: int | None,
+    hard: int | None,
+    identify: dict[str, Any] | None,
+    limits: dict[str, int] | None,
+) -> bool:
+    """Whether `trim_text` certainly leaves `text` as it is, with nothing to say, told
+    from the plain-shape reading (`readers.simple_yaml`: block mappings and lists of
+    one-line scalars, no anchor, tag or flow collection) without the trimmer's parse,
+    which loads ruamel.yaml: within the hard line limit, not a look-alike, every capped
+    field absent, null or a list of strings (anything else the trimmer refuses) and
+    nothing to remove (`removes_anything`). False leaves the answer to the full trim;
+    so is any text the guards refuse or the plain reader hands over."""
+    if hard is not None and lines > hard:
+        return False  # the trimmer names what takes the space: it needs the layout
+    from ..readers.guards import InputProblem, check_depth
+    from ..readers.guards import limits as default_limits
+    from ..readers.simple_yaml import simple_data
+
+    plain, data = simple_data(text)
+    if not plain or not isinstance(data, dict) or not data:
+        return False
+    try:  # the trimmer's parse refuses what the guards refuse (the plain shape has no tags)
+        check_depth(text, "yaml", (limits or default_limits())["max-depth"])
+    except InputProblem:
+        return False
+    if identify is not None:
+        from ..checks.foreign import foreign_reason
+
+        if foreign_reason(data.keys(), identify):
+            return False
+    for name in settings.caps:
+        value = data.get(name)
+        if value is not None and not (
+            isinstance(value, list) and all(isinstance(item, str) for item in value)
+        ):
+            return False
+    return not removes_anything(data, settings, lines, soft)
 
 
 def removes_anything(data: Any, settings: Settings, lines: int, soft: int | None) -> bool:
