@@ -110,7 +110,5 @@ def test_a_plain_checkpoint_needs_no_ruamel() -> None:
         "assert trim_text(big, trim, 20, 30).text != big\n"
         "print('ruamel' in sys.modules)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False", done.stderr
