@@ -3,7 +3,9 @@ scalars, `readers/simple_yaml`) give what its full reading gives: the answer tha
 nothing is to be trimmed (`algorithm._untouched`, no parse at all) and the layout read
 from PyYAML's libyaml binding with the plain reader's data (`parsing._plain_nodes`, no
 ruamel.yaml), on generated checkpoints, mutations of them, line soups and the benchmark
-corpus's checkpoints, at several line limits."""
+corpus's checkpoints, at several line limits; and the trimmer never refuses a plain
+text whose capped fields are lists of strings (`algorithm._plain_trimmable`), which
+validate's advice to run trim relies on instead of a trial trim."""
 
 from __future__ import annotations
 
@@ -50,8 +52,11 @@ def outcome(text: str, soft: int | None, hard: int | None) -> tuple:
 def same_either_way(text: str) -> bool:
     """The trim of `text` at each limit is the same with and without the shortcuts;
     whether the plain reader took the text."""
+    never_refused = algorithm._plain_trimmable(text, TRIM, CONFIG.limits) is not None
     for soft, hard in LIMITS:
         quick = outcome(text, soft, hard)
+        # validate's advice to run trim takes this for granted (`trim_refusal`)
+        assert not (never_refused and quick[0] == "refused"), (text, soft, hard, quick)
         with (
             mock.patch.object(algorithm, "_untouched", lambda *a: False),
             mock.patch.object(parsing, "_plain_nodes", lambda text: None),
