@@ -111,6 +111,41 @@ def test_a_command_that_writes_the_checkpoint_is_caught_after_it(repo: str) -> N
     assert run_event("cursor", after, repo).stdout == ""  # it changed nothing
 
 
+# ApplyPatch: Cursor does not document its input; projects that receive it report a
+# free-form patch as `tool_input`, or one under `patch` (no file named outside the patch)
+PATCH = (
+    "*** Begin Patch\n*** Update File: .claude_checkpoint.yaml\n@@\n-tool_calls: 45\n"
+    "+tool_calls: 46\n*** End Patch\n"
+)
+
+
+@pytest.mark.parametrize("form", ["free-form", "patch"])
+def test_an_apply_patch_is_watched_before_and_after_it(form: str, repo: str) -> None:
+    """A write whose input names no file is not judged before it runs (the patch form
+    is not documented); the protocol files are compared before and after it, as for a
+    command: what it changed is trimmed, checked and reported to the agent."""
+    tool_input = PATCH if form == "free-form" else {"patch": PATCH}
+
+    def event(name: str, call: str) -> dict:
+        payload = fixture("cursor", name, repo, tool_name="ApplyPatch", tool_use_id=call)
+        payload["tool_input"] = tool_input
+        return payload
+
+    before = run_event("cursor", event("pre_tool_use_write", "toolu_patch_1"), repo)
+    assert before.stdout == "" and before.stderr == ""  # no refusal, no explicit allow
+    write(repo, ".claude_checkpoint.yaml", BLOATED)  # what the patch did
+    out = cursor(event("post_tool_use_write", "toolu_patch_1"), repo) or {}
+    assert "trim" in out.get("additional_context", "").lower()
+    assert "task 1\n" not in checkpoint(repo) and "task 12" in checkpoint(repo)
+    assert run_event("cursor", event("pre_tool_use_write", "toolu_patch_2"), repo).stdout == ""
+    write(repo, ".claude_checkpoint.yaml", BROKEN)
+    out = cursor(event("post_tool_use_write", "toolu_patch_2"), repo) or {}
+    assert "tool_calls" in out.get("additional_context", "")
+    assert run_event("cursor", event("pre_tool_use_write", "toolu_patch_3"), repo).stdout == ""
+    quiet = run_event("cursor", event("post_tool_use_write", "toolu_patch_3"), repo)
+    assert quiet.stdout == ""  # it changed nothing
+
+
 # ------------------------------------------------------------------ postToolUse
 def test_after_a_write_the_agent_is_told_what_was_trimmed_and_what_is_wrong(repo: str) -> None:
     write(repo, ".claude_checkpoint.yaml", BLOATED)

@@ -23,23 +23,8 @@ import pytest
 from agent_support import answer, fixture, run_event
 from conftest import git_init, run_script, write
 from ruamel.yaml import YAML
+from trim_edit_data import AFTER, ARCHIVE, BEFORE, CHECKPOINT, NEW, OLD
 
-CHECKPOINT = ".claude_checkpoint.yaml"
-ARCHIVE = ".claude_checkpoint.archive.yaml"
-BEFORE = (
-    'timestamp: "2026-11-20T10:30:00Z"\nmilestone: "Ship the agent hooks"\n'
-    "status: in_progress\ncompleted:\n"
-    + "".join(f'  - "Task {i}: step {i}"\n' for i in range(1, 6))
-    + 'in_progress: "Task 6: wire the edits"\nnext_steps:\n  - "Task 7: release notes"\n'
-    'on_confusion: "cat warmup.yaml"\n'
-)
-# the model marks task 6 done: a sixth completed item, one over the cap of five
-OLD = 'in_progress: "Task 6: wire the edits"\nnext_steps:\n  - "Task 7: release notes"\n'
-NEW = (
-    '  - "Task 6: wire the edits"\nin_progress: "Task 7: release notes"\n'
-    'next_steps:\n  - "Task 8: announce"\n'
-)
-AFTER = BEFORE.replace(OLD, NEW)
 AUTO = ("acceptEdits", "bypassPermissions")
 
 

@@ -25,23 +25,7 @@ from test_e2e_agents import (  # noqa: F401  (fixtures)
     read,
     sink,
 )
-
-ARCHIVE = ".claude_checkpoint.archive.yaml"
-BEFORE = (
-    'timestamp: "2026-11-20T10:30:00Z"\nmilestone: "Ship the agent hooks"\n'
-    "status: in_progress\ncompleted:\n"
-    + "".join(f'  - "Task {i}: step {i}"\n' for i in range(1, 6))
-    + 'in_progress: "Task 6: wire the edits"\nnext_steps:\n  - "Task 7: release notes"\n'
-    'on_confusion: "cat warmup.yaml"\n'
-)
-# the model marks task 6 done: a sixth completed item, one over the cap of five
-OLD = 'in_progress: "Task 6: wire the edits"\nnext_steps:\n  - "Task 7: release notes"\n'
-NEW = (
-    '  - "Task 6: wire the edits"\nin_progress: "Task 7: release notes"\n'
-    'next_steps:\n  - "Task 8: announce"\n'
-)
-AFTER = BEFORE.replace(OLD, NEW)
-TRIMMED = AFTER.replace('  - "Task 1: step 1"\n', "")  # the cap keeps the last five
+from trim_edit_data import AFTER, ARCHIVE, BEFORE, NEW, OLD, TRIMMED
 
 
 @pytest.fixture

@@ -249,8 +249,12 @@ class Config:
         cwd = os.getcwd()
         absolute = os.path.normpath(os.path.join(cwd, os.fspath(path)))
         for base in (self.base_dir, cwd):
-            if absolute == base or absolute.startswith(base.rstrip(os.sep) + os.sep):
-                rel = os.path.relpath(absolute, base).replace(os.sep, "/")
+            if absolute == base:
+                rel = "."
+                break
+            prefix = base.rstrip(os.sep) + os.sep
+            if absolute.startswith(prefix):  # both normalized: the rest is the relative path
+                rel = absolute[len(prefix) :].replace(os.sep, "/")
                 break
         else:
             rel = absolute.replace(os.sep, "/").lstrip("/")
