@@ -270,14 +270,23 @@ def run_script(
 # the store (where pre-commit clones a hook repository and builds its environment) is
 # the one given, not a new temporary directory per call. The environment is keyed by
 # the repository and its commit, so a second call on the same clone finds it built.
+# try-repo names a local repository by its path from the work tree's top (which it
+# enters); the store is asked for it by its absolute path, the key `repo: PATH` in a
+# configuration gives it, so tests run from any directory share one environment.
 _TRY_REPO = """\
+import os
 import sys
 from pre_commit.commands import try_repo
 from pre_commit.main import main
 from pre_commit.store import Store
 
+class SharedStore(Store):
+    def clone(self, repo, ref, deps=()):
+        local = os.path.isdir(repo)
+        return super().clone(os.path.abspath(repo) if local else repo, ref, deps)
+
 store = sys.argv.pop(1)
-try_repo.Store = lambda _tempdir: Store(store)
+try_repo.Store = lambda _tempdir: SharedStore(store)
 sys.exit(main(sys.argv[1:]))
 """
 
