@@ -343,17 +343,34 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-def _long(item: pytest.Item) -> bool:
-    """A test known to take long: marked slow (a hook environment, a wheel, hundreds of
-    generated examples) or one of the real agents' end-to-end runs."""
-    return item.get_closest_marker("slow") is not None or item.path.parent.name == "e2e"
+def _cost(item: pytest.Item) -> int:
+    """How long a test takes, roughly, as a rank (0 the longest): the real agents'
+    end-to-end runs; then the tests marked slow (a hook environment, a wheel, hundreds
+    of generated examples); then the other property tests (hypothesis: a hundred
+    examples or more each); then the rest."""
+    if item.path.parent.name == "e2e":
+        return 0
+    if item.get_closest_marker("slow") is not None:
+        return 1
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        return 2
+    return 3
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The long tests first, in their order, then the rest in theirs: with -n auto the
-    workers start on the long ones and the many short ones fill in around them, rather
-    than one worker finishing a long test alone at the end."""
-    items.sort(key=lambda item: not _long(item))  # stable: each group keeps its order
+    """The long tests first, then the rest, each group in its own order: with -n auto
+    the workers start on the long ones and the many short ones fill in around them,
+    rather than one worker finishing a long test alone at the end.
+
+    The tests that run pre-commit on the clean clone (pre_commit_store) form one
+    xdist group (`--dist loadgroup`, in pyproject.toml): one worker runs them one after
+    another, the first building the hook environment, instead of the other worker
+    waiting on pre-commit's lock while it is built."""
+    items.sort(key=_cost)  # stable
+    group = pytest.mark.xdist_group("pre-commit-store")
+    for item in items:
+        if "pre_commit_store" in getattr(item, "fixturenames", ()):
+            item.add_marker(group)
 
 
 @pytest.fixture
