@@ -1,7 +1,8 @@
 """Start-up cost of `asimov-hooks agent-event`, the agent hook on every file edit.
 
 Each agent runs its write hooks (Claude Code's PreToolUse and PostToolUse, Codex's on
-apply_patch, Gemini CLI's BeforeTool and AfterTool, Cursor's preToolUse and postToolUse) on every
+apply_patch, Gemini CLI's BeforeTool and AfterTool, Cursor's, Copilot CLI's and Qwen Code's
+pre- and post-tool events) on every
 file the agent writes; almost all of them touch files that are not protocol files,
 where the hook has nothing to do. Its cost there must stay within about 2x a bare
 `python -c pass`. This measures it as a user has it: asimov-hooks installed as the
@@ -98,6 +99,14 @@ def make_project(directory: str) -> dict[str, Any]:
             "cwd": repo,
         }
 
+    def copilot_tool(name: str, rel: str) -> dict[str, object]:
+        # as Copilot CLI 1.0.102 sends it: toolArgs an object, no event name
+        args = {"path": os.path.join(repo, rel), "old_str": "x = 1", "new_str": "x = 2"}
+        fields: dict[str, object] = {"toolName": "edit", "toolArgs": args}
+        if name == "postToolUse":
+            fields["toolResult"] = {"resultType": "success", "textResultForLlm": "updated"}
+        return {"sessionId": "bench", "timestamp": 1764061310000, "cwd": repo, **fields}
+
     cases: dict[str, tuple[str, dict[str, object]]] = {
         "PreToolUse Write src/app.py (not a protocol file)": (
             "claude",
@@ -140,6 +149,22 @@ def make_project(directory: str) -> dict[str, Any]:
         "Cursor postToolUse Write src/app.py (not a protocol file)": (
             "cursor",
             cursor_tool("postToolUse", "src/app.py"),
+        ),
+        "Copilot CLI preToolUse edit src/app.py (not a protocol file)": (
+            "copilot",
+            copilot_tool("preToolUse", "src/app.py"),
+        ),
+        "Copilot CLI postToolUse edit src/app.py (not a protocol file)": (
+            "copilot",
+            copilot_tool("postToolUse", "src/app.py"),
+        ),
+        "Qwen Code PreToolUse write_file src/app.py (not a protocol file)": (
+            "qwen",
+            tool("PreToolUse", "write_file", "src/app.py", content="x = 2\n"),
+        ),
+        "Qwen Code PostToolUse edit src/app.py (not a protocol file)": (
+            "qwen",
+            tool("PostToolUse", "edit", "src/app.py", old_string="x = 1", new_string="x = 2"),
         ),
     }
     out = {}

@@ -2,7 +2,7 @@
 the refusal before a write (preToolUse), the word to the agent after it (postToolUse),
 the cap on checkpoint requests per prompt whatever `loop_count` says, the restart
 re-read at sessionStart, and Cursor's run of Claude Code's hooks (the Claude Code hook
-stands aside). Each event is a separate `asimov-hooks agent-event` process fed a
+stands aside). Each event is a separate `asimov-hooks agent-event` call fed a
 payload shaped as Cursor documents it (tests/data/agents/cursor/, CONTRACTS.md), in
 real git repositories.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from agent_support import age_turn, answer, fixture, run_event, turn_row
-from conftest import GOOD_CHECKPOINT, git, git_init, run_script, write
+from conftest import GOOD_CHECKPOINT, run_script, write
 
 THRESHOLD = 30
 SESSION = "cdefee2d-2727-4b73-bf77-d9d830f31d2a"  # the fixtures' conversation_id
@@ -29,14 +29,8 @@ BLOATED = (
 
 
 @pytest.fixture
-def repo(tmp_path, isolated_home) -> str:
-    path = git_init(tmp_path / "repo")
-    write(path, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
-    write(path, ".asimov-hooks.yaml", f"agent:\n  turn-threshold: {THRESHOLD}\n")
-    write(path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
-    write(path, "warmup.yaml", "identity:\n  project: demo\n")
-    git(path, "add", "warmup.yaml")  # committed: the repository follows the protocol
-    return path
+def repo(checkpoint_repo) -> str:
+    return checkpoint_repo
 
 
 def cursor(payload: dict, repo: str) -> dict | None:
@@ -109,6 +103,41 @@ def test_a_command_that_writes_the_checkpoint_is_caught_after_it(repo: str) -> N
     assert run_event("cursor", quiet, repo).stdout == ""
     after = fixture("cursor", "post_tool_use_shell", repo, tool_use_id="toolu_2")
     assert run_event("cursor", after, repo).stdout == ""  # it changed nothing
+
+
+# ApplyPatch: Cursor does not document its input; projects that receive it report a
+# free-form patch as `tool_input`, or one under `patch` (no file named outside the patch)
+PATCH = (
+    "*** Begin Patch\n*** Update File: .claude_checkpoint.yaml\n@@\n-tool_calls: 45\n"
+    "+tool_calls: 46\n*** End Patch\n"
+)
+
+
+@pytest.mark.parametrize("form", ["free-form", "patch"])
+def test_an_apply_patch_is_watched_before_and_after_it(form: str, repo: str) -> None:
+    """A write whose input names no file is not judged before it runs (the patch form
+    is not documented); the protocol files are compared before and after it, as for a
+    command: what it changed is trimmed, checked and reported to the agent."""
+    tool_input = PATCH if form == "free-form" else {"patch": PATCH}
+
+    def event(name: str, call: str) -> dict:
+        payload = fixture("cursor", name, repo, tool_name="ApplyPatch", tool_use_id=call)
+        payload["tool_input"] = tool_input
+        return payload
+
+    before = run_event("cursor", event("pre_tool_use_write", "toolu_patch_1"), repo)
+    assert before.stdout == "" and before.stderr == ""  # no refusal, no explicit allow
+    write(repo, ".claude_checkpoint.yaml", BLOATED)  # what the patch did
+    out = cursor(event("post_tool_use_write", "toolu_patch_1"), repo) or {}
+    assert "trim" in out.get("additional_context", "").lower()
+    assert "task 1\n" not in checkpoint(repo) and "task 12" in checkpoint(repo)
+    assert run_event("cursor", event("pre_tool_use_write", "toolu_patch_2"), repo).stdout == ""
+    write(repo, ".claude_checkpoint.yaml", BROKEN)
+    out = cursor(event("post_tool_use_write", "toolu_patch_2"), repo) or {}
+    assert "tool_calls" in out.get("additional_context", "")
+    assert run_event("cursor", event("pre_tool_use_write", "toolu_patch_3"), repo).stdout == ""
+    quiet = run_event("cursor", event("post_tool_use_write", "toolu_patch_3"), repo)
+    assert quiet.stdout == ""  # it changed nothing
 
 
 # ------------------------------------------------------------------ postToolUse

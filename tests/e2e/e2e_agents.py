@@ -19,7 +19,7 @@ from typing import Any
 
 from e2e_chat import ChatServer
 from e2e_servers import AnthropicServer, GeminiServer, ResponsesServer, ScriptedServer, Turn, call
-from install_agents import CACHE
+from install_agents import CACHE, COPILOT_CACHE
 
 TIMEOUT = 120  # seconds, for every agent process
 SCRIPTS = os.path.dirname(sys.executable)  # where asimov-hooks is installed
@@ -438,9 +438,71 @@ class Qwen(Agent):
         return argv
 
 
+# ---------------------------------------------------------------------- GitHub Copilot CLI
+class Copilot(Agent):
+    """Copilot CLI with its own model provider ("bring your own key"): the scripted
+    OpenAI-compatible server, `COPILOT_OFFLINE=true` (no GitHub sign-in, telemetry,
+    web tools, GitHub MCP server or update check), and the project trusted as the trust
+    dialog records it (`trustedFolders`: a project's hooks load only in a trusted folder)."""
+
+    name = "copilot"
+    server_class = ChatServer
+    settings = ".github/hooks/asimov-hooks.json"
+    model = "scripted-model"
+
+    def write(self, path: str, content: str, base: str | None = None) -> Turn:
+        """`create` makes a new file only; an existing one is edited as a whole."""
+        target = os.path.join(base or self.project, path)
+        if not os.path.exists(target):
+            return call("create", {"path": target, "file_text": content})
+        with open(target, encoding="utf-8") as fh:
+            old = fh.read()
+        return call("edit", {"path": target, "old_str": old, "new_str": content})
+
+    def shell(self, command: str) -> Turn:
+        return call("bash", {"command": command, "description": "run a command", "mode": "sync"})
+
+    def tool_results(self, server: ScriptedServer) -> list[str]:
+        messages = [m for m in server.main_requests()[-1].body.get("messages", []) if m]
+        return ["\n".join(strings(m.get("content"))) for m in messages if m.get("role") == "tool"]
+
+    def prepare(self, server: ScriptedServer) -> None:
+        copilot = os.path.join(self.home, ".copilot")
+        os.makedirs(copilot, exist_ok=True)
+        config = {"trustedFolders": [os.path.realpath(p) for p in self.trusted]}
+        with open(os.path.join(copilot, "config.json"), "w", encoding="utf-8") as fh:
+            json.dump(config, fh)
+
+    def env(self, server: ScriptedServer) -> dict[str, str]:
+        return dict(
+            self.base_env(),
+            COPILOT_PROVIDER_BASE_URL=server.url + "/v1",
+            COPILOT_MODEL=self.model,
+            COPILOT_OFFLINE="true",
+            COPILOT_AUTO_UPDATE="false",
+            # its unpacked runtime (235 MB) is shared by every run, not unpacked per HOME
+            XDG_CACHE_HOME=str(COPILOT_CACHE),
+        )
+
+    def argv(self, prompt: str, resume: bool) -> list[str]:
+        argv = [
+            *self.command,
+            "-p",
+            prompt,
+            "--allow-all-tools",
+            "--allow-all-paths",  # the scripted commands name files outside the project
+            "--no-auto-update",
+            "--disable-client-telemetry",
+        ]
+        if resume:
+            argv += ["--continue"]
+        return argv
+
+
 AGENTS: dict[str, type[Agent]] = {
     "claude": Claude,
     "codex": Codex,
     "gemini": Gemini,
     "qwen": Qwen,
+    "copilot": Copilot,
 }

@@ -1,6 +1,6 @@
 """A scripted OpenAI-compatible Chat Completions server on 127.0.0.1 (`POST
 /v1/chat/completions`, streamed or not), as Qwen Code calls any OpenAI-compatible base
-URL. The main loop's requests carry the agent's tools and get the next scripted turn;
+URL, and as GitHub Copilot CLI calls its own model provider. The main loop's requests carry the agent's tools and get the next scripted turn;
 helper requests (the next-speaker check, titles) get one JSON text that satisfies each
 helper's schema and consume nothing; a compaction gets SUMMARY."""
 
@@ -12,8 +12,9 @@ from typing import Any
 
 from e2e_servers import ScriptedServer, Turn, last_of
 
-# the tools Qwen Code's main loop always offers (its helpers offer none)
-MAIN_TOOLS = {"write_file", "run_shell_command", "edit", "read_file"}
+# the tools the main loop of Qwen Code and of Copilot CLI always offers (their helpers
+# offer none)
+MAIN_TOOLS = {"write_file", "run_shell_command", "edit", "read_file", "create", "bash"}
 
 
 class ChatServer(ScriptedServer):

@@ -3,10 +3,13 @@ tests/e2e/agents/package-lock.json, into the git-ignored cache `.e2e/agents/`.
 
     python tests/e2e/install_agents.py        # prints where each agent is
 
-`npm ci --ignore-scripts` installs exactly the lockfile: Claude Code, Codex and Gemini CLI
-and, through their optionalDependencies, the platform package that holds each native
-binary for this machine (linux-x64 here). No install script runs (the binaries are used
-from their platform packages directly, so nothing is downloaded outside the npm registry).
+`npm ci --ignore-scripts` installs exactly the lockfile: Claude Code, Codex, Gemini CLI and
+GitHub Copilot CLI and, through their optionalDependencies, the platform package that holds
+each native binary for this machine (linux-x64 here). No install script runs (the binaries
+are used from their platform packages directly, so nothing is downloaded outside the npm
+registry). Copilot CLI's binary unpacks its runtime (about 235 MB) into its cache directory
+on its first start: every test run shares one, `.e2e/copilot-cache/`, unpacked here once
+(`copilot --version`) so that parallel tests do not race to unpack it.
 
 Qwen Code cannot be in that lockfile: its package lists optional platform packages that
 were never published (`@teddyzhu/clipboard-darwin-arm64@0.0.5` and others answer 404), and
@@ -41,6 +44,7 @@ LOCK_DIR = REPO / "tests" / "e2e" / "agents"
 CACHE = REPO / ".e2e"
 PREFIX = CACHE / "agents"
 STAMP = PREFIX / ".lock-sha256"
+COPILOT_CACHE = CACHE / "copilot-cache"  # XDG_CACHE_HOME of every Copilot CLI run
 INSTALL_TIMEOUT = 900  # seconds; the four agents are about 1 GB unpacked
 
 _NODE_ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}
@@ -79,14 +83,17 @@ def binaries() -> dict[str, list[str]]:
     codex = modules / "@openai" / f"codex-{plat}" / "vendor" / triple / "bin" / "codex"
     gemini = modules / "@google" / "gemini-cli" / "bundle" / "gemini.js"
     qwen = modules / "@qwen-code" / "qwen-code" / "cli.js"
+    copilot = modules / "@github" / f"copilot-{plat}" / "copilot"
     node = shutil.which("node")
     found = {
         "claude": [str(claude)],
         "codex": [str(codex)],
         "gemini": [node or "node", str(gemini)],
         "qwen": [node or "node", str(qwen)],
+        "copilot": [str(copilot)],
     }
-    for name, path in (("claude", claude), ("codex", codex), ("gemini", gemini), ("qwen", qwen)):
+    named = {"claude": claude, "codex": codex, "gemini": gemini, "qwen": qwen, "copilot": copilot}
+    for name, path in named.items():
         if not path.is_file():
             raise Unavailable(f"{name}: {path} is missing after npm ci")
     if node is None:
@@ -113,7 +120,24 @@ def install() -> dict[str, list[str]]:
         raise Unavailable("npm is not installed: the real agents come from the npm registry")
     _platform()
     with _one_installer():
-        return _install(npm)
+        found = _install(npm)
+        _unpack_copilot(found["copilot"])
+        return found
+
+
+def _unpack_copilot(command: list[str]) -> None:
+    """Copilot CLI's first start unpacks its runtime into the cache (a no-op afterwards)."""
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(COPILOT_CACHE),
+        "XDG_CACHE_HOME": str(COPILOT_CACHE),
+        "COPILOT_AUTO_UPDATE": "false",
+    }
+    done = subprocess.run(
+        [*command, "--version"], capture_output=True, text=True, timeout=300, env=env
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"copilot --version failed: {(done.stderr or done.stdout)[-500:]}")
 
 
 def _install(npm: str) -> dict[str, list[str]]:

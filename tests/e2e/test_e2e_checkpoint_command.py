@@ -26,6 +26,7 @@ TYPED = {
     "codex": "$checkpoint",
     "gemini": "/checkpoint",
     "qwen": "/checkpoint",
+    "copilot": "/checkpoint",
 }
 INSTRUCTION = "asimov-hooks checkpoint"
 

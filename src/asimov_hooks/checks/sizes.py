@@ -57,9 +57,12 @@ def _trims(ctx: Context, text: str, settings: Any) -> bool:
         soft = ctx.rules.get("max-lines-soft", {}).get("max")
         max_nodes = ctx.rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
         try:
-            data = load_yaml(text, max_nodes, ctx.config.limits).data
+            document = load_yaml(text, max_nodes, ctx.config.limits)
         except YAMLProblem:  # the trimmer refuses what cannot be read: nothing to trim
             data = None
+        else:
+            ctx.memo["document"] = document  # the engine's parse, done already
+            data = document.data
         known = ctx.memo["trims"] = removes_anything(data, settings, count_lines(text), soft)
     return bool(known)
 

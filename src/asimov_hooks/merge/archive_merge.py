@@ -111,30 +111,33 @@ def _bucket(value: Any) -> Hashable:
 class _Seen:
     """Entries of base and ours, looked up by key (by `==` only for odd values).
 
-    The sides share the entry objects of items with the same text, so most of theirs'
-    entries are found by identity. The first few that are not (the entries theirs
-    added) are compared with each distinct entry at C speed; past those, entries are
-    grouped by their scalar fields, and only the groups an entry of theirs falls in get
-    their full keys worked out, each entry's once: the merge costs a look at every
-    entry, not a full key of every one."""
+    An entry of theirs whose item has the same text as one of base or ours is the same
+    object (each distinct item is parsed once) and never comes here: only the entries
+    theirs wrote anew do, usually a few. When they are few (`expected`), each is
+    compared with every distinct entry at C speed. Otherwise entries are grouped by
+    their scalar fields, and only the groups an entry of theirs falls in get their full
+    keys worked out, each entry's once: the merge costs a look at every entry, not a
+    full key of every one."""
 
-    SCANS = 4  # entries compared one by one before the groups are built
+    SCANS = 8  # entries compared one by one rather than grouped
 
-    def __init__(self, *sides: list[Any]) -> None:
+    def __init__(self, pool: list[Any], expected: int) -> None:
         self.groups: dict[Hashable, list[Any]] | None = None
         self.keyed: dict[Hashable, tuple[set[Hashable], list[Any]]] = {}
-        self.pool: dict[int, Any] = {id(entry): entry for side in sides for entry in side}
-        self.scans = 0
+        self.pool = pool
+        self.ids = {id(entry) for entry in pool}
+        self.scan = expected <= self.SCANS
+        # a mapping's field -> (size, value) -> the mappings of the pool that have them
+        self.by_field: dict[Any, dict[Hashable, list[Any]]] = {}
 
     def __contains__(self, entry: Any) -> bool:
-        if id(entry) in self.pool:
+        if id(entry) in self.ids:
             return True
-        if self.groups is None and self.scans < self.SCANS:
-            self.scans += 1
-            return entry in self.pool.values()
+        if self.scan:
+            return entry in self._likely(entry)
         if self.groups is None:
             self.groups = {}
-            for other in self.pool.values():
+            for other in self.pool:
                 self.groups.setdefault(_bucket(other), []).append(other)
         group = _bucket(entry)
         if group not in self.groups:
@@ -156,6 +159,33 @@ class _Seen:
             pass
         return any(entry == other for other in odd)
 
+    def _likely(self, entry: Any) -> list[Any]:
+        """The entries of the pool that can equal `entry`: for a mapping, those with as
+        many fields and the same value in its first field with a scalar value (one
+        pass over the pool per such field); otherwise the whole pool."""
+        if type(entry) is not dict:
+            return self.pool
+        field = next((k for k, v in entry.items() if isinstance(v, _SCALARS)), _NONE)
+        if field is _NONE:
+            return self.pool
+        if field not in self.by_field:
+            groups: dict[Hashable, list[Any]] = {}
+            for other in self.pool:
+                if type(other) is not dict:
+                    groups.setdefault(_NONE, []).append(other)  # compared with every entry
+                    continue
+                value = other.get(field, _NONE)
+                if isinstance(value, _SCALARS):  # anything else never equals a scalar
+                    groups.setdefault((len(other), value), []).append(other)
+            self.by_field[field] = groups
+        groups = self.by_field[field]
+        return [*groups.get((len(entry), entry[field]), ()), *groups.get(_NONE, ())]
+
+
+_NONE = object()
+# values that are equal only to values of these types, and hash alike when equal
+_SCALARS = (str, int, float, type(None))
+
 
 def merge_archive(base: bytes | None, ours: bytes, theirs: bytes) -> bytes | None:
     """Ours plus the entries only theirs added; None when a side is not a plain archive."""
@@ -165,63 +195,96 @@ def merge_archive(base: bytes | None, ours: bytes, theirs: bytes) -> bytes | Non
     except UnicodeDecodeError:
         return None
     texts = (b_text, o_text, t_text)
-    shared = _by_item(texts)
-    if shared is not None:
-        b_data, o_data, t_data, t_chunks = shared
-    else:
+    added = _by_item(texts)
+    if added is None:  # each side parsed whole, the result checked by a parse of its own
         sides = [_entries(t) for t in texts]
         if any(side is None for side in sides):
             return None
         b_data, o_data, t_data = sides  # type: ignore[misc]
         t_chunks = _chunks(t_text) if t_data else []
-    seen = _Seen(b_data, o_data)
-    added = [
-        (entry, chunk) for entry, chunk in zip(t_data, t_chunks, strict=True) if entry not in seen
-    ]
-    newline = "\r\n" if "\r\n" in o_text else "\n"
-    joiner = "" if not o_text or o_text.endswith("\n") else newline
-    merged = o_text + joiner + "".join(chunk for _, chunk in added)
-    if not merged.endswith("\n"):
-        merged += newline
-    if shared is None:
+        pool = [*b_data, *o_data]  # type: ignore[misc]
+        seen = _Seen(pool, len(t_data))  # type: ignore[arg-type]
+        new = [(entry, chunk) for entry, chunk in zip(t_data, t_chunks, strict=True)]  # type: ignore[arg-type]
+        taken = [(entry, chunk) for entry, chunk in new if entry not in seen]
+        merged = _joined(o_text, [chunk for _, chunk in taken])
         try:
-            if (_load(merged) or []) != o_data + [entry for entry, _ in added]:
+            if (_load(merged) or []) != o_data + [entry for entry, _ in taken]:  # type: ignore[operator]
                 return None
         except Exception:
             return None
+    else:
+        merged = _joined(o_text, added)
     bom = b"\xef\xbb\xbf" if ours.startswith(b"\xef\xbb\xbf") else b""
     return bom + merged.encode("utf-8")
+
+
+def _joined(o_text: str, chunks: list[str]) -> str:
+    """Ours, then the items taken from theirs, each line break as ours writes it."""
+    newline = "\r\n" if "\r\n" in o_text else "\n"
+    joiner = "" if not o_text or o_text.endswith("\n") else newline
+    merged = o_text + joiner + "".join(chunks)
+    if not merged.endswith("\n"):
+        merged += newline
+    return merged
 
 
 # an archive's header (before its first item) that is only comments
 _COMMENTS_ONLY = r"\A(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*(?:#[^\n]*)?\Z"
 
 
-def _by_item(texts: tuple[str, ...]) -> tuple[Any, Any, Any, list[str]] | None:
-    """(base, ours, theirs entries, theirs' item texts), each distinct item parsed once,
-    or None when a side is not a plain list of self-contained items (then each side is
-    parsed whole). An item of a block list without anchors, aliases or tags means the
-    same wherever it stands: a side is valid exactly when its header is only comments
-    and each of its items reads as one entry."""
+def _by_item(texts: tuple[str, ...]) -> list[str] | None:
+    """The texts of the items theirs adds, each distinct item of the three sides parsed
+    once, or None when a side is not a plain list of self-contained items (then each
+    side is parsed whole). An item of a block list without anchors, aliases or tags
+    means the same wherever it stands: a side is valid exactly when its header is only
+    comments and each of its items reads as one entry. An item of theirs with the text
+    of one of base or ours is that entry; only the others are compared by their data."""
     import re
 
-    split = [_split(text) for text in texts]
-    if any(not re.match(_COMMENTS_ONLY, header) for header, _ in split):
+    cut = [_bodies(text) for text in texts]
+    if any(not re.match(_COMMENTS_ONLY, header) for header, _, _ in cut):
         return None
-    # an item at the end of a file without a line break gets one, so items join up
-    ended = [[*items[:-1], _ended(items[-1])] if items else [] for _, items in split]
-    distinct = dict.fromkeys(item for items in ended for item in items)
+    distinct = dict.fromkeys(body for _, bodies, _ in cut for body in bodies)
     try:
-        data, aliased = _read("".join(distinct))
+        data, aliased = _read("-" + "\n-".join(distinct) + "\n" if distinct else "")
     except Exception:  # a side that does not parse: each is parsed whole, as before
         return None
     data = [] if data is None else data
     if aliased or not isinstance(data, list) or len(data) != len(distinct):
         return None
-    read = dict(zip(distinct, data, strict=True)).__getitem__
-    b_data, o_data, t_data = (list(map(read, items)) for items in ended)
-    return b_data, o_data, t_data, split[2][1]
+    known = set(cut[0][1]).union(cut[1][1])
+    _, bodies, ended = cut[2]
+    fresh = [i for i, body in enumerate(bodies) if body not in known]
+    if not fresh:
+        return []
+    read = dict(zip(distinct, data, strict=True))
+    seen = _Seen([read[body] for body in known], len(fresh))
+    last = len(bodies) - 1
+    return [
+        "-" + bodies[i] + ("\n" if i < last or ended else "")
+        for i in fresh
+        if read[bodies[i]] not in seen
+    ]
 
 
-def _ended(item: str) -> str:
-    return item if item.endswith("\n") else item + "\n"
+def _bodies(text: str) -> tuple[str, list[str], bool]:
+    """(the text before the first item, each item's text between its dash and the line
+    break that ends it, whether the last item ends with one): `_split`'s items without
+    a copy of each."""
+    import re
+
+    if re.search(r"\n-(?! |\r?\n|\Z)", text) is not None:  # a dash line inside an item
+        header, items = _split(text)
+        ended = not items or items[-1].endswith("\n")
+        return header, [item[1:-1] if item.endswith("\n") else item[1:] for item in items], ended
+    pieces = text.split("\n-")  # every line that starts with a dash starts an item
+    if re.match(r"-(?: |\r?\n|\Z)", text) is not None:
+        header, pieces[0] = "", pieces[0][1:]
+    elif len(pieces) == 1:
+        return text, [], True
+    else:
+        header = pieces.pop(0) + "\n"
+    ended = pieces[-1].endswith("\n")
+    if ended:
+        pieces[-1] = pieces[-1][:-1]
+    return header, pieces, ended

@@ -18,8 +18,6 @@ positions, so findings never depend on which path ran.
 
 from __future__ import annotations
 
-import warnings
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
     from typing import Any
@@ -78,6 +76,8 @@ def stream_data(text: str) -> tuple[bool, Any]:
     if source is None:
         return False, None
     parser_class, kinds = source
+    import warnings
+
     parser = parser_class(text)
     try:
         with warnings.catch_warnings(), no_gc():
@@ -163,6 +163,7 @@ _TYPED_FIRST = {
 }
 _BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+_KNOWN_MAX = 4096  # distinct resolved values remembered per document
 
 
 def _scalars() -> Any:
@@ -170,8 +171,12 @@ def _scalars() -> Any:
     it: booleans, nulls and decimal integers read here (no YAML library needed); anything
     else that starts like a number (a float, a timestamp, an integer in another base)
     resolved by ruamel's YAML 1.2 resolvers and built by its SafeConstructor, imported
-    only when such a scalar is met."""
+    only when such a scalar is met. A value ruamel resolves is remembered: an archive
+    repeats the same few (`source: .claude_checkpoint.yaml` in every entry), and its
+    resolvers try several patterns each time. Everything remembered is immutable; a NaN
+    is not (each one stays its own object, as every other reader builds it)."""
     ruamel: list[Any] = []
+    known: dict[str, Any] = {}
 
     def scalar_value(value: str) -> Any:
         first = _TYPED_FIRST[value[:1]]
@@ -183,9 +188,15 @@ def _scalars() -> Any:
             digits = value.lstrip("+-")
             if digits.isdigit() and digits.isascii() and len(value) - len(digits) <= 1:
                 return int(value)
+        found = known.get(value, known)
+        if found is not known:
+            return found
         if not ruamel:
             ruamel.append(_ruamel_scalars())
-        return ruamel[0](value)
+        found = ruamel[0](value)
+        if found == found and len(known) < _KNOWN_MAX:  # not a NaN
+            known[value] = found
+        return found
 
     return scalar_value
 
@@ -244,6 +255,8 @@ def node_locator(text: str) -> Any:
 
     def locate(path: Any, on_key: bool = False) -> tuple[int, int]:
         if not found:
+            import warnings
+
             parser = composer(text)
             try:
                 with warnings.catch_warnings():

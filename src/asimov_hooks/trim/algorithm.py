@@ -6,7 +6,6 @@ command are `trimmer`'s."""
 from __future__ import annotations
 
 from ..checks.measure import count_lines
-from .cut import cut_anchor, expected_data, lines_phrase, plan_cut, removed_comments, render
 from .settings import Settings
 
 TYPE_CHECKING = False
@@ -67,10 +66,13 @@ def trim_text(
     limits: dict[str, int] | None = None,
 ) -> TrimResult:
     """Apply the algorithm to a checkpoint's text; raises Refused when it cannot."""
+    before = count_lines(text)
+    if _untouched(text, settings, before, soft, hard, identify, limits):
+        return TrimResult(text, before, before)
+    from .cut import cut_anchor, expected_data, plan_cut, removed_comments, render
     from .layout import Refused, analyze
 
     layout = analyze(text, settings.list_fields(), max_nodes, limits)
-    before = count_lines(text)
     result = TrimResult(text, before, before)
     if not layout.fields:
         return result
@@ -134,6 +136,82 @@ def trim_text(
     return result
 
 
+def trim_kind_text(
+    text: str, config: Any, kind: str, rel: str, settings: Settings
+) -> tuple[str, TrimResult]:
+    """`trim_text` of a file of `kind` at `rel` (relative to the config's base) as the
+    config has it: the kind's soft and hard line limits, its `identify` keys, its
+    alias bound and the config's input limits. A leading byte-order mark is set aside
+    and handed back: (the mark or "", the result for the text after it). Raises
+    Refused, like `trim_text`."""
+    spec = config.kinds[kind]
+    rules = config.rules_for(kind, rel)
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    result = trim_text(
+        text[len(bom) :],
+        settings,
+        rules.get("max-lines-soft", {}).get("max"),
+        rules.get("max-lines-hard", {}).get("max"),
+        identify=spec if spec.get("identify") else None,
+        max_nodes=rules.get("yaml-aliases", {}).get("max-nodes", 100_000),
+        limits=config.limits,
+    )
+    return bom, result
+
+
+def _plain_trimmable(text: str, settings: Settings, limits: dict[str, int] | None) -> Any:
+    """The data of `text` when it is in the plain shape (`readers.simple_yaml`: block
+    mappings and lists of one-line scalars; no anchor, alias, tag, flow collection,
+    block scalar, tab or odd line break) with every capped field absent, null or a list
+    of strings, within the nesting limit; else None. The trimmer lays such a text out
+    and cuts it by whole lines, and refuses none of them (`tests/test_trim_plain.py`)."""
+    from ..readers.guards import InputProblem, check_depth
+    from ..readers.guards import limits as default_limits
+    from ..readers.simple_yaml import simple_data
+
+    plain, data = simple_data(text)
+    if not plain or not isinstance(data, dict) or not data:
+        return None
+    for name in settings.caps:
+        value = data.get(name)
+        if value is not None and not (
+            isinstance(value, list) and all(isinstance(item, str) for item in value)
+        ):
+            return None  # the trimmer refuses it, and says why
+    try:  # the trimmer's parse refuses what the guards refuse (the plain shape has no tags)
+        check_depth(text, "yaml", (limits or default_limits())["max-depth"])
+    except InputProblem:
+        return None
+    return data
+
+
+def _untouched(
+    text: str,
+    settings: Settings,
+    lines: int,
+    soft: int | None,
+    hard: int | None,
+    identify: dict[str, Any] | None,
+    limits: dict[str, int] | None,
+) -> bool:
+    """Whether `trim_text` certainly leaves `text` as it is, with nothing to say, told
+    from the plain reader's data without the trimmer's parse (which loads a YAML
+    library): a plain-shape text (`_plain_trimmable`) within the hard line limit, not a
+    look-alike, with nothing to remove (`removes_anything`). False leaves the answer to
+    the full trim."""
+    if hard is not None and lines > hard:
+        return False  # the trimmer names what takes the space: it needs the layout
+    data = _plain_trimmable(text, settings, limits)
+    if data is None:
+        return False
+    if identify is not None:
+        from ..checks.foreign import foreign_reason
+
+        if foreign_reason(data.keys(), identify):
+            return False
+    return not removes_anything(data, settings, lines, soft)
+
+
 def removes_anything(data: Any, settings: Settings, lines: int, soft: int | None) -> bool:
     """Whether `trim_text` would remove anything from a checkpoint of `lines` lines whose
     parsed data is `data`: its plan (the caps; then, over the soft limit, the windows and
@@ -183,6 +261,8 @@ def _verified(
 
 
 def _too_large(layout: Any, lines: int, hard: int) -> str:
+    from .cut import lines_phrase
+
     parts = sorted(layout.fields.values(), key=lambda f: (-f.line_count, f.key_line))
     shown = [f"{f.key} ({lines_phrase(f.line_count)})" for f in parts[:3]]
     outside = lines - sum(f.line_count for f in parts)
@@ -200,14 +280,18 @@ def trim_refusal(ctx: Any) -> str | None:
     or None; asked once per file (kept in `ctx.memo`), only where validate would tell
     the user to run trim: that advice must not send them round in a loop."""
     if "trim-refusal" not in ctx.memo:
-        from .layout import Refused
+        from .parsing import Refused
 
         reason = None
         rules = ctx.rules
+        settings = Settings.from_config(ctx.config)
+        if _plain_trimmable(ctx.text.text, settings, ctx.config.limits) is not None:
+            ctx.memo["trim-refusal"] = None  # never refused: no trial trim needed
+            return None
         try:
             trim_text(
                 ctx.text.text,
-                Settings.from_config(ctx.config),
+                settings,
                 rules.get("max-lines-soft", {}).get("max"),
                 rules.get("max-lines-hard", {}).get("max"),
                 max_nodes=rules.get("yaml-aliases", {}).get("max-nodes", 100_000),

@@ -34,7 +34,7 @@ def parse(
 
     try:  # nesting and tags first: the same verdict as validate, before any parser runs
         guard(text, "yaml", limits)
-        read = _libyaml_nodes(text)
+        read = _plain_nodes(text) or _libyaml_nodes(text)
         if read is not None:
             node, data = read
         else:
@@ -49,6 +49,40 @@ def parse(
         count_nodes(data, max_nodes)
     except YAMLProblem as exc:
         raise Refused(exc.message, exc.line if exc.placed else None) from None
+    return node, data
+
+
+def _plain_nodes(text: str) -> tuple[Any, Any] | None:
+    """(node, data) of a text in the plain shape (`readers.simple_yaml`: block mappings
+    and lists of one-line scalars; no tag, anchor, flow collection, block scalar, tab
+    or odd line break, so nothing `fast_yaml` hands to the pure reader) without
+    ruamel.yaml: the data as the plain reader reads it (`tests/test_simple_yaml.py`
+    holds it to the libyaml readers') and the node marks from libyaml through PyYAML's
+    binding, the marks `_libyaml_nodes` reads through ruamel's. None: another reader
+    reads it."""
+    from ..readers.simple_yaml import simple_data
+
+    plain, data = simple_data(text)
+    if not plain:
+        return None
+    from ..readers.stream_yaml import _composer_class
+
+    composer = _composer_class()
+    if composer is None:
+        return None
+    import warnings
+
+    parser = composer(text)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            node = parser.get_single_node()
+    except Exception:  # the other readers say what is wrong, and where
+        return None
+    finally:
+        parser.dispose()
+    if node is None or _has_empty_scalar(node):
+        return None  # libyaml places an empty value elsewhere than the pure reader
     return node, data
 
 

@@ -148,7 +148,7 @@ def _fix_locked(
 ) -> Outcome:
     from ..readers.fileio import BOM, FileProblem, read_text
     from ..readers.markers import find_conflict_marker
-    from .layout import Refused
+    from .parsing import Refused
 
     soft = rules.get("max-lines-soft", {}).get("max")
     hard = rules.get("max-lines-hard", {}).get("max")

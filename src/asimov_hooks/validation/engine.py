@@ -262,7 +262,9 @@ class Checker:
                 # without a data check nothing asks where a value sits (the archive):
                 # the data is read without a node tree
                 positions = any(rid in rules for rid in DATA_CHECKS)
-                ctx.document = load_yaml(text.text, max_nodes, self.config.limits, positions)
+                ctx.document = ctx.memo.get("document") or load_yaml(
+                    text.text, max_nodes, self.config.limits, positions
+                )
             else:
                 from ..readers.json_loader import load_json
 

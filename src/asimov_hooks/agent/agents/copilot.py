@@ -7,22 +7,25 @@ reference"; `.github/hooks/*.json`, `"version": 1`, command hooks with `bash`):
   `source`: sessionStart; `error`: errorOccurred; `reason`: sessionEnd; none of
   these: agentStop). A `hookEventName` / `hook_event_name`, when a version sends
   one, wins. Every payload carries `timestamp` and `cwd`; `sessionId` where given.
-- preToolUse / postToolUse: `toolName` and `toolArgs`, a JSON string (an object is
-  read too). `create` (`path`, `file_text`), `edit` (`path`, `old_str`, `new_str`:
-  exactly one occurrence), `bash` (`command`: the protocol files' state before the
+- preToolUse / postToolUse: `toolName` and `toolArgs`, a JSON string as documented
+  (Copilot CLI 1.0.102 sends an object: both are read). `create` (`path`,
+  `file_text`), `edit` (`path`, `old_str`, `new_str`: exactly one occurrence), `bash` (`command`: the protocol files' state before the
   command, compared after it). A deny is `{"permissionDecision": "deny",
   "permissionDecisionReason": ...}`. A create or edit whose result the rolling window
   would trim gets `modifiedArgs` (the hooks reference: "substitute tool arguments"):
   the trimmed `file_text`, or `old_str` the whole current file and `new_str` the
-  trimmed file, with no decision (the user's own permission flow goes on). postToolUse's output is ignored by Copilot: what is
-  still wrong goes to stderr (the hook log) and as `additionalContext`.
+  trimmed file, with no decision (the user's own permission flow goes on). What is
+  still wrong after the write goes as postToolUse's `additionalContext` (the hooks
+  reference calls this output ignored; 1.0.102 appends it to the tool's result) and to
+  stderr (the hook log).
 - agentStop: `{"decision": "block", "reason": ...}` keeps the agent working with
   the reason as its next instruction; the turn timer is the loop guard.
 - sessionStart `source`: new, startup, resume (`additionalContext`, the SDK's field,
   carries the re-read checkpoint after a resume).
 - userPromptSubmitted `prompt` (its output is ignored: nothing is written).
 - sessionEnd, errorOccurred: nothing to do.
-- No project directory variable: the project is the git top level of `cwd`.
+- The project is the git top level of `cwd` (1.0.102 also sets `COPILOT_PROJECT_DIR`,
+  which the documentation does not name).
 """
 
 from __future__ import annotations
@@ -196,7 +199,7 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
     elif answer.decision == "block" and event.kind == STOP:
         out = {"decision": "block", "reason": answer.reason}
     elif answer.context and event.kind != PROMPT:
-        if event.kind != SESSION_START:  # the hook log shows it where the output is ignored
+        if event.kind != SESSION_START:  # the hook log too (a version may ignore the output)
             log_context(answer.context)
         out = {"additionalContext": answer.context}
     if out is None:

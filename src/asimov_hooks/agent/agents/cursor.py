@@ -10,7 +10,10 @@ from the project root):
   two forms are read: the whole new content (`file_path` or `path`, with `content`
   or `contents`) and an exact replacement (`old_string`, `new_string`,
   `replace_all`). Any other form is not judged before the write; the repair after
-  it still runs. A write is never rewritten (`updated_input` would need the
+  it still runs. A write whose input names no file at all (`ApplyPatch`, whose
+  input Cursor does not document: projects report a free-form patch, or one under
+  `patch` or `diff`) is watched as a command is: the protocol files' state before
+  it, compared after it. A write is never rewritten (`updated_input` would need the
   tool's input shape).
 - postToolUse (same matcher): `additional_context` goes to the agent: the file is
   repaired (the trim) and what is still wrong is said to the agent.
@@ -123,8 +126,11 @@ def normalize(payload: dict[str, Any]) -> Event:
         event.tool_use = as_text(payload.get("tool_use_id"))
         if event.tool == SHELL_TOOL:  # what the command changes is caught after it
             return shell_event(event, payload, tool_input.get("command"))
-        if path is None or event.tool in NOT_WRITES:
-            return event  # not a file write, or one whose file we cannot tell: nothing
+        if event.tool in NOT_WRITES:
+            return event  # not a file write: nothing
+        if path is None:  # a write whose input names no file (an ApplyPatch patch: its
+            # input is not documented): the protocol files compared before and after it
+            return shell_event(event, payload, None)
         event.targets = [path]
         if event.kind == PRE_WRITE:
             change = _change(tool_input)

@@ -55,9 +55,9 @@ def plan(
 ) -> Cut | None:
     """What the rolling window leaves of `after` (the content a write would leave at
     `path`), nothing archived yet; None when nothing is trimmed."""
+    from ...trim.algorithm import trim_kind_text
     from ...trim.layout import Refused
     from ...trim.settings import Settings
-    from ...trim.trimmer import trim_text
     from ...validation.config import ConfigError
 
     try:
@@ -66,19 +66,8 @@ def plan(
         return None
     if kind not in settings.kinds or config.kinds[kind].get("format") != "yaml":
         return None
-    spec = config.kinds[kind]
-    rules = config.rules_for(kind, rel)
-    bom = "\ufeff" if after.startswith("\ufeff") else ""
     try:
-        result = trim_text(
-            after[len(bom) :],
-            settings,
-            rules.get("max-lines-soft", {}).get("max"),
-            rules.get("max-lines-hard", {}).get("max"),
-            identify=spec if spec.get("identify") else None,
-            max_nodes=rules.get("yaml-aliases", {}).get("max-nodes", 100_000),
-            limits=config.limits,
-        )
+        bom, result = trim_kind_text(after, config, kind, rel, settings)
     except (Refused, ConfigError):
         return None
     if result.skipped or result.text == after[len(bom) :]:

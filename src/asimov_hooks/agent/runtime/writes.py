@@ -168,22 +168,11 @@ def as_trimmed(content: str, config: Config, kind: str, rel: str, limit: int) ->
     settings = trim_settings(config)
     if kind not in settings.kinds or len(content.encode("utf-8", "surrogatepass")) > limit:
         return content, False
+    from ...trim.algorithm import trim_kind_text
     from ...trim.layout import Refused
-    from ...trim.trimmer import trim_text
 
-    spec = config.kinds[kind]
-    rules = config.rules_for(kind, rel)
-    bom = "\ufeff" if content.startswith("\ufeff") else ""
     try:
-        result = trim_text(
-            content[len(bom) :],
-            settings,
-            rules.get("max-lines-soft", {}).get("max"),
-            rules.get("max-lines-hard", {}).get("max"),
-            identify=spec if spec.get("identify") else None,
-            max_nodes=rules.get("yaml-aliases", {}).get("max-nodes", 100_000),
-            limits=config.limits,
-        )
+        bom, result = trim_kind_text(content, config, kind, rel, settings)
     except Refused:
         return content, False  # the checks report what makes it untrimmable
     if result.skipped or result.text == content[len(bom) :]:
