@@ -51,6 +51,41 @@ def _inside(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
+# A run that reads many files asks `tree_of` for each, and their directories share
+# ancestors: inside `remembered_trees()` (one validate run) which directories hold a
+# `.git`, and what a found top resolves to, are looked up once. Outside it nothing is
+# kept: a long-lived caller (an agent hook, a test) always looks afresh. What is read
+# is still walked by descriptor from the top, file by file (`Walk`).
+_MEMO: list[dict[tuple[str, str], object]] = []
+
+
+class remembered_trees:  # a statement: `with remembered_trees():`
+    def __enter__(self) -> None:
+        _MEMO.append({})
+
+    def __exit__(self, *exc: object) -> None:
+        _MEMO.pop()
+
+
+def _asked(question: str, path: str) -> object:
+    """`os.path.lexists(path/.git)` ("git"), `os.path.realpath(path)` ("real") or
+    `os.path.islink(path)` ("link"), remembered inside `remembered_trees()`."""
+    memo = _MEMO[-1] if _MEMO else None
+    if memo is not None:
+        found = memo.get((question, path), memo)
+        if found is not memo:
+            return found
+    if question == "git":
+        found = os.path.lexists(os.path.join(path, ".git"))
+    elif question == "real":
+        found = os.path.realpath(path)
+    else:
+        found = os.path.islink(path)
+    if memo is not None:
+        memo[(question, path)] = found
+    return found
+
+
 def tree_of(directory: str) -> str | None:
     """The real path of the work tree holding `directory` (None outside one). Looked for
     along the path as written: the outermost directory with a `.git`, then each nested
@@ -65,11 +100,11 @@ def tree_of(directory: str) -> str | None:
         if parent == chain[-1]:
             break
         chain.append(parent)
-    found = [d for d in chain if os.path.lexists(os.path.join(d, ".git"))]
+    found = [d for d in chain if _asked("git", d)]
     if not found:
         physical = os.path.realpath(directory)
         while True:
-            if os.path.lexists(os.path.join(physical, ".git")):
+            if _asked("git", physical):
                 return physical
             parent = os.path.dirname(physical)
             if parent == physical:
@@ -79,12 +114,12 @@ def tree_of(directory: str) -> str | None:
     for inner in reversed(found[:-1]):
         step, linked = inner, False
         while step != accepted and not linked:
-            linked = os.path.islink(step)
+            linked = bool(_asked("link", step))
             step = os.path.dirname(step)
         if linked:
             break
         accepted = inner
-    return os.path.realpath(accepted)
+    return str(_asked("real", accepted))
 
 
 def git_dirs(root: str) -> list[str]:
