@@ -51,11 +51,9 @@ def _inside(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
-# A run that reads many files asks `tree_of` for each, and their directories share
-# ancestors: inside `remembered_trees()` (one validate run) which directories hold a
-# `.git`, and what a found top resolves to, are looked up once. Outside it nothing is
-# kept: a long-lived caller (an agent hook, a test) always looks afresh. What is read
-# is still walked by descriptor from the top, file by file (`Walk`).
+# Inside `remembered_trees()` (one validate run: its files share ancestors) which
+# directories hold a `.git`, and where a found top resolves, are looked up once; outside
+# it nothing is kept. What is read is still walked by descriptor, file by file (`Walk`).
 _MEMO: list[dict[tuple[str, str], object]] = []
 
 
@@ -68,21 +66,16 @@ class remembered_trees:  # a statement: `with remembered_trees():`
 
 
 def _asked(question: str, path: str) -> object:
-    """`os.path.lexists(path/.git)` ("git"), `os.path.realpath(path)` ("real") or
-    `os.path.islink(path)` ("link"), remembered inside `remembered_trees()`."""
-    memo = _MEMO[-1] if _MEMO else None
-    if memo is not None:
-        found = memo.get((question, path), memo)
-        if found is not memo:
-            return found
-    if question == "git":
-        found = os.path.lexists(os.path.join(path, ".git"))
-    elif question == "real":
-        found = os.path.realpath(path)
-    else:
-        found = os.path.islink(path)
-    if memo is not None:
-        memo[(question, path)] = found
+    """lexists(path/.git) ("git"), realpath ("real") or islink ("link") of `path`."""
+    memo = _MEMO[-1] if _MEMO else {}
+    found = memo.get((question, path), memo)
+    if found is memo:
+        if question == "git":
+            found = os.path.lexists(os.path.join(path, ".git"))
+        else:
+            found = os.path.realpath(path) if question == "real" else os.path.islink(path)
+        if _MEMO:
+            memo[(question, path)] = found
     return found
 
 
