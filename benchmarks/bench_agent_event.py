@@ -4,7 +4,7 @@ Each agent runs its write hooks (Claude Code's PreToolUse and PostToolUse, Codex
 apply_patch, Gemini CLI's BeforeTool and AfterTool, Cursor's, Copilot CLI's and Qwen Code's
 pre- and post-tool events) on every
 file the agent writes; almost all of them touch files that are not protocol files,
-where the hook has nothing to do. Its cost there must stay within about 2x a bare
+where the hook has nothing to do. Its cost there must stay within 1.5x a bare
 `python -c pass`. This measures it as a user has it: asimov-hooks installed as the
 README installs it (`python3 -m venv`, `pip install -U pip`, then `pip install .`: a
 wheel, compiled bytecode), each event a whole process fed its JSON on stdin, the way
@@ -37,7 +37,8 @@ CHECKPOINT = (
     'timestamp: "2026-11-20T10:30:00Z"\nmilestone: "Bench"\nstatus: in_progress\n'
     'completed:\n  - "one"\nnext_steps:\n  - "two"\n'
 )
-TARGET = 2.0  # x python -c pass, for edits of files that are not protocol files
+TARGET = 1.5  # x python -c pass, for edits of files that are not protocol files
+CHECKPOINT_TARGET = 3.0  # x python -c pass, after a checkpoint write (PostToolUse)
 
 
 def build_env(directory: str, maker: str = "venv") -> str:
@@ -261,12 +262,14 @@ def table(results: list[tuple[str, Samples]], runs: int, how: str) -> str:
             f"| {cpu_med * 1000:.1f} ms | {cpu_ratio:.2f}× |"
         )
         if "not a protocol file" in name:
-            verdicts.append((name, ratio, cpu_ratio))
+            verdicts.append((name, ratio, cpu_ratio, TARGET))
+        elif name.startswith("PostToolUse Write .claude_checkpoint.yaml"):
+            verdicts.append((name, ratio, cpu_ratio, CHECKPOINT_TARGET))
     lines.append("")
-    for name, ratio, cpu_ratio in verdicts:
-        ok = "met" if max(ratio, cpu_ratio) <= TARGET else "NOT met"
+    for name, ratio, cpu_ratio, target in verdicts:
+        ok = "met" if max(ratio, cpu_ratio) <= target else "NOT met"
         lines.append(
-            f"- target ≤ {TARGET:.0f}× `python -c pass` for {name}: {ratio:.2f}× wall, "
+            f"- target ≤ {target:g}× `python -c pass` for {name}: {ratio:.2f}× wall, "
             f"{cpu_ratio:.2f}× CPU ({ok})"
         )
     return "\n".join(lines) + "\n"
