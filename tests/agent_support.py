@@ -1,5 +1,10 @@
-"""Driving `asimov-hooks agent-event --agent NAME` as an agent does: one process per
-event, the payload (a documented fixture from tests/data/agents/NAME/) on stdin."""
+"""Driving `asimov-hooks agent-event --agent NAME` as an agent does: one call per event,
+the payload (a documented fixture from tests/data/agents/NAME/) on stdin.
+
+Each call runs the console script's entry point in the test process (conftest.call_script:
+its own argv, cwd, environment, stdin and output streams); `process=True` runs the
+installed script as its own process, as the agent does, for the tests that check what
+only a real process shows."""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ import shutil
 import sqlite3
 import subprocess
 
-from conftest import ROOT, SCRIPTS, script_env
+from conftest import ROOT, SCRIPTS, call_script, script_env
 
 FIXTURES = os.path.join(ROOT, "tests", "data", "agents")
 PLACEHOLDER = "/home/user/project"  # the project root the fixtures are written with
@@ -42,23 +47,33 @@ def _replace(value: object, old: str, new: str) -> object:
 
 
 def run_event(
-    agent: str | None, payload: object, cwd: os.PathLike | str, **env: str
+    agent: str | None,
+    payload: object,
+    cwd: os.PathLike | str,
+    *,
+    process: bool = False,
+    **env: str,
 ) -> subprocess.CompletedProcess:
-    """One `asimov-hooks agent-event [--agent AGENT]` process; never a traceback, never
-    exit 2, one stderr line when it fails."""
-    exe = shutil.which("asimov-hooks", path=SCRIPTS) or "asimov-hooks"
+    """One `asimov-hooks agent-event [--agent AGENT]` call (a process of its own with
+    `process=True`); never a traceback, never exit 2, one stderr line when it fails."""
     data = payload if isinstance(payload, (str, bytes)) else json.dumps(payload)
-    argv = [exe, "agent-event"] + (["--agent", agent] if agent else [])
-    proc = subprocess.run(
-        argv,
-        cwd=os.fspath(cwd),
-        input=data.encode("utf-8") if isinstance(data, str) else data,
-        capture_output=True,
-        env=script_env(**env),
-        timeout=120,
-        check=False,
-    )
-    out, err = proc.stdout.decode(), proc.stderr.decode()
+    stdin = data.encode("utf-8") if isinstance(data, str) else data
+    argv = ["agent-event"] + (["--agent", agent] if agent else [])
+    if process:
+        exe = shutil.which("asimov-hooks", path=SCRIPTS) or "asimov-hooks"
+        proc = subprocess.run(
+            [exe, *argv],
+            cwd=os.fspath(cwd),
+            input=stdin,
+            capture_output=True,
+            env=script_env(**env),
+            timeout=120,
+            check=False,
+        )
+        out, err = proc.stdout.decode(), proc.stderr.decode()
+    else:
+        proc = call_script("asimov-hooks", *argv, cwd=cwd, stdin=stdin, env=script_env(**env))
+        out, err = proc.stdout, proc.stderr
     assert "Traceback" not in out + err, out + err
     assert proc.returncode in (0, 1), (proc.returncode, out, err)
     if proc.returncode == 1:
@@ -97,4 +112,33 @@ def age_turn(project: str, session: str, seconds: float) -> None:
             "UPDATE turns SET last_message_sent_at = last_message_sent_at - ?, "
             "last_checkpoint_at = last_checkpoint_at - ? WHERE project = ? AND session_id = ?",
             (seconds, seconds, os.path.realpath(project), session),
+        )
+
+
+def agent_event(
+    agent: str, payload: object, cwd: os.PathLike | str, **env: str
+) -> subprocess.CompletedProcess:
+    """run_event for an event that must be handled: exit 0."""
+    proc = run_event(agent, payload, cwd, **env)
+    assert proc.returncode == 0, (proc.returncode, proc.stdout, proc.stderr)
+    return proc
+
+
+def output(proc: subprocess.CompletedProcess) -> dict | None:
+    """The JSON answer on stdout, None when there is none (exit code not checked)."""
+    return json.loads(proc.stdout) if proc.stdout.strip() else None
+
+
+def work(project: str, seconds: float = 31) -> None:
+    """Let `seconds` of work pass for the turn timer (the default: past the suite's
+    30 s threshold): every stored turn of the project's repository moves that far
+    into the past, whatever the session (age_turn moves one)."""
+    db = os.path.join(project, ".git", "asimov-hooks", "agent.sqlite3")
+    if not os.path.exists(db):
+        return
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "UPDATE turns SET last_message_sent_at = last_message_sent_at - ?, "
+            "last_checkpoint_at = last_checkpoint_at - ?",
+            (seconds, seconds),
         )

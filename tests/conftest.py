@@ -169,7 +169,92 @@ def script_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def run_script(name: str, *args: str, cwd: os.PathLike | str, **extra: str):
+ENTRY_POINTS = {  # console script -> its function (pyproject.toml [project.scripts])
+    "asimov-hooks": "hooks_main",
+    "asimov-validate": "validate_main",
+    "asimov-check-size": "check_size_main",
+}
+
+
+def call_script(
+    name: str,
+    *args: str,
+    cwd: os.PathLike | str,
+    stdin: bytes | str = b"",
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess:
+    """What the console script `name ARGS` does as a process, run in this one: the
+    entry point pyproject.toml names, with its argv, cwd, environment (script_env's,
+    or `env`), stdin (bytes) and a UTF-8 stdout and stderr of its own, and its exit
+    code (returned or raised). Everything the process would leave behind (cwd,
+    environment, streams) is put back. An exception that escapes the entry point
+    fails the test, as a traceback would.
+
+    A subprocess adds only the interpreter's start-up, which a few tests per entry
+    point still check (run_script)."""
+    import io
+
+    from asimov_hooks.cli import entrypoints
+
+    main = getattr(entrypoints, ENTRY_POINTS[name])
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    streams = (sys.stdin, sys.stdout, sys.stderr, sys.argv)
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
+    err = io.TextIOWrapper(
+        io.BytesIO(), encoding="utf-8", errors="backslashreplace", write_through=True
+    )
+    try:
+        os.environ.clear()
+        os.environ.update(script_env() if env is None else env)
+        os.chdir(os.fspath(cwd))
+        sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+        sys.stdout, sys.stderr = out, err
+        sys.argv = [os.path.join(SCRIPTS, name), *args]
+        try:
+            code = main(list(args))
+        except SystemExit as exc:
+            code = exc.code
+            if isinstance(code, str):
+                err.write(code + "\n")
+                code = 1
+        code = 0 if code is None else code
+    finally:
+        sys.stdin, sys.stdout, sys.stderr, sys.argv = streams
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(
+        [name, *args],
+        code,
+        out.buffer.getvalue().decode("utf-8"),
+        err.buffer.getvalue().decode("utf-8"),
+    )
+
+
+def _universal(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def run_script(
+    name: str, *args: str, cwd: os.PathLike | str, process: bool = False, **extra: str
+) -> subprocess.CompletedProcess:
+    """`name ARGS` in `cwd` with script_env(**extra), its output as text (universal
+    newlines, as subprocess's text mode has it): the entry point called in this
+    process (call_script), or with `process=True` the installed console script as a
+    process of its own. Two cases always get a process: a PYTHON* variable (the
+    interpreter reads them when it starts) and `asimov-hooks init` (it runs commands
+    that write to its own stdout and stderr)."""
+    if any(key.startswith("PYTHON") for key in extra) or (name, *args[:1]) == (
+        "asimov-hooks",
+        "init",
+    ):
+        process = True
+    if not process:
+        done = call_script(name, *args, cwd=cwd, env=script_env(**extra))
+        return subprocess.CompletedProcess(
+            done.args, done.returncode, _universal(done.stdout), _universal(done.stderr)
+        )
     exe = shutil.which(name, path=SCRIPTS) or name
     return subprocess.run(
         [exe, *args],
@@ -221,7 +306,26 @@ def try_repo(
     )
 
 
+def _share_bytecode() -> None:
+    """The Python processes the tests start (our console scripts, pre-commit's hook
+    environment) keep their compiled bytecode in one directory of this test run, as an
+    installed hook has it, instead of compiling every module they import in every
+    process when PYTHONDONTWRITEBYTECODE is set. Nothing is written into the source
+    tree, and the directory goes when the run ends. Set once, by the first process of
+    the run (the xdist workers inherit it); a PYTHONPYCACHEPREFIX of the user's stays."""
+    if os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    import atexit
+    import tempfile
+
+    where = tempfile.mkdtemp(prefix="asimov-hooks-bytecode-")
+    atexit.register(shutil.rmtree, where, True)
+    os.environ["PYTHONPYCACHEPREFIX"] = where
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    _share_bytecode()
     config.addinivalue_line(
         "markers",
         "slow: builds a wheel or pre-commit environment (network to PyPI), or runs "
@@ -267,8 +371,21 @@ def agent_repo(tmp_path, isolated_home) -> str:
     return repo
 
 
+@pytest.fixture
+def checkpoint_repo(agent_repo) -> str:
+    """agent_repo with a valid session checkpoint (GOOD_CHECKPOINT) on disk."""
+    write(agent_repo, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
+    return agent_repo
+
+
 def run_module(cwd: os.PathLike | str, *args: str, **env: str) -> subprocess.CompletedProcess:
-    """`python -m asimov_hooks ARGS` as a whole process in `cwd`."""
+    """`python -m asimov_hooks ARGS` in `cwd` (the `asimov-hooks` entry point): called in
+    this process (call_script) but for the cases run_script gives a process of its own."""
+    if not any(key.startswith("PYTHON") for key in env) and args[:1] != ("init",):
+        done = call_script("asimov-hooks", *args, cwd=cwd, env={**os.environ, **env})
+        return subprocess.CompletedProcess(
+            done.args, done.returncode, _universal(done.stdout), _universal(done.stderr)
+        )
     return subprocess.run(
         [sys.executable, "-m", "asimov_hooks", *args],
         cwd=os.fspath(cwd),

@@ -1,4 +1,4 @@
-"""`asimov-hooks agent-event --agent copilot|qwen`: every event branch a separate process
+"""`asimov-hooks agent-event --agent copilot|qwen`: every event branch a separate call
 fed a payload shaped as the agent documents it (tests/data/agents/copilot and qwen,
 sources in CONTRACTS.md), in real git repositories, with the turn timer of the
 checkpoint-injection design (stored timestamps moved into the past, no sleeping)."""
@@ -10,8 +10,9 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import GOOD_CHECKPOINT, git, git_init, write
-from test_agent_others import BLOATED, THRESHOLD, agent_event, fixture, output, work
+from agent_support import agent_event, fixture, output, run_event, work
+from conftest import GOOD_CHECKPOINT, git_init, write
+from test_agent_others import BLOATED
 
 AGENTS = ("copilot", "qwen")
 EVENTS = {
@@ -33,14 +34,8 @@ SESSION = {"copilot": "sessionId", "qwen": "session_id"}
 
 
 @pytest.fixture
-def repo(tmp_path, isolated_home) -> str:
-    path = git_init(tmp_path / "repo")
-    write(path, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
-    write(path, ".asimov-hooks.yaml", f"agent:\n  turn-threshold: {THRESHOLD}\n")
-    write(path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
-    write(path, "warmup.yaml", "identity:\n  project: demo\n")
-    git(path, "add", "warmup.yaml")  # committed: the repository follows the protocol
-    return path
+def repo(checkpoint_repo) -> str:
+    return checkpoint_repo
 
 
 def event(agent: str, kind: str, repo: str, **changes: object) -> dict:
@@ -105,15 +100,11 @@ def test_every_documented_payload_is_answered(agent: str, repo: str) -> None:
 
 
 def test_copilot_payload_without_cwd_or_timestamp_is_refused(repo: str) -> None:
-    from agent_support import run_event
-
     proc = run_event("copilot", {"hello": 1}, repo)
     assert proc.returncode == 1 and "GitHub Copilot CLI" in proc.stderr
 
 
 def test_copilot_tool_args_that_are_not_json_are_refused(repo: str) -> None:
-    from agent_support import run_event
-
     payload = fixture("copilot", "pre_tool_use_edit", repo, toolArgs="{not json")
     proc = run_event("copilot", payload, repo)
     assert proc.returncode == 1 and "toolArgs" in proc.stderr

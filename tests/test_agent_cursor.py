@@ -2,7 +2,7 @@
 the refusal before a write (preToolUse), the word to the agent after it (postToolUse),
 the cap on checkpoint requests per prompt whatever `loop_count` says, the restart
 re-read at sessionStart, and Cursor's run of Claude Code's hooks (the Claude Code hook
-stands aside). Each event is a separate `asimov-hooks agent-event` process fed a
+stands aside). Each event is a separate `asimov-hooks agent-event` call fed a
 payload shaped as Cursor documents it (tests/data/agents/cursor/, CONTRACTS.md), in
 real git repositories.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from agent_support import age_turn, answer, fixture, run_event, turn_row
-from conftest import GOOD_CHECKPOINT, git, git_init, run_script, write
+from conftest import GOOD_CHECKPOINT, run_script, write
 
 THRESHOLD = 30
 SESSION = "cdefee2d-2727-4b73-bf77-d9d830f31d2a"  # the fixtures' conversation_id
@@ -29,14 +29,8 @@ BLOATED = (
 
 
 @pytest.fixture
-def repo(tmp_path, isolated_home) -> str:
-    path = git_init(tmp_path / "repo")
-    write(path, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
-    write(path, ".asimov-hooks.yaml", f"agent:\n  turn-threshold: {THRESHOLD}\n")
-    write(path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
-    write(path, "warmup.yaml", "identity:\n  project: demo\n")
-    git(path, "add", "warmup.yaml")  # committed: the repository follows the protocol
-    return path
+def repo(checkpoint_repo) -> str:
+    return checkpoint_repo
 
 
 def cursor(payload: dict, repo: str) -> dict | None:

@@ -455,7 +455,8 @@ def test_default_threshold_and_message(tmp_path, isolated_home) -> None:
     ],
 )
 def test_malformed_stdin(repo, stdin: str | bytes, message: str) -> None:
-    proc = agent_event(stdin, repo)
+    """The installed hook as its own process, its stdin as the agent writes it."""
+    proc = run_event(None, stdin, repo, process=True)
     assert proc.returncode == 1 and message in proc.stderr and proc.stdout == ""
 
 

@@ -1,4 +1,4 @@
-"""`asimov-hooks agent-event --agent codex|gemini|cursor`, each event a separate process
+"""`asimov-hooks agent-event --agent codex|gemini|cursor`, each event a separate call
 fed a payload shaped as the agent documents it (tests/data/agents/, sources in
 CONTRACTS.md), in real git repositories.
 
@@ -9,19 +9,15 @@ timestamps into the past instead of sleeping, and never assert how long anything
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import sqlite3
 import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import GOOD_CHECKPOINT, SCRIPTS, git, git_init, oc_checkpoint, script_env, write
+from agent_support import FIXTURES, PLACEHOLDER, agent_event, fixture, output, work
+from conftest import GOOD_CHECKPOINT, git, git_init, oc_checkpoint, script_env, write
 
-THRESHOLD = 30
-FIXTURES = Path(__file__).parent / "data" / "agents"
-PLACEHOLDER = "/home/user/project"
+THRESHOLD = 30  # conftest.agent_repo's
 AGENTS = ("codex", "gemini", "cursor")
 PRE_WRITE_AGENTS = ("codex", "gemini", "cursor")
 EVENTS = {  # the fixture of each kind of event, per agent
@@ -37,38 +33,8 @@ CONTINUED = {  # a stop that follows a continuation a hook asked for
 SESSION = {"codex": "session_id", "gemini": "session_id", "cursor": "conversation_id"}
 
 
-def agent_event(
-    agent: str, payload: object, cwd: os.PathLike | str, **env: str
-) -> subprocess.CompletedProcess:
-    exe = shutil.which("asimov-hooks", path=SCRIPTS) or "asimov-hooks"
-    proc = subprocess.run(
-        [exe, "agent-event", "--agent", agent],
-        cwd=os.fspath(cwd),
-        input=json.dumps(payload).encode("utf-8"),
-        capture_output=True,
-        env=script_env(**env),
-        timeout=120,
-        check=False,
-    )
-    out, err = proc.stdout.decode(), proc.stderr.decode()
-    assert "Traceback" not in out + err, out + err
-    assert proc.returncode == 0, (proc.returncode, out, err)
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
-
-
-def fixture(agent: str, name: str, repo: str, **changes: object) -> dict:
-    text = (FIXTURES / agent / f"{name}.json").read_text(encoding="utf-8")
-    payload = json.loads(text.replace(PLACEHOLDER, repo))
-    payload.update(changes)
-    return payload
-
-
 def event(agent: str, kind: str, repo: str, **changes: object) -> dict:
     return fixture(agent, EVENTS[agent][kind], repo, **changes)
-
-
-def output(proc: subprocess.CompletedProcess) -> dict | None:
-    return json.loads(proc.stdout) if proc.stdout.strip() else None
 
 
 def continued_with(agent: str, proc: subprocess.CompletedProcess) -> str | None:
@@ -130,32 +96,11 @@ def pre_write(agent: str, repo: str, rel: str, old: str | None, new: str) -> dic
 
 
 @pytest.fixture
-def repo(tmp_path, isolated_home) -> str:
-    path = git_init(tmp_path / "repo")
-    write(path, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
-    write(path, ".asimov-hooks.yaml", f"agent:\n  turn-threshold: {THRESHOLD}\n")
-    write(path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
-    write(path, "warmup.yaml", "identity:\n  project: demo\n")
-    git(path, "add", "warmup.yaml")  # committed: the repository follows the protocol
-    return path
+def repo(checkpoint_repo) -> str:
+    return checkpoint_repo
 
 
 # ------------------------------------------------------------------ the turn timer
-def work(repo: str, seconds: float = THRESHOLD + 1) -> None:
-    """Let `seconds` of work pass for the turn timer: every stored turn timestamp of
-    the repository moves that far into the past (the state is on disk by design, so
-    a test need not sleep through the threshold, however busy the machine)."""
-    db = os.path.join(repo, ".git", "asimov-hooks", "agent.sqlite3")
-    if not os.path.exists(db):
-        return
-    with sqlite3.connect(db) as conn:
-        conn.execute(
-            "UPDATE turns SET last_message_sent_at = last_message_sent_at - ?, "
-            "last_checkpoint_at = last_checkpoint_at - ?",
-            (seconds, seconds),
-        )
-
-
 def stop(agent: str, repo: str, **changes: object) -> str | None:
     return continued_with(agent, agent_event(agent, event(agent, "stop", repo, **changes), repo))
 
@@ -498,7 +443,7 @@ def test_a_write_of_another_file_loads_nothing_heavy(
     import sys
 
     write(repo, "src/app.py", "status: in_progress\n")
-    text = (FIXTURES / agent / f"{name}.json").read_text(encoding="utf-8")
+    text = Path(FIXTURES, agent, f"{name}.json").read_text(encoding="utf-8")
     text = text.replace(".claude_checkpoint.yaml", "src/app.py").replace(PLACEHOLDER, repo)
     code = (
         "import io, sys\n"

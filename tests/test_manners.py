@@ -7,7 +7,13 @@ from __future__ import annotations
 import sys
 
 import pytest
-from conftest import GOOD_CHECKPOINT, run_script, write
+from conftest import GOOD_CHECKPOINT, write
+from conftest import run_script as _run_script
+
+
+def run_script(*args: str, **kwargs: str):
+    """Whole processes: the installed console scripts, as a user runs them."""
+    return _run_script(*args, process=True, **kwargs)
 
 
 @pytest.fixture
