@@ -1,9 +1,10 @@
 """Start-up cost of `asimov-hooks agent-event`, the agent hook on every file edit.
 
 Each agent runs its write hooks (Claude Code's PreToolUse and PostToolUse, Codex's on
-apply_patch, Gemini CLI's BeforeTool and AfterTool, Cursor's preToolUse and postToolUse) on every
+apply_patch, Gemini CLI's BeforeTool and AfterTool, Cursor's, Copilot CLI's and Qwen Code's
+pre- and post-tool events) on every
 file the agent writes; almost all of them touch files that are not protocol files,
-where the hook has nothing to do. Its cost there must stay within about 2x a bare
+where the hook has nothing to do. Its cost there must stay within 1.5x a bare
 `python -c pass`. This measures it as a user has it: asimov-hooks installed as the
 README installs it (`python3 -m venv`, `pip install -U pip`, then `pip install .`: a
 wheel, compiled bytecode), each event a whole process fed its JSON on stdin, the way
@@ -36,7 +37,8 @@ CHECKPOINT = (
     'timestamp: "2026-11-20T10:30:00Z"\nmilestone: "Bench"\nstatus: in_progress\n'
     'completed:\n  - "one"\nnext_steps:\n  - "two"\n'
 )
-TARGET = 2.0  # x python -c pass, for edits of files that are not protocol files
+TARGET = 1.5  # x python -c pass, for edits of files that are not protocol files
+CHECKPOINT_TARGET = 3.0  # x python -c pass, after a checkpoint write (PostToolUse)
 
 
 def build_env(directory: str, maker: str = "venv") -> str:
@@ -98,6 +100,14 @@ def make_project(directory: str) -> dict[str, Any]:
             "cwd": repo,
         }
 
+    def copilot_tool(name: str, rel: str) -> dict[str, object]:
+        # as Copilot CLI 1.0.102 sends it: toolArgs an object, no event name
+        args = {"path": os.path.join(repo, rel), "old_str": "x = 1", "new_str": "x = 2"}
+        fields: dict[str, object] = {"toolName": "edit", "toolArgs": args}
+        if name == "postToolUse":
+            fields["toolResult"] = {"resultType": "success", "textResultForLlm": "updated"}
+        return {"sessionId": "bench", "timestamp": 1764061310000, "cwd": repo, **fields}
+
     cases: dict[str, tuple[str, dict[str, object]]] = {
         "PreToolUse Write src/app.py (not a protocol file)": (
             "claude",
@@ -140,6 +150,22 @@ def make_project(directory: str) -> dict[str, Any]:
         "Cursor postToolUse Write src/app.py (not a protocol file)": (
             "cursor",
             cursor_tool("postToolUse", "src/app.py"),
+        ),
+        "Copilot CLI preToolUse edit src/app.py (not a protocol file)": (
+            "copilot",
+            copilot_tool("preToolUse", "src/app.py"),
+        ),
+        "Copilot CLI postToolUse edit src/app.py (not a protocol file)": (
+            "copilot",
+            copilot_tool("postToolUse", "src/app.py"),
+        ),
+        "Qwen Code PreToolUse write_file src/app.py (not a protocol file)": (
+            "qwen",
+            tool("PreToolUse", "write_file", "src/app.py", content="x = 2\n"),
+        ),
+        "Qwen Code PostToolUse edit src/app.py (not a protocol file)": (
+            "qwen",
+            tool("PostToolUse", "edit", "src/app.py", old_string="x = 1", new_string="x = 2"),
         ),
     }
     out = {}
@@ -236,12 +262,14 @@ def table(results: list[tuple[str, Samples]], runs: int, how: str) -> str:
             f"| {cpu_med * 1000:.1f} ms | {cpu_ratio:.2f}× |"
         )
         if "not a protocol file" in name:
-            verdicts.append((name, ratio, cpu_ratio))
+            verdicts.append((name, ratio, cpu_ratio, TARGET))
+        elif name.startswith("PostToolUse Write .claude_checkpoint.yaml"):
+            verdicts.append((name, ratio, cpu_ratio, CHECKPOINT_TARGET))
     lines.append("")
-    for name, ratio, cpu_ratio in verdicts:
-        ok = "met" if max(ratio, cpu_ratio) <= TARGET else "NOT met"
+    for name, ratio, cpu_ratio, target in verdicts:
+        ok = "met" if max(ratio, cpu_ratio) <= target else "NOT met"
         lines.append(
-            f"- target ≤ {TARGET:.0f}× `python -c pass` for {name}: {ratio:.2f}× wall, "
+            f"- target ≤ {target:g}× `python -c pass` for {name}: {ratio:.2f}× wall, "
             f"{cpu_ratio:.2f}× CPU ({ok})"
         )
     return "\n".join(lines) + "\n"

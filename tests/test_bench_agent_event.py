@@ -26,5 +26,9 @@ def test_agent_event_benchmark_runs(tmp_path, isolated_home) -> None:
         "Gemini CLI BeforeTool write_file src/app.py (not a protocol file)",
         "Cursor preToolUse Write src/app.py (not a protocol file)",
         "Cursor postToolUse Write src/app.py (not a protocol file)",
+        "Copilot CLI preToolUse edit src/app.py (not a protocol file)",
+        "Copilot CLI postToolUse edit src/app.py (not a protocol file)",
+        "Qwen Code PreToolUse write_file src/app.py (not a protocol file)",
+        "Qwen Code PostToolUse edit src/app.py (not a protocol file)",
     ):
         assert f"| {row} |" in text and f"for {row}:" in text

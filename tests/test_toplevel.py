@@ -92,6 +92,6 @@ def test_no_other_module_asks_git_for_the_top() -> None:
     ]
     # fs.walk finds the top (gitutil.find_toplevel and fs.access ask it): along the path
     # as written, so a link out of the tree, to another repository, does not make that
-    # repository the tree; gitutil reads a `.git` file; config stops its search for a
-    # config file at a .git
-    assert sorted(walkers) == ["fs/walk.py", "gitutil.py", "validation/config.py"]
+    # repository the tree; gitutil reads a `.git` file; find_config (validation/packs)
+    # stops its search for a config file at a .git
+    assert sorted(walkers) == ["fs/walk.py", "gitutil.py", "validation/packs.py"]

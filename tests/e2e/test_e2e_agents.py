@@ -203,6 +203,8 @@ def _user_settings(name: str) -> str:
         return '{\n    "permissions": {"allow": ["Bash(ls:*)"]},\n    "hooks": {}\n}'
     if name == "codex":
         return '{\n\t"hooks": {\n\t\t"Stop": []\n\t}\n}\n'
+    if name == "copilot":  # plain JSON, as the hooks reference shows the files
+        return '{\n  "version": 1,\n  "hooks": {\n    "sessionEnd": []\n  }\n}\n'
     if name == "qwen":  # as Qwen Code leaves it: it adds "$version" to a file without one
         return '{\n  // the user\'s own comment\n  "ui": {"hideBanner": true},\n  "hooks": {},\n  "$version": 4\n}\n'
     return '{\n  // the user\'s own comment\n  "ui": {"hideBanner": true},\n  "hooks": {}\n}\n'

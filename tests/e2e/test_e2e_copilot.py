@@ -6,8 +6,9 @@ only Copilot CLI shows:
 - it reaches nothing but the scripted model: every socket it opens (traced with strace,
   where the machine allows it) goes to 127.0.0.1, and every request the server sees is a
   chat completion;
-- without offline mode it does try GitHub, through the proxy the suite gives it, and the
-  refusing sink records the attempt: so an empty sink in the other tests means something;
+- without offline mode (and with its client telemetry on) it does try GitHub, through the
+  proxy the suite gives it: the refusing sink on 127.0.0.1 records the attempt, and no
+  socket goes anywhere else; so an empty sink in the other tests means something;
 - the context its hooks answer reaches the model: preToolUse's `additionalContext` (next to
   `modifiedArgs`) as a message after the tool's result, postToolUse's appended to the
   result (the hooks reference says postToolUse's output is ignored).
@@ -50,24 +51,47 @@ def copilot(tmp_path, agent_commands, sink):  # noqa: F811
     made.cleanup()
 
 
-def _strace() -> str:
+def _strace() -> str | None:
+    """strace, where it is installed and may trace here (ptrace permitted)."""
     found = shutil.which("strace")
     if found is None:
-        pytest.skip("strace is not installed")
+        return None
     probe = subprocess.run([found, "-f", "-o", os.devnull, "true"], capture_output=True)
-    if probe.returncode != 0:
-        pytest.skip("strace cannot trace here (ptrace is not permitted)")
-    return found
+    return found if probe.returncode == 0 else None
 
 
-def test_copilot_reaches_only_the_scripted_model(copilot, tmp_path) -> None:
+def _traced(agent, trace: str) -> bool:
+    """Run the agent under strace (its connect() calls to `trace`), where possible."""
     strace = _strace()
-    trace = str(tmp_path / "connect.trace")
-    argv = copilot.argv
-    copilot.argv = lambda prompt, resume: [
+    if strace is None:
+        return False
+    argv = agent.argv
+    agent.argv = lambda prompt, resume: [
         *(strace, "-f", "-qq", "-e", "trace=connect", "-o", trace),
         *argv(prompt, resume),
     ]
+    return True
+
+
+def _sockets(trace: str) -> list[tuple[str, int]]:
+    """(address, port) of every IPv4/IPv6 connect() the trace holds."""
+    with open(trace, encoding="utf-8") as fh:
+        found = [m.group(2) for m in CONNECT.finditer(fh.read())]
+    out = []
+    for where in found:
+        address, port = ADDRESS.search(where), PORT.search(where)
+        assert address and port, where
+        out.append((address.group(1), int(port.group(1))))
+    return out
+
+
+LOOPBACK = ("127.0.0.1", "::1", "::ffff:127.0.0.1")
+
+
+def test_copilot_reaches_only_the_scripted_model(copilot, tmp_path) -> None:
+    trace = str(tmp_path / "connect.trace")
+    if not _traced(copilot, trace):
+        pytest.skip("strace is not installed, or cannot trace here (ptrace not permitted)")
     script = [copilot.write(CHECKPOINT, OVERSIZED), say("I will shorten it.")]
     with copilot.server_class(script) as srv:
         ran(copilot.run(srv, "Save the checkpoint."))
@@ -75,13 +99,9 @@ def test_copilot_reaches_only_the_scripted_model(copilot, tmp_path) -> None:
         seen = {(r.method, r.path) for r in srv.requests}
         port = srv.port
     assert seen == {("POST", "/v1/chat/completions")}
-    with open(trace, encoding="utf-8") as fh:
-        sockets = [m.group(2) for m in CONNECT.finditer(fh.read())]
+    sockets = _sockets(trace)
     assert sockets, "no connection traced: the model server was not reached through connect()"
-    for where in sockets:
-        address = ADDRESS.search(where)
-        assert address and address.group(1) in ("127.0.0.1", "::1", "::ffff:127.0.0.1"), where
-        assert PORT.search(where) and int(PORT.search(where).group(1)) == port, where
+    assert all(address in LOOPBACK and to == port for address, to in sockets), sockets
     # and the hooks ran: the preToolUse refusal is the edit's result, nothing written
     assert read(copilot) == GOOD_CHECKPOINT
     assert "refused" in results[0] and "max-lines-hard" in results[0], results
@@ -90,8 +110,9 @@ def test_copilot_reaches_only_the_scripted_model(copilot, tmp_path) -> None:
 def test_copilot_online_tries_github_and_the_sink_refuses_it(tmp_path, agent_commands) -> None:  # noqa: F811
     """The same run without `COPILOT_OFFLINE` and with client telemetry left on: Copilot
     CLI sends its telemetry to api.github.com through the proxy variables, and the sink on
-    127.0.0.1 records and refuses it. (With offline mode, or with telemetry off alone, the
-    sink sees nothing.)"""
+    127.0.0.1 records and refuses it; traced, no socket goes anywhere but 127.0.0.1. (With
+    offline mode, or with telemetry off alone, the sink sees nothing.)"""
+    trace = str(tmp_path / "online.trace")
     with Sink() as refused:
         made = AGENTS["copilot"](agent_commands["copilot"], make_project(str(tmp_path / "p")))
         made.sink_url = refused.url
@@ -102,6 +123,7 @@ def test_copilot_online_tries_github_and_the_sink_refuses_it(tmp_path, agent_com
         made.argv = lambda prompt, resume: [
             word for word in argv(prompt, resume) if word != "--disable-client-telemetry"
         ]
+        traced = _traced(made, trace)
         try:
             with made.server_class([say("Hello.")]) as srv:
                 ran(made.run(srv, "Say hello."))
@@ -109,6 +131,8 @@ def test_copilot_online_tries_github_and_the_sink_refuses_it(tmp_path, agent_com
             made.cleanup()
     assert refused.attempts, "Copilot CLI went past the proxy, or tried nothing"
     assert set(refused.attempts) == {"CONNECT api.github.com:443"}, refused.attempts
+    if traced:
+        assert all(address in LOOPBACK for address, _ in _sockets(trace)), _sockets(trace)
 
 
 def test_copilot_hook_context_reaches_the_model(copilot) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import sys
 
 from .guard import broken_pipe, run_guarded
-from .options import CHECK_SIZE, TRIM, VALIDATE, parse_command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -21,6 +20,8 @@ __all__ = ["broken_pipe", "check_size_main", "hooks_main", "validate_main"]
 
 def validate_main(argv: Sequence[str] | None = None) -> int:
     """`asimov-validate`."""
+    from .options import VALIDATE, parse_command
+
     args = sys.argv[1:] if argv is None else list(argv)
     opts = parse_command(VALIDATE, args)
     if opts is None:
@@ -38,6 +39,8 @@ def validate_main(argv: Sequence[str] | None = None) -> int:
 
 def check_size_main(argv: Sequence[str] | None = None) -> int:
     """`asimov-check-size`: ADR-007 size limits only; never imports a YAML parser."""
+    from .options import CHECK_SIZE, parse_command
+
     args = sys.argv[1:] if argv is None else list(argv)
     opts = parse_command(CHECK_SIZE, args)
     if opts is None:
@@ -57,6 +60,8 @@ def _trim_options(args: Sequence[str]) -> dict[str, object] | None:
     """`trim`'s arguments (`trimmer.run` takes the table's keywords as they are), or
     None to let click parse (and explain) them, as when --archive and --no-archive are
     both given."""
+    from .options import TRIM, parse_command
+
     opts = parse_command(TRIM, args)
     if opts is None or (opts["no_archive"] and opts["archive_path"]):
         return None

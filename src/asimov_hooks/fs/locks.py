@@ -73,8 +73,6 @@ class locked:
         """Lock each directory once, in the order of their inodes: two names of one
         directory (a link swapped in meanwhile) would otherwise make this process wait
         for itself, and two runs always take shared directories in the same order."""
-        import contextlib
-
         opened: dict[tuple[int, int], int] = {}
         for directory in self.dirs:
             try:
@@ -92,8 +90,10 @@ class locked:
                 opened[(st.st_dev, st.st_ino)] = fd
         self.fds.extend(opened[key] for key in sorted(opened))
         for fd in self.fds:
-            with contextlib.suppress(OSError):  # no locks on this file system
+            try:  # noqa: SIM105 (contextlib would cost every hook its import)
                 fcntl.flock(fd, fcntl.LOCK_EX)
+            except OSError:  # no locks on this file system
+                pass
 
     def __exit__(self, *exc: object) -> None:
         for fd in reversed(self.fds):

@@ -51,6 +51,34 @@ def _inside(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
+# Inside `remembered_trees()` (one validate run: its files share ancestors) which
+# directories hold a `.git`, and where a found top resolves, are looked up once; outside
+# it nothing is kept. What is read is still walked by descriptor, file by file (`Walk`).
+_MEMO: list[dict[tuple[str, str], object]] = []
+
+
+class remembered_trees:  # a statement: `with remembered_trees():`
+    def __enter__(self) -> None:
+        _MEMO.append({})
+
+    def __exit__(self, *exc: object) -> None:
+        _MEMO.pop()
+
+
+def _asked(question: str, path: str) -> object:
+    """lexists(path/.git) ("git"), realpath ("real") or islink ("link") of `path`."""
+    memo = _MEMO[-1] if _MEMO else {}
+    found = memo.get((question, path), memo)
+    if found is memo:
+        if question == "git":
+            found = os.path.lexists(os.path.join(path, ".git"))
+        else:
+            found = os.path.realpath(path) if question == "real" else os.path.islink(path)
+        if _MEMO:
+            memo[(question, path)] = found
+    return found
+
+
 def tree_of(directory: str) -> str | None:
     """The real path of the work tree holding `directory` (None outside one). Looked for
     along the path as written: the outermost directory with a `.git`, then each nested
@@ -65,11 +93,11 @@ def tree_of(directory: str) -> str | None:
         if parent == chain[-1]:
             break
         chain.append(parent)
-    found = [d for d in chain if os.path.lexists(os.path.join(d, ".git"))]
+    found = [d for d in chain if _asked("git", d)]
     if not found:
         physical = os.path.realpath(directory)
         while True:
-            if os.path.lexists(os.path.join(physical, ".git")):
+            if _asked("git", physical):
                 return physical
             parent = os.path.dirname(physical)
             if parent == physical:
@@ -79,12 +107,12 @@ def tree_of(directory: str) -> str | None:
     for inner in reversed(found[:-1]):
         step, linked = inner, False
         while step != accepted and not linked:
-            linked = os.path.islink(step)
+            linked = bool(_asked("link", step))
             step = os.path.dirname(step)
         if linked:
             break
         accepted = inner
-    return os.path.realpath(accepted)
+    return str(_asked("real", accepted))
 
 
 def git_dirs(root: str) -> list[str]:

@@ -4,8 +4,6 @@ they come from a repository's own schema (a catastrophic pattern must not hang a
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     import re
@@ -13,11 +11,18 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from typing import Any
 
 
-@lru_cache(maxsize=256)
-def _regex(pattern: str) -> re.Pattern[str]:
-    import re  # only a schema with a `pattern` loads it
+_COMPILED: dict[str, re.Pattern[str]] = {}  # (functools.lru_cache: one more import per hook)
 
-    return re.compile(pattern)
+
+def _regex(pattern: str) -> re.Pattern[str]:
+    found = _COMPILED.get(pattern)
+    if found is None:
+        import re  # only a schema with a `pattern` loads it
+
+        if len(_COMPILED) >= 256:
+            _COMPILED.clear()
+        found = _COMPILED[pattern] = re.compile(pattern)
+    return found
 
 
 class PatternTimeout(Exception):

@@ -4,8 +4,6 @@ it does not read exactly as the round-trip reader would is handed over (None).""
 
 from __future__ import annotations
 
-import warnings
-
 from .document import Document, Path_
 
 TYPE_CHECKING = False
@@ -121,6 +119,8 @@ def _fast_document(text: str, max_nodes: int) -> Document | None:
     cls = _fast_loader_class()
     if cls is None:
         return None
+    import warnings
+
     loader = cls(text)
     try:
         with warnings.catch_warnings(), no_gc():

@@ -18,8 +18,6 @@ positions, so findings never depend on which path ran.
 
 from __future__ import annotations
 
-import warnings
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
     from typing import Any
@@ -78,6 +76,8 @@ def stream_data(text: str) -> tuple[bool, Any]:
     if source is None:
         return False, None
     parser_class, kinds = source
+    import warnings
+
     parser = parser_class(text)
     try:
         with warnings.catch_warnings(), no_gc():
@@ -255,6 +255,8 @@ def node_locator(text: str) -> Any:
 
     def locate(path: Any, on_key: bool = False) -> tuple[int, int]:
         if not found:
+            import warnings
+
             parser = composer(text)
             try:
                 with warnings.catch_warnings():

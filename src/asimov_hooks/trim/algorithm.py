@@ -6,7 +6,6 @@ command are `trimmer`'s."""
 from __future__ import annotations
 
 from ..checks.measure import count_lines
-from .cut import cut_anchor, expected_data, lines_phrase, plan_cut, removed_comments, render
 from .settings import Settings
 
 TYPE_CHECKING = False
@@ -70,6 +69,7 @@ def trim_text(
     before = count_lines(text)
     if _untouched(text, settings, before, soft, hard, identify, limits):
         return TrimResult(text, before, before)
+    from .cut import cut_anchor, expected_data, plan_cut, removed_comments, render
     from .layout import Refused, analyze
 
     layout = analyze(text, settings.list_fields(), max_nodes, limits)
@@ -261,6 +261,8 @@ def _verified(
 
 
 def _too_large(layout: Any, lines: int, hard: int) -> str:
+    from .cut import lines_phrase
+
     parts = sorted(layout.fields.values(), key=lambda f: (-f.line_count, f.key_line))
     shown = [f"{f.key} ({lines_phrase(f.line_count)})" for f in parts[:3]]
     outside = lines - sum(f.line_count for f in parts)

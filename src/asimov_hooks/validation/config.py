@@ -20,10 +20,13 @@ from .config_check import known_rule_ids as known_rule_ids
 from .config_check import validate_config as _validate_config
 from .globs import FirstMatch, globset, match_any
 from .packs import (
+    CONFIG_NAMES,  # noqa: F401 - re-exported
+    ENV_CONFIG,
     PACKS,  # noqa: F401 - re-exported: config.PACKS is where callers look
     ConfigError,
     deep_merge,
     default_data,
+    find_config,
     load_rule_file,  # noqa: F401 - re-exported
     load_schema,  # noqa: F401 - re-exported
     rules_dir,  # noqa: F401 - re-exported
@@ -33,34 +36,6 @@ from .profiles import check_environment, profile_for
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from typing import Any
-
-CONFIG_NAMES = (".asimov-hooks.yaml", ".asimov-hooks.yml")
-ENV_CONFIG = "ASIMOV_HOOKS_CONFIG"
-
-
-def find_config(start: str) -> str | None:
-    """The nearest config file from `start` upwards, stopping at the repository root."""
-    directory = os.path.realpath(start)
-    while True:
-        for name in CONFIG_NAMES:
-            candidate = os.path.join(directory, name)
-            if os.path.isfile(candidate):
-                return candidate
-        pyproject = os.path.join(directory, "pyproject.toml")
-        if os.path.isfile(pyproject):
-            from ..fs.access import read_head
-            from ..readers.guards import limits
-
-            try:  # a bounded look: the file is the checkout's, it may be anything
-                head, _more = read_head(pyproject, limits()["max-config-bytes"])
-                if b"[tool.asimov-hooks" in head:
-                    return pyproject
-            except FileProblem:
-                pass
-        parent = os.path.dirname(directory)
-        if os.path.exists(os.path.join(directory, ".git")) or parent == directory:
-            return None
-        directory = parent
 
 
 def _read_config_file(path: str, root: str | None = None) -> dict[str, Any]:

@@ -1,6 +1,8 @@
 """The shipped rule packs (rules/*.json) and schemas: where they are, reading each once,
-and merging them into the defaults every config starts from. Kept apart from `config`
-(which re-exports all of it) so that reading a pack needs no config machinery."""
+and merging them into the defaults every config starts from; where a repository's own
+config file is (`find_config`). Kept apart from `config` (which re-exports all of it)
+so that reading a pack, or telling whether there is a config, needs no config
+machinery (an agent's write of a file that is not ours asks only these)."""
 
 from __future__ import annotations
 
@@ -31,6 +33,35 @@ class ConfigError(Exception):
 def error_lines(prog: str, exc: Exception) -> str:
     """`prog: error: problem` for each line of the error, each line ended."""
     return "".join(f"{prog}: error: {line}\n" for line in str(exc).split("\n"))
+
+
+CONFIG_NAMES = (".asimov-hooks.yaml", ".asimov-hooks.yml")
+ENV_CONFIG = "ASIMOV_HOOKS_CONFIG"
+
+
+def find_config(start: str) -> str | None:
+    """The nearest config file from `start` upwards, stopping at the repository root."""
+    directory = os.path.realpath(start)
+    while True:
+        for name in CONFIG_NAMES:
+            candidate = os.path.join(directory, name)
+            if os.path.isfile(candidate):
+                return candidate
+        pyproject = os.path.join(directory, "pyproject.toml")
+        if os.path.isfile(pyproject):
+            from ..fs.access import FileProblem, read_head
+            from ..readers.guards import limits
+
+            try:  # a bounded look: the file is the checkout's, it may be anything
+                head, _more = read_head(pyproject, limits()["max-config-bytes"])
+                if b"[tool.asimov-hooks" in head:
+                    return pyproject
+            except FileProblem:
+                pass
+        parent = os.path.dirname(directory)
+        if os.path.exists(os.path.join(directory, ".git")) or parent == directory:
+            return None
+        directory = parent
 
 
 # (functools.lru_cache would import more than these two dictionaries save)

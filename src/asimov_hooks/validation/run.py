@@ -66,32 +66,35 @@ def validate(
                 return EXIT_USAGE
     checker = Checker(config, select, ignore)
     results: list[FileResult] = []
-    try:
-        # one record per file, made here and carried to the report (docs/architecture.md)
-        files = list(discover(paths or ["."], config))
-        checker.prefetch(files)
-        if fix:  # fixers write files: one at a time, each checked after its fix
-            for record in files:
-                fixed, fix_error = _fix(record, checker)
-                result = checker.check(record)
-                result.fixed = fixed
-                result.fix_error = fix_error
-                results.append(result)
-        elif len(files) < 2 or jobs == 1:  # nothing to spread: no worker machinery
-            results = [checker.check(record) for record in files]
-        else:
-            from .parallel import check_files, plan_jobs
+    from ..fs.walk import remembered_trees
 
-            workers = plan_jobs(jobs, len(files), sum(checker.parses(r.kind) for r in files))
-            if workers > 1:
-                checker.warm_up(r.kind for r in files if r.kind is not None)
-            results = check_files(checker, files, workers)
-    except ConfigError as exc:
-        sys.stderr.write(error_lines(prog, exc))
-        return EXIT_USAGE
-    except FileProblem as problem:  # a directory that cannot be searched
-        sys.stderr.write(show(f"{prog}: error: {problem.message}") + "\n")
-        return EXIT_USAGE
+    with remembered_trees():  # files share their directories' ancestors
+        try:
+            # one record per file, made here and carried to the report (docs/architecture.md)
+            files = list(discover(paths or ["."], config))
+            checker.prefetch(files)
+            if fix:  # fixers write files: one at a time, each checked after its fix
+                for record in files:
+                    fixed, fix_error = _fix(record, checker)
+                    result = checker.check(record)
+                    result.fixed = fixed
+                    result.fix_error = fix_error
+                    results.append(result)
+            elif len(files) < 2 or jobs == 1:  # nothing to spread: no worker machinery
+                results = [checker.check(record) for record in files]
+            else:
+                from .parallel import check_files, plan_jobs
+
+                workers = plan_jobs(jobs, len(files), sum(checker.parses(r.kind) for r in files))
+                if workers > 1:
+                    checker.warm_up(r.kind for r in files if r.kind is not None)
+                results = check_files(checker, files, workers)
+        except ConfigError as exc:
+            sys.stderr.write(error_lines(prog, exc))
+            return EXIT_USAGE
+        except FileProblem as problem:  # a directory that cannot be searched
+            sys.stderr.write(show(f"{prog}: error: {problem.message}") + "\n")
+            return EXIT_USAGE
     write(results, fmt, sys.stdout, quiet, color, verbose)
     if not results and fmt == "text":
         sys.stdout.write(show(_nothing_found(paths or ["."], config)) + "\n")

@@ -139,8 +139,10 @@ def read_payload() -> dict[str, Any]:
         raise EventError(f"stdin holds more than {MAX_STDIN:,} bytes; not a hook event")
     if not raw.strip():
         raise EventError("empty stdin; expected a hook event as JSON")
+    if raw.startswith(b"\xef\xbb\xbf"):  # a byte-order mark (the utf-8-sig codec costs an import)
+        raw = raw[3:]
     try:
-        text = raw.decode("utf-8-sig")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise EventError(f"stdin is not UTF-8 (byte 0x{raw[exc.start]:02x})") from None
     from ...readers.fastjson import loads_strict

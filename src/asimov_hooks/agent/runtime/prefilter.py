@@ -31,8 +31,8 @@ def may_be_protocol_file(path: str) -> bool:
     loaded in full by the core (which reports what is wrong with it).
     """
     from ...gitutil import find_toplevel
-    from ...validation.config import ENV_CONFIG, find_config, load_rule_file
     from ...validation.globs import match_any
+    from ...validation.packs import ENV_CONFIG, find_config, load_rule_file
 
     directory = os.path.dirname(path)
     if os.environ.get(ENV_CONFIG):

@@ -18,13 +18,8 @@ to ask for a checkpoint.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sqlite3
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # annotations only
-    from collections.abc import Iterator
 
 ENV_STATE_DIR = "ASIMOV_HOOKS_STATE_DIR"
 DB_NAME = "agent.sqlite3"
@@ -84,6 +79,23 @@ def state_dir(project: str) -> str:
     return os.path.join(base, "asimov-hooks")
 
 
+class _Transaction:
+    """What `Store.transaction` returns (contextlib.contextmanager would cost every
+    agent event its import)."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        self.conn.execute("ROLLBACK" if kind is not None else "COMMIT")
+
+
 class Store:
     """The turns table; each method is one transaction."""
 
@@ -109,15 +121,10 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+    def transaction(self) -> _Transaction:
+        """`with store.transaction() as conn:` one `BEGIN IMMEDIATE` ... `COMMIT`,
+        rolled back when the block raises."""
+        return _Transaction(self.conn)
 
     def _write(self, sql: str, params: tuple) -> None:
         try:
