@@ -333,6 +333,36 @@ def _share_bytecode() -> None:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
+E2E = os.path.join(ROOT, "tests", "e2e")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--e2e",
+        action="store_true",
+        help="also run the end-to-end suite (tests/e2e/): the real agents, installed from "
+        "the npm registry (naming a path under tests/e2e/ runs it too)",
+    )
+
+
+def _e2e_wanted(config: pytest.Config) -> bool:
+    """--e2e, or a path under tests/e2e/ named on the command line."""
+    if config.getoption("e2e"):
+        return True
+    for arg in config.args:
+        path = os.path.abspath(os.path.join(config.invocation_params.dir, arg.split("::")[0]))
+        if path == E2E or path.startswith(E2E + os.sep):
+            return True
+    return False
+
+
+def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None:
+    """The end-to-end suite runs on request (it drives the real agents for minutes)."""
+    if os.fspath(collection_path) == E2E and not _e2e_wanted(config):
+        return True
+    return None
+
+
 def pytest_configure(config: pytest.Config) -> None:
     _share_bytecode()
     config.addinivalue_line(
