@@ -30,36 +30,109 @@ class GitError(Exception):
 READS_IGNORE_FILES = frozenset(
     {"ls-files", "check-ignore", "check-attr", "status", "add", "commit", "clean", "stash", "merge"}
 )
+_GIT_READS = (".gitignore", ".gitattributes")
 
 
-def blocking_git_file(cwd: str | None = None) -> str | None:
-    """A `.gitignore` or `.gitattributes` that git would open in `cwd` (in the work
-    tree's top and each directory down to `cwd`) and that is a FIFO, a socket or a
-    device: git's open blocks on a FIFO for ever. One line naming it, or None."""
-    import stat
+def blocking_git_file(cwd: str | None = None, paths: list[str] | None = None) -> str | None:
+    """A `.gitignore` or `.gitattributes` that git would open in the work tree holding
+    `cwd` and that is a FIFO, a socket or a device: git's open blocks on a FIFO for
+    ever. One line naming it, or None.
 
+    git opens these files in every directory it visits: for `paths` (what
+    `check-ignore`/`check-attr` are asked about, relative to `cwd`) the top and each
+    directory down to each path; otherwise every directory a listing or a status walks
+    into, so the whole work tree is looked at: its directories are listed, nothing is
+    opened, no link is followed, and `.git/` and nested repositories (which git does not
+    enter) are skipped."""
     here = os.path.realpath(cwd or os.getcwd())
     top = find_toplevel(here)
     if top is None:
         return None
-    dirs = [top]
-    rel = os.path.relpath(here, top)
-    if rel != "." and not rel.startswith(".."):
-        for part in rel.split(os.sep):
-            dirs.append(os.path.join(dirs[-1], part))
-    for directory in dirs:
-        for name in (".gitignore", ".gitattributes"):
-            try:
-                mode = os.lstat(os.path.join(directory, name)).st_mode
-            except OSError:
-                continue
-            if stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode):
-                continue  # git does not follow an in-tree link for these
-            from .fs.access import show
+    found = _special_git_file(top) if paths is None else _special_on_paths(top, here, paths)
+    if found is None:
+        return None
+    from .fs.access import show
 
-            shown = show(os.path.relpath(os.path.join(directory, name), top))
-            kind = "a FIFO" if stat.S_ISFIFO(mode) else "not a regular file"
-            return f"{shown} is {kind}: git would wait on it for ever; refused (remove it)"
+    kind = "a FIFO" if found[1] else "not a regular file"
+    return f"{show(found[0])} is {kind}: git would wait on it for ever; refused (remove it)"
+
+
+def would_block(
+    args: tuple[str, ...] | list[str], cwd: str | None, stdin: str | None
+) -> str | None:
+    """`blocking_git_file` for `git *args` run in `cwd`: None when the subcommand opens
+    no `.gitignore`/`.gitattributes`, or none of those it opens is a special file."""
+    if not args or args[0] not in READS_IGNORE_FILES:
+        return None
+    if args[0] in ("check-ignore", "check-attr"):
+        listed = list(args[list(args).index("--") + 1 :]) if "--" in args else []
+        if "--stdin" in args and stdin:
+            listed += [p for p in stdin.split("\0" if "-z" in args else "\n") if p]
+        return blocking_git_file(cwd, listed)
+    return blocking_git_file(cwd)
+
+
+def _special_on_paths(top: str, here: str, paths: list[str]) -> tuple[str, bool] | None:
+    dirs = {top}
+    for path in [here, *(os.path.join(here, p) for p in paths)]:
+        rel = os.path.relpath(os.path.dirname(path) if path != here else path, top)
+        if rel == "." or rel.startswith(".."):
+            continue
+        current = top
+        for part in rel.split(os.sep):
+            current = os.path.join(current, part)
+            dirs.add(current)
+    for directory in sorted(dirs):
+        found = _special_in(top, directory)
+        if found is not None:
+            return found
+    return None
+
+
+def _special_in(top: str, directory: str) -> tuple[str, bool] | None:
+    import stat
+
+    for name in _GIT_READS:
+        try:
+            mode = os.lstat(os.path.join(directory, name)).st_mode
+        except OSError:
+            continue
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            rel = os.path.relpath(os.path.join(directory, name), top).replace(os.sep, "/")
+            return rel, stat.S_ISFIFO(mode)
+    return None
+
+
+def _special_git_file(top: str) -> tuple[str, bool] | None:
+    """(path from `top`, whether a FIFO) of the first `.gitignore`/`.gitattributes` in
+    the work tree that is neither a file, a directory nor a link; None when none is."""
+    import stat
+
+    todo = [top]
+    while todo:
+        directory = todo.pop()
+        try:
+            with os.scandir(directory) as listing:
+                entries = list(listing)
+        except OSError:
+            continue  # git reports a directory it cannot read itself
+        if directory != top and any(entry.name == ".git" for entry in entries):
+            continue  # a nested repository: git lists it, never enters it
+        for entry in entries:
+            if entry.name in _GIT_READS:
+                try:
+                    mode = entry.stat(follow_symlinks=False).st_mode
+                except OSError:
+                    continue
+                if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+                    rel = os.path.relpath(entry.path, top).replace(os.sep, "/")
+                    return rel, stat.S_ISFIFO(mode)
+            elif entry.name != ".git":
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        todo.append(entry.path)
+                except OSError:
+                    continue
     return None
 
 
@@ -68,10 +141,9 @@ def git(
 ) -> subprocess.CompletedProcess:
     import subprocess
 
-    if args and args[0] in READS_IGNORE_FILES:
-        blocked = blocking_git_file(cwd)
-        if blocked:
-            raise GitError(blocked)
+    blocked = would_block(args, cwd, stdin)
+    if blocked:
+        raise GitError(blocked)
     try:
         done = subprocess.run(  # names that are not UTF-8 round-trip as os paths do
             ["git", *args],

@@ -129,13 +129,16 @@ def command(
     repository at the tag of this version, a config every clone can use. Running it
     again changes nothing.
     """
-    from ..gitutil import toplevel
+    from ..gitutil import GitError, toplevel
 
     top = toplevel(os.getcwd())
     if top is None:
         raise click.UsageError("not inside a git work tree (run `git init` first)")
     repo, rev, binding = _source(repo, rev, local)
-    found = fam.detect(top)
+    try:
+        found = fam.detect(top)
+    except GitError as exc:  # git cannot list the files (a FIFO where it reads .gitignore)
+        raise click.ClickException(show(str(exc))) from None
     oc = fam.OC in found
     hooks = hooks_for(set(found), merge_driver=merge_driver)
     types = install_types(hooks)
@@ -155,6 +158,8 @@ def command(
         raise click.ClickException(show(str(exc))) from None
     except FileProblem as exc:  # a FIFO, a device or a link out of the repository
         raise click.ClickException(show(exc.message)) from None
+    except GitError as exc:  # git cannot answer (a FIFO where it reads .gitattributes)
+        raise click.ClickException(show(str(exc))) from None
     for family, evidence in found.items():
         click.echo(f"found {fam.DESCRIPTION[family]}: {show(fam.listing(evidence))}")
     if not found:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..fs.access import show
+from ..fs.access import FileProblem, show
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -87,6 +87,9 @@ def run(
             results.append(result)
     except ConfigError as exc:
         sys.stderr.write(f"{PROG}: error: {show(str(exc))}\n")
+        return EXIT_USAGE
+    except FileProblem as exc:  # git cannot list the files (a FIFO where it reads .gitignore)
+        sys.stderr.write(f"{PROG}: error: {show(exc.message)}\n")
         return EXIT_USAGE
     import io
 

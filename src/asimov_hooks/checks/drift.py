@@ -27,9 +27,9 @@ _PR_REF = re.compile(r"(?:PR\s*#?|pull/|#)(\d+)\b", re.I)
 def _git(cwd: str, *args: str, stdin: str | None = None) -> Any:
     import subprocess  # only rules that ask git pay for it
 
-    from ..gitutil import READS_IGNORE_FILES, blocking_git_file
+    from ..gitutil import would_block
 
-    if args and args[0] in READS_IGNORE_FILES and blocking_git_file(cwd):
+    if would_block(args, cwd, stdin):
         return None  # git would wait for ever on a FIFO: no answer, as without git
     try:
         return subprocess.run(

@@ -1,0 +1,54 @@
+"""A FIFO where git reads its per-directory files (`.gitignore`, `.gitattributes`, in
+the top or in any directory below it) would make every git call that opens it wait for
+ever. Each command that runs git refuses first, in one line naming the file, exit 2:
+no hang, no internal error, no traceback. git's own commands (`git merge`) are git's
+business; the driver they start is never reached."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from conftest import commit_all, git_init, run_script, write
+
+pytestmark = pytest.mark.usefixtures("isolated_home")
+
+CP = ".claude_checkpoint.yaml"
+COMMANDS = [
+    ("asimov-hooks", "trim", "."),
+    ("asimov-validate", "."),
+    ("asimov-validate", "--fix", "."),
+    ("asimov-check-size", "."),
+    ("asimov-hooks", "doctor"),
+    ("asimov-hooks", "init", "--repo", "local"),
+    ("asimov-hooks", "ephemeral"),
+]
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> str:
+    top = git_init(tmp_path_factory.mktemp("fifo") / "repo")
+    write(top, CP, "milestone: m\nstatus: in_progress\ncompleted:\n  - a\n")
+    write(top, "sub/notes.md", "notes\n")
+    commit_all(top, "base")
+    return top
+
+
+@pytest.mark.parametrize("place", [".gitattributes", ".gitignore", "sub/.gitignore"])
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_a_fifo_where_git_reads_is_refused_in_one_line(repo: str, place: str, command) -> None:
+    fifo = os.path.join(repo, place)
+    os.mkfifo(fifo)
+    try:
+        run = run_script(*command, cwd=repo)
+    finally:
+        os.unlink(fifo)
+    said = run.stdout + run.stderr
+    assert run.returncode == 2, said
+    assert "Traceback" not in said and "internal error" not in said, said
+    refusal = [line for line in run.stderr.splitlines() if place in line]
+    # git's refusal, or (init reads .gitignore itself) the reader's
+    assert refusal and (
+        "is a FIFO: git would wait on it for ever" in refusal[0]
+        or "not a regular file" in refusal[0]
+    ), said
