@@ -276,15 +276,94 @@ def check_oc(text: str) -> None:
     assert doc["progress_table"][9]["label"] == "Sprint 10: polish"
 
 
+def archive_triple(cap: int = 8 << 20) -> tuple[str, str, str]:
+    """Three trim archives just under the archive kind's byte cap (about 59,000 entries,
+    the trimmer's own form): ours and theirs each appended five entries to base."""
+    sys.path.insert(0, os.path.join(REPO, "src"))
+    from asimov_hooks.trim.archive import HEADER
+
+    def item(i: int, side: str) -> str:
+        return (
+            f"- archived_at: '2026-01-{i % 28 + 1:02d}T10:00:00Z'\n"
+            "  source: .claude_checkpoint.yaml\n  reason: over the cap\n"
+            f"  removed:\n    completed:\n      - {side} task {i}\n"
+        )
+
+    items, size = [], len(HEADER)
+    while size + len(item(len(items), "b")) <= cap - 2000:
+        items.append(item(len(items), "b"))
+        size += len(items[-1])
+    base = HEADER + "".join(items)
+    count = len(items)
+    ours = base + "".join(item(count + k, "o") for k in range(5))
+    theirs = base + "".join(item(count + 10 + k, "t") for k in range(5))
+    return base, ours, theirs
+
+
+def bench_archive(runs: int) -> list[str]:
+    """CPU seconds (user + system) of one whole driver process merging three archives
+    at the byte cap; the machine's load average is printed with the figures."""
+    base, ours, theirs = archive_triple()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-merge-archive-") as tmp:
+        subprocess.run(["git", "init", "-q", tmp], check=True)
+        files = {}
+        for label, text in zip(("O", "A", "B"), (base, ours, theirs), strict=True):
+            files[label] = os.path.join(tmp, f".merge_file_{label}")
+            with open(files[label], "w", encoding="utf-8") as fh:
+                fh.write(text)
+        argv = [
+            sys.executable, "-m", "asimov_hooks", "merge-driver",
+            files["O"], files["A"], files["B"], "7", ".claude_checkpoint.archive.yaml",
+        ]  # fmt: skip
+        cpu = []
+        for _ in range(runs):
+            with open(files["A"], "w", encoding="utf-8") as fh:
+                fh.write(ours)
+            before = os.times()
+            done = subprocess.run(argv, cwd=tmp, env=child_env(), capture_output=True)
+            after = os.times()
+            if done.returncode != 0:
+                raise SystemExit(f"bench_merge: archive merge exited {done.returncode}")
+            cpu.append(
+                after.children_user
+                + after.children_system
+                - before.children_user
+                - before.children_system
+            )
+            with open(files["A"], encoding="utf-8") as fh:
+                merged = fh.read()
+            assert (
+                merged.startswith(ours)
+                and merged.count("- archived_at:") == ours.count("- archived_at:") + 5
+            ), "the merge must keep ours and add theirs' five entries"
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        rows.append(
+            f"| trim archives at the byte cap ({len(ours.encode()):,} B, "
+            f"{ours.count('- archived_at:'):,} entries) | {statistics.median(cpu):.2f} | "
+            f"{min(cpu):.2f} | {max(cpu):.2f} | {load:.1f} |"
+        )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="7 timed runs instead of 21")
     parser.add_argument("--runs", type=int, default=None)
+    parser.add_argument(
+        "--archive", action="store_true", help="only the merge of three archives at the byte cap"
+    )
     args = parser.parse_args(argv)
     runs = args.runs or (7 if args.quick else 21)
     if shutil.which("git") is None:
         print("bench_merge: git not found")
         return 2
+    if args.archive:
+        print("### Merge driver: three trim archives at the byte cap (one process each)\n")
+        print("| triple | median CPU s | min | max | load average (1 min) |")
+        print("|---|---|---|---|---|")
+        print("\n".join(bench_archive(min(runs, 7))))
+        return 0
     rows = bench("Asimov checkpoint", ".claude_checkpoint.yaml", yaml_triple(), runs, check_yaml)
     rows += bench(
         "OC checkpoint", ".checkpoints/oc-git-ops.checkpoint.json", oc_triple(), runs, check_oc

@@ -176,8 +176,9 @@ def test_install_and_uninstall_at_once_end_cleanly(tmp_path, isolated_home) -> N
 
 UNLOCKED_WRITER = """
 import json, os, sys, time
-path, rounds = sys.argv[1], int(sys.argv[2])
-for i in range(rounds):
+path, rounds, stop = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+i = 0
+while i < rounds and not os.path.exists(stop):
     while True:
         try:
             with open(path, encoding="utf-8") as fh:
@@ -191,6 +192,8 @@ for i in range(rounds):
         json.dump(data, fh, indent=2)
     os.replace(tmp, path)
     time.sleep(0.01 + (i % 7) * 0.003)
+    i += 1
+print(i)
 """
 
 
@@ -199,11 +202,20 @@ def test_a_writer_that_does_not_lock_loses_nothing(tmp_path, isolated_home) -> N
     and uninstall run: every key it wrote is still there."""
     repo = git_init(tmp_path / "repo")
     path = write(repo, ".claude/settings.json", '{\n  "model": "opus"\n}\n')
-    rounds = 320
-    writer = subprocess.Popen([sys.executable, "-c", UNLOCKED_WRITER, path, str(rounds)])
+    # the writer goes on until enough of our edits ran beside it (however slow a loaded
+    # machine makes them), or for at most `rounds` changes of its own
+    rounds, stop = 1000, str(tmp_path / "stop")
+    writer = subprocess.Popen(
+        [sys.executable, "-c", UNLOCKED_WRITER, path, str(rounds), stop],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     edits = 0
     try:
         while writer.poll() is None:
+            if edits >= 2:
+                with open(stop, "w", encoding="utf-8"):
+                    pass
             for run in _spawn(repo, [["agent", "install"], ["agent", "uninstall"]]):
                 # a file rewritten faster than an edit takes may be given up on: said in
                 # one line, nothing written (exit 2, as any file we must not change)
@@ -213,8 +225,9 @@ def test_a_writer_that_does_not_lock_loses_nothing(tmp_path, isolated_home) -> N
                 )
                 edits += run.returncode == 0 and "nothing changed" not in run.stdout
     finally:
-        writer.wait(timeout=300)
+        written = int(writer.communicate(timeout=300)[0].strip() or 0)
     assert edits, "no install or uninstall changed the file while the writer ran"
+    rounds = written
     with open(path, encoding="utf-8") as fh:
         data = json.load(fh)
     lost = [i for i in range(rounds) if data.get(f"mine-{i}") != i]

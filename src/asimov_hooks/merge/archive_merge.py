@@ -195,7 +195,10 @@ def merge_archive(base: bytes | None, ours: bytes, theirs: bytes) -> bytes | Non
     except UnicodeDecodeError:
         return None
     texts = (b_text, o_text, t_text)
-    added = _by_item(texts)
+    from ..readers.fast_yaml import no_gc
+
+    with no_gc():  # every object built is alive until the merge is done
+        added = _by_item(texts)
     if added is None:  # each side parsed whole, the result checked by a parse of its own
         sides = [_entries(t) for t in texts]
         if any(side is None for side in sides):

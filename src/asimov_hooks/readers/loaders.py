@@ -10,7 +10,6 @@ file does not pay for `json`), the shared pieces in `document`.
 from __future__ import annotations
 
 from .document import Document, Path_, YAMLProblem, guard
-from .fast_yaml import _fast_document, _fast_loader_class  # noqa: F401 - engine.warm_up
 from .markers import find_conflict_marker
 from .problem import UnkeptComments
 
@@ -106,6 +105,20 @@ def _check_aliases(root: Any, limits: dict[str, int]) -> None:
         check_aliases(root, limits["max-aliases"], limits["max-alias-nodes"])
     except InputProblem as problem:
         raise YAMLProblem("yaml-aliases", f"{problem.message}; not checked") from None
+
+
+def _fast_document(text: str, max_nodes: int) -> Document | None:
+    """`fast_yaml`'s node-based libyaml reading (imported when a text needs it)."""
+    from .fast_yaml import _fast_document as read
+
+    return read(text, max_nodes)
+
+
+def _fast_loader_class() -> Any:
+    """What `Checker.warm_up` imports before workers fork."""
+    from .fast_yaml import _fast_loader_class as loader_class
+
+    return loader_class()
 
 
 def load_yaml(

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 from ...validation.config import ConfigError
-from . import shellwatch, turns, writes
 from .model import POST_SHELL, POST_WRITE, PRE_SHELL, PRE_WRITE, PROMPT, SESSION_START, STOP
 from .payload import EventError
 
@@ -21,20 +20,28 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from .model import Answer, Event
 
+# (module, function) per kind: an event imports only its own handler's module
 HANDLERS = {
-    PRE_WRITE: writes.pre_write,
-    POST_WRITE: writes.post_write,
-    STOP: turns.stop,
-    PROMPT: turns.prompt,
-    SESSION_START: turns.session_start,
-    PRE_SHELL: shellwatch.pre_shell,
-    POST_SHELL: shellwatch.post_shell,
+    PRE_WRITE: ("writes", "pre_write"),
+    POST_WRITE: ("writes", "post_write"),
+    STOP: ("turns", "stop"),
+    PROMPT: ("turns", "prompt"),
+    SESSION_START: ("turns", "session_start"),
+    PRE_SHELL: ("shellwatch", "pre_shell"),
+    POST_SHELL: ("shellwatch", "post_shell"),
 }
 
 
 def handle(event: Event) -> Answer | None:
     """The answer for `event` (its kind must be one of model.KINDS)."""
+    module, name = HANDLERS[event.kind]
+    if module == "writes":
+        from . import writes as handlers
+    elif module == "turns":
+        from . import turns as handlers
+    else:
+        from . import shellwatch as handlers
     try:
-        return HANDLERS[event.kind](event)
+        return getattr(handlers, name)(event)
     except ConfigError as exc:
         raise EventError(f"configuration: {exc}") from None

@@ -19,8 +19,6 @@ import time
 from ...fs.access import DEFAULT_MAX_BYTES, FileProblem, read_bytes
 from .common import checker, line, open_store, protocol_file, trim_settings, warn
 from .model import Answer
-from .simulate import CannotSimulate, OutOfBounds, TooBig
-from .verdict import worse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -34,6 +32,8 @@ def current_text(path: str, project: str) -> tuple[str | None, int]:
     """(the file's text, its size in bytes): (None, 0) when there is no file.
     CannotSimulate for anything a write tool cannot edit as text (a FIFO, a device, a
     directory, not UTF-8, past the resource bound)."""
+    from .simulate import CannotSimulate
+
     if not os.path.lexists(path):
         return None, 0
     try:
@@ -86,7 +86,8 @@ def _judge(
     trims: list[tuple[Any, ...]],
 ) -> None:
     from .common import agent_settings
-    from .simulate import set_max_edits
+    from .simulate import CannotSimulate, OutOfBounds, TooBig, set_max_edits
+    from .verdict import worse
 
     rules = config.rules_for(kind, rel)
     limit = rules.get("max-bytes-hard", {}).get("max") or DEFAULT_MAX_BYTES
