@@ -270,14 +270,23 @@ def run_script(
 # the store (where pre-commit clones a hook repository and builds its environment) is
 # the one given, not a new temporary directory per call. The environment is keyed by
 # the repository and its commit, so a second call on the same clone finds it built.
+# try-repo names a local repository by its path from the work tree's top (which it
+# enters); the store is asked for it by its absolute path, the key `repo: PATH` in a
+# configuration gives it, so tests run from any directory share one environment.
 _TRY_REPO = """\
+import os
 import sys
 from pre_commit.commands import try_repo
 from pre_commit.main import main
 from pre_commit.store import Store
 
+class SharedStore(Store):
+    def clone(self, repo, ref, deps=()):
+        local = os.path.isdir(repo)
+        return super().clone(os.path.abspath(repo) if local else repo, ref, deps)
+
 store = sys.argv.pop(1)
-try_repo.Store = lambda _tempdir: Store(store)
+try_repo.Store = lambda _tempdir: SharedStore(store)
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -324,6 +333,36 @@ def _share_bytecode() -> None:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 
+E2E = os.path.join(ROOT, "tests", "e2e")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--e2e",
+        action="store_true",
+        help="also run the end-to-end suite (tests/e2e/): the real agents, installed from "
+        "the npm registry (naming a path under tests/e2e/ runs it too)",
+    )
+
+
+def _e2e_wanted(config: pytest.Config) -> bool:
+    """--e2e, or a path under tests/e2e/ named on the command line."""
+    if config.getoption("e2e"):
+        return True
+    for arg in config.args:
+        path = os.path.abspath(os.path.join(config.invocation_params.dir, arg.split("::")[0]))
+        if path == E2E or path.startswith(E2E + os.sep):
+            return True
+    return False
+
+
+def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None:
+    """The end-to-end suite runs on request (it drives the real agents for minutes)."""
+    if os.fspath(collection_path) == E2E and not _e2e_wanted(config):
+        return True
+    return None
+
+
 def pytest_configure(config: pytest.Config) -> None:
     _share_bytecode()
     config.addinivalue_line(
@@ -334,17 +373,34 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-def _long(item: pytest.Item) -> bool:
-    """A test known to take long: marked slow (a hook environment, a wheel, hundreds of
-    generated examples) or one of the real agents' end-to-end runs."""
-    return item.get_closest_marker("slow") is not None or item.path.parent.name == "e2e"
+def _cost(item: pytest.Item) -> int:
+    """How long a test takes, roughly, as a rank (0 the longest): the real agents'
+    end-to-end runs; then the tests marked slow (a hook environment, a wheel, hundreds
+    of generated examples); then the other property tests (hypothesis: a hundred
+    examples or more each); then the rest."""
+    if item.path.parent.name == "e2e":
+        return 0
+    if item.get_closest_marker("slow") is not None:
+        return 1
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        return 2
+    return 3
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The long tests first, in their order, then the rest in theirs: with -n auto the
-    workers start on the long ones and the many short ones fill in around them, rather
-    than one worker finishing a long test alone at the end."""
-    items.sort(key=lambda item: not _long(item))  # stable: each group keeps its order
+    """The long tests first, then the rest, each group in its own order: with -n auto
+    the workers start on the long ones and the many short ones fill in around them,
+    rather than one worker finishing a long test alone at the end.
+
+    The tests that run pre-commit on the clean clone (pre_commit_store) form one
+    xdist group (`--dist loadgroup`, in pyproject.toml): one worker runs them one after
+    another, the first building the hook environment, instead of the other worker
+    waiting on pre-commit's lock while it is built."""
+    items.sort(key=_cost)  # stable
+    group = pytest.mark.xdist_group("pre-commit-store")
+    for item in items:
+        if "pre_commit_store" in getattr(item, "fixturenames", ()):
+            item.add_marker(group)
 
 
 @pytest.fixture

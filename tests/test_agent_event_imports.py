@@ -1,0 +1,65 @@
+"""What an agent event loads: a write of a file that is not ours loads no configuration
+machinery, and the check after a plain checkpoint's write (nothing to trim) loads no
+YAML library. Each runs as the agent runs it, a whole process with its JSON on stdin,
+in a real git repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+CHECKPOINT = (
+    'timestamp: "2026-11-20T10:30:00Z"\nmilestone: "Imports"\nstatus: in_progress\n'
+    'completed:\n  - "one"\nnext_steps:\n  - "two"\n'
+)
+PROBE = (
+    "import sys\n"
+    "from asimov_hooks.cli.entrypoints import hooks_main\n"
+    "code = hooks_main(['agent-event', '--agent', 'claude'])\n"
+    "names = ('ruamel', 'yaml', 'asimov_hooks.validation.config', 'click', 'json')\n"
+    "sys.stderr.write('LOADED ' + ' '.join(n for n in names if n in sys.modules) + '\\n')\n"
+    "sys.exit(code)\n"
+)
+
+
+def loaded(tmp_path, rel: str, content: str) -> tuple[set[str], str]:
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / ".gitignore").write_text(".claude_checkpoint.yaml\n*.archive.yaml\n")
+    (repo / rel).write_text(content)
+    payload = {
+        "session_id": "imports",
+        "transcript_path": str(tmp_path / "t.jsonl"),
+        "cwd": str(repo),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(repo / rel), "content": content},
+    }
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASIMOV_HOOKS")}
+    env["ASIMOV_HOOKS_STATE_DIR"] = str(tmp_path / "state")
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        env=env,
+        check=True,
+    )
+    line = [x for x in done.stderr.splitlines() if x.startswith("LOADED")][-1]
+    return set(line.split()[1:]), done.stdout
+
+
+def test_a_write_of_another_file_loads_no_configuration(tmp_path) -> None:
+    names, out = loaded(tmp_path, "src/app.py", "x = 1\n")
+    assert names == set(), names
+    assert out == ""
+
+
+def test_a_plain_checkpoint_write_is_checked_without_a_yaml_library(tmp_path) -> None:
+    names, _ = loaded(tmp_path, ".claude_checkpoint.yaml", CHECKPOINT)
+    assert "asimov_hooks.validation.config" in names  # it was checked
+    assert not names & {"ruamel", "yaml", "click", "json"}, names
