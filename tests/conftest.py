@@ -315,20 +315,27 @@ def try_repo(
     )
 
 
-def _share_bytecode() -> None:
-    """The Python processes the tests start (our console scripts, pre-commit's hook
-    environment) keep their compiled bytecode in one directory of this test run, as an
+def _share_bytecode(config: pytest.Config) -> None:
+    """The Python processes of a test run (the xdist workers, our console scripts,
+    pre-commit's hook environment) keep their compiled bytecode in one directory, as an
     installed hook has it, instead of compiling every module they import in every
     process when PYTHONDONTWRITEBYTECODE is set. Nothing is written into the source
-    tree, and the directory goes when the run ends. Set once, by the first process of
-    the run (the xdist workers inherit it); a PYTHONPYCACHEPREFIX of the user's stays."""
+    tree: the directory is pytest's cache directory (.pytest_cache/, kept from one run
+    to the next; Python checks each file against its source), or without the cache
+    plugin a temporary one that goes when the run ends. Set once, by the first process
+    of the run (the xdist workers inherit it); a PYTHONPYCACHEPREFIX of the user's
+    stays."""
     if os.environ.get("PYTHONPYCACHEPREFIX"):
         return
-    import atexit
-    import tempfile
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        where = str(cache.mkdir("bytecode"))
+    else:
+        import atexit
+        import tempfile
 
-    where = tempfile.mkdtemp(prefix="asimov-hooks-bytecode-")
-    atexit.register(shutil.rmtree, where, True)
+        where = tempfile.mkdtemp(prefix="asimov-hooks-bytecode-")
+        atexit.register(shutil.rmtree, where, True)
     os.environ["PYTHONPYCACHEPREFIX"] = where
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
@@ -364,7 +371,7 @@ def pytest_ignore_collect(collection_path, config: pytest.Config) -> bool | None
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    _share_bytecode()
+    _share_bytecode(config)
     config.addinivalue_line(
         "markers",
         "slow: builds a wheel or pre-commit environment (network to PyPI), or runs "
