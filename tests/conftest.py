@@ -601,10 +601,17 @@ class HealthServer:
         self.url, self.answers, self.hits = url, handler.answers, handler.hits
 
 
+class _HealthHTTPServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # the client stopped reading (its deadline, its bounded read): not ours
+        super().handle_error(request, client_address)
+
+
 @pytest.fixture
 def health_server():
     handler = type("Health", (_Health,), {"answers": {}, "hits": []})
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = _HealthHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield HealthServer(f"http://127.0.0.1:{httpd.server_address[1]}", handler)
     httpd.shutdown()
