@@ -44,6 +44,10 @@ def test_a_fifo_where_git_reads_is_refused_in_one_line(repo: str, place: str, co
     finally:
         os.unlink(fifo)
     said = run.stdout + run.stderr
+    if command[1] == "init" and place != ".gitignore":
+        # init opens neither file there and asks git for the index alone: it completes
+        assert run.returncode == 0, said
+        return
     assert run.returncode == 2, said
     assert "Traceback" not in said and "internal error" not in said, said
     refusal = [line for line in run.stderr.splitlines() if place in line]
@@ -52,3 +56,19 @@ def test_a_fifo_where_git_reads_is_refused_in_one_line(repo: str, place: str, co
         "is a FIFO: git would wait on it for ever" in refusal[0]
         or "not a regular file" in refusal[0]
     ), said
+
+
+def test_listing_the_index_alone_looks_at_no_directory(repo: str) -> None:
+    # `git ls-files` without --others/--ignored opens no .gitignore: a one-file hook must
+    # not walk the whole work tree before it (nor be refused for a FIFO it never meets)
+    from asimov_hooks.gitutil import GitError, git
+
+    fifo = os.path.join(repo, "sub", ".gitignore")
+    os.mkfifo(fifo)
+    try:
+        listed = git("ls-files", "-z", "--cached", "--", CP, cwd=repo).stdout
+        assert listed == CP + "\0"
+        with pytest.raises(GitError, match="is a FIFO"):
+            git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=repo)
+    finally:
+        os.unlink(fifo)

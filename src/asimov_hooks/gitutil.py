@@ -31,6 +31,9 @@ READS_IGNORE_FILES = frozenset(
     {"ls-files", "check-ignore", "check-attr", "status", "add", "commit", "clean", "stash", "merge"}
 )
 _GIT_READS = (".gitignore", ".gitattributes")
+# `ls-files` lists the index alone, opening neither file, unless one of these asks it to
+# list or weigh what is not tracked, or to show attributes
+_LS_FILES_READS = ("-o", "--others", "-i", "--ignored", "--exclude-standard", "--eol", "--format")
 
 
 def blocking_git_file(cwd: str | None = None, paths: list[str] | None = None) -> str | None:
@@ -64,6 +67,11 @@ def would_block(
     no `.gitignore`/`.gitattributes`, or none of those it opens is a special file."""
     if not args or args[0] not in READS_IGNORE_FILES:
         return None
+    if args[0] == "ls-files" and not any(
+        arg.split("=", 1)[0] in _LS_FILES_READS or arg.startswith("--exclude-per-directory")
+        for arg in args[1 : list(args).index("--") if "--" in args else None]
+    ):
+        return None  # the index alone: no need to look at every directory of the tree
     if args[0] in ("check-ignore", "check-attr"):
         listed = list(args[list(args).index("--") + 1 :]) if "--" in args else []
         if "--stdin" in args and stdin:
