@@ -151,7 +151,7 @@ def load_yaml(
 
     simple, data = simple_data(text)
     if simple:  # the plainest shape: no YAML library loaded
-        return Document(data, _positions_later(text, max_nodes, lim))
+        return Document(data, _positions_later(text, max_nodes, lim), plain=True)
     from .stream_yaml import stream_data
 
     streamed, data = stream_data(text)
