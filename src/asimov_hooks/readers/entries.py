@@ -124,9 +124,7 @@ def _build(
                     into, indent, is_list = stack.pop()
                 if indent != width:
                     return _NO
-        elif pending is not _NO and key == "":
-            return _NO  # `key:` then `- item` at the key's own indentation
-        pending = _NO
+        pending = _NO  # (`key:` then `- item` at the key's indentation: refused below)
         if is_list:
             if key != "":
                 return _NO
