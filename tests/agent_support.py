@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 
-from conftest import ROOT, SCRIPTS, call_script, script_env
+from conftest import ROOT, call_script, run_installed, script_env
 
 FIXTURES = os.path.join(ROOT, "tests", "data", "agents")
 PLACEHOLDER = "/home/user/project"  # the project root the fixtures are written with
@@ -60,15 +59,8 @@ def run_event(
     stdin = data.encode("utf-8") if isinstance(data, str) else data
     argv = ["agent-event"] + (["--agent", agent] if agent else [])
     if process:
-        exe = shutil.which("asimov-hooks", path=SCRIPTS) or "asimov-hooks"
-        proc = subprocess.run(
-            [exe, *argv],
-            cwd=os.fspath(cwd),
-            input=stdin,
-            capture_output=True,
-            env=script_env(**env),
-            timeout=120,
-            check=False,
+        proc = run_installed(
+            "asimov-hooks", *argv, cwd=cwd, env=script_env(**env), stdin=stdin, text=False
         )
         out, err = proc.stdout.decode(), proc.stderr.decode()
     else:

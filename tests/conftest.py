@@ -261,14 +261,29 @@ def run_script(
         return subprocess.CompletedProcess(
             done.args, done.returncode, _universal(done.stdout), _universal(done.stderr)
         )
+    return run_installed(name, *args, cwd=cwd, env=script_env(**extra))
+
+
+def run_installed(
+    name: str,
+    *args: str,
+    cwd: os.PathLike | str,
+    env: dict[str, str],
+    stdin: bytes | None = None,
+    text: bool = True,
+) -> subprocess.CompletedProcess:
+    """The installed console script `name ARGS` as a process of its own (two minutes at
+    most), its output as text or, with `text=False`, as the bytes it wrote."""
     exe = shutil.which(name, path=SCRIPTS) or name
     return subprocess.run(
         [exe, *args],
         cwd=os.fspath(cwd),
+        input=stdin,
         capture_output=True,
-        text=True,
-        env=script_env(**extra),
+        text=text,
+        env=env,
         timeout=120,
+        check=False,
     )
 
 

@@ -187,7 +187,7 @@ def test_oc_checkpoint_write_counts_too(tmp_path, isolated_home) -> None:
 def test_concurrent_stops_block_once(repo) -> None:
     import subprocess
 
-    from agent_support import SCRIPTS, script_env
+    from conftest import SCRIPTS, script_env
 
     prompt(repo)
     work(repo)
@@ -402,7 +402,7 @@ def test_agent_option(repo) -> None:
 def test_help_lists_every_agent(repo) -> None:
     import subprocess
 
-    from agent_support import SCRIPTS
+    from conftest import SCRIPTS
 
     exe = os.path.join(SCRIPTS, "asimov-hooks")
     helped = subprocess.run([exe, "agent-event", "--help"], capture_output=True, text=True)

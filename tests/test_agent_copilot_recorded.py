@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from agent_support import agent_event, fixture, output, work
-from conftest import GOOD_CHECKPOINT, git, git_init, write
+from conftest import GOOD_CHECKPOINT, write
 
 RECORDED = "real-1.0.102"
 OVERSIZED = GOOD_CHECKPOINT.replace(
@@ -26,14 +26,8 @@ BLOATED = (
 
 
 @pytest.fixture
-def repo(tmp_path, isolated_home) -> str:
-    path = git_init(tmp_path / "repo")
-    write(path, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
-    write(path, ".asimov-hooks.yaml", "agent:\n  turn-threshold: 30\n")
-    write(path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
-    write(path, "warmup.yaml", "identity:\n  project: demo\n")
-    git(path, "add", "warmup.yaml")
-    return path
+def repo(checkpoint_repo: str) -> str:
+    return checkpoint_repo
 
 
 def recorded(name: str, repo: str, **fields: object) -> dict:

@@ -87,14 +87,11 @@ def test_unknown_protocol_version_is_named(oc_repo) -> None:
 
 
 @pytest.fixture
-def asimov_repo(tmp_path, isolated_home) -> str:
-    repo = git_init(tmp_path / "asimov")
-    write(repo, ".asimov-hooks.yaml", "agent:\n  turn-threshold: 30\n")
-    write(repo, ".gitignore", ".claude_checkpoint.yaml\n.claude_checkpoint.archive.yaml\n")
-    write(repo, "warmup.yaml", WARMUP)
-    commit_all(repo, "the protocol files")  # a repository follows the protocol it commits
-    write(repo, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
-    return repo
+def asimov_repo(agent_repo: str) -> str:
+    write(agent_repo, "warmup.yaml", WARMUP)
+    commit_all(agent_repo, "the protocol files")  # a repository follows the protocol it commits
+    write(agent_repo, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
+    return agent_repo
 
 
 def test_asimov_checkpoint_comes_back_with_the_warmup_essentials(asimov_repo) -> None:

@@ -406,6 +406,9 @@ def test_tool_failure_is_one_line_and_exit_2(mixed, cli, capsys, monkeypatch) ->
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(engine.Checker, "check", broken)
+    from asimov_hooks.validation import slim  # asimov-check-size's check of a clean file
+
+    monkeypatch.setattr(slim._Plan, "within", lambda self, path, rel: broken(self, path))
     from asimov_hooks.cli import validate_main
 
     for entry in (validate_main, entrypoints.validate_main, entrypoints.check_size_main):

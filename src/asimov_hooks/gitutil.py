@@ -98,24 +98,30 @@ def _special_on_paths(top: str, here: str, paths: list[str]) -> tuple[str, bool]
 
 
 def _special_in(top: str, directory: str) -> tuple[str, bool] | None:
-    import stat
-
     for name in _GIT_READS:
+        path = os.path.join(directory, name)
         try:
-            mode = os.lstat(os.path.join(directory, name)).st_mode
+            found = _special(top, path, os.lstat(path).st_mode)
         except OSError:
             continue
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
-            rel = os.path.relpath(os.path.join(directory, name), top).replace(os.sep, "/")
-            return rel, stat.S_ISFIFO(mode)
+        if found is not None:
+            return found
     return None
+
+
+def _special(top: str, path: str, mode: int) -> tuple[str, bool] | None:
+    """(path from `top`, whether a FIFO) when `mode` is neither a file, a directory nor
+    a link: the kinds of file git would block on when it opens one by name."""
+    import stat
+
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode):
+        return None
+    return os.path.relpath(path, top).replace(os.sep, "/"), stat.S_ISFIFO(mode)
 
 
 def _special_git_file(top: str) -> tuple[str, bool] | None:
     """(path from `top`, whether a FIFO) of the first `.gitignore`/`.gitattributes` in
     the work tree that is neither a file, a directory nor a link; None when none is."""
-    import stat
-
     todo = [top]
     while todo:
         directory = todo.pop()
@@ -129,12 +135,11 @@ def _special_git_file(top: str) -> tuple[str, bool] | None:
         for entry in entries:
             if entry.name in _GIT_READS:
                 try:
-                    mode = entry.stat(follow_symlinks=False).st_mode
+                    found = _special(top, entry.path, entry.stat(follow_symlinks=False).st_mode)
                 except OSError:
                     continue
-                if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
-                    rel = os.path.relpath(entry.path, top).replace(os.sep, "/")
-                    return rel, stat.S_ISFIFO(mode)
+                if found is not None:
+                    return found
             elif entry.name != ".git":
                 try:
                     if entry.is_dir(follow_symlinks=False):

@@ -38,10 +38,23 @@ def validate_main(argv: Sequence[str] | None = None) -> int:
 
 
 def check_size_main(argv: Sequence[str] | None = None) -> int:
-    """`asimov-check-size`: ADR-007 size limits only; never imports a YAML parser."""
+    """`asimov-check-size`: ADR-007 size limits only; never imports a YAML parser. The
+    hook's usual command line (file names only) is first offered to the slim check,
+    which answers when every file is plainly within its limits (validation/slim.py)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args and not any(arg.startswith("-") for arg in args):
+
+        def slim() -> int:
+            from ..validation.slim import check_size
+
+            code = check_size(args)
+            return -1 if code is None else code
+
+        code = run_guarded("asimov-check-size", slim)
+        if code != -1:
+            return code
     from .options import CHECK_SIZE, parse_command
 
-    args = sys.argv[1:] if argv is None else list(argv)
     opts = parse_command(CHECK_SIZE, args)
     if opts is None:
         from .commands import _guarded, check_size_command

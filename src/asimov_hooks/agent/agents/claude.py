@@ -46,11 +46,10 @@ from ..runtime.model import (
     SESSION_START,
     STARTUP,
     STOP,
-    Edit,
     Event,
     as_text,
 )
-from ..runtime.payload import EventError, absolute, begin, shell_event
+from ..runtime.payload import answer_line, specific, tool_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -83,32 +82,11 @@ def stands_aside(payload: dict[str, Any]) -> bool:
 
 
 def normalize(payload: dict[str, Any]) -> Event:
-    event = begin(payload, NAME, KINDS, PROJECT_ENV)
-    if event.kind is None:
-        return event
-    cwd = event.cwd
-    if event.kind in (PRE_WRITE, POST_WRITE):
-        tool = payload.get("tool_name")
-        tool_input = payload.get("tool_input")
-        if tool == SHELL_TOOL:
-            command = tool_input.get("command") if isinstance(tool_input, dict) else None
-            return shell_event(event, payload, command)
-        if tool not in FILE_TOOLS:
-            return event  # another tool: nothing to govern
-        if not isinstance(tool_input, dict):
-            raise EventError(f"{tool} event without tool_input")
-        path = absolute(tool_input.get("file_path"), cwd, f"{tool} tool_input.file_path")
-        event.tool, event.targets = tool, [path]
-        if event.kind == PRE_WRITE:
-            event.edits = [Edit(path, _change(tool, tool_input))]
-            event.tool_input = tool_input
-            event.rewriter = _rewriter(tool, tool_input, path)
-            event.source = as_text(payload.get("permission_mode"))
-    elif event.kind == SESSION_START:
-        source = as_text(payload.get("source"))
-        event.source = SOURCES.get(source, source) if source else None
-    else:
-        event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
+    tools = (SHELL_TOOL, FILE_TOOLS)
+    event = tool_event(payload, NAME, KINDS, PROJECT_ENV, tools, SOURCES, _change)
+    if event.edits:  # a file tool's write, before it runs
+        event.rewriter = _rewriter(event.tool, event.tool_input, event.targets[0])
+        event.source = as_text(payload.get("permission_mode"))
     return event
 
 
@@ -145,39 +123,24 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         return None, 0
     out: dict[str, Any] | None = None
     if answer.decision == "deny" and event.kind == PRE_WRITE:
-        out = {
-            "hookSpecificOutput": {
-                "hookEventName": event.name,
-                "permissionDecision": "deny",
-                "permissionDecisionReason": answer.reason,
-            }
-        }
+        out = specific(event, permissionDecision="deny", permissionDecisionReason=answer.reason)
     elif answer.updated is not None and event.kind == PRE_WRITE:
         # the same tool leaving the trimmed content (ADR-007: trim before the write);
         # "allow" only in the modes that run edits unasked: elsewhere (default, plan,
         # ...) "ask" keeps the user's own approval
-        specific: dict[str, Any] = {
-            "hookEventName": event.name,
-            "permissionDecision": "allow" if event.source in AUTO_EDIT else "ask",
-            "permissionDecisionReason": "asimov-hooks trimmed the checkpoint before the write",
-            "updatedInput": answer.updated,
-        }
-        if answer.context:
-            specific["additionalContext"] = answer.context
-        out = {"hookSpecificOutput": specific}
+        extra = {"additionalContext": answer.context} if answer.context else {}
+        out = specific(
+            event,
+            permissionDecision="allow" if event.source in AUTO_EDIT else "ask",
+            permissionDecisionReason="asimov-hooks trimmed the checkpoint before the write",
+            updatedInput=answer.updated,
+            **extra,
+        )
     elif answer.decision == "block" and event.kind == STOP:
         # non-error feedback that keeps the turn going (Claude Code 2.1.163 and later);
         # `decision: "block"` would reach Claude as "Stop hook blocking error from command"
-        out = {
-            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.reason}
-        }
+        out = specific(event, additionalContext=answer.reason)
     elif answer.context:
         # no permissionDecision with it: the user's own permission flow goes on
-        out = {
-            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}
-        }
-    if out is None:
-        return None, 0
-    import json
-
-    return json.dumps(out, ensure_ascii=False) + "\n", 0
+        out = specific(event, additionalContext=answer.context)
+    return answer_line(out)

@@ -35,12 +35,10 @@ from ..runtime.model import (
     SESSION_START,
     STARTUP,
     STOP,
-    Edit,
     Event,
     ToolChange,
-    as_text,
 )
-from ..runtime.payload import EventError, absolute, begin, shell_event
+from ..runtime.payload import answer_line, specific, tool_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -70,33 +68,18 @@ CONTEXT_EVENTS = frozenset(
 
 
 def normalize(payload: dict[str, Any]) -> Event:
-    event = begin(payload, NAME, KINDS, PROJECT_ENV)
-    if event.kind is None:
-        return event
-    if event.kind in (PRE_WRITE, POST_WRITE):
-        tool = payload.get("tool_name")
-        tool_input = payload.get("tool_input")
-        if tool == SHELL_TOOL:
-            command = tool_input.get("command") if isinstance(tool_input, dict) else None
-            return shell_event(event, payload, command)
-        if tool not in FILE_TOOLS:
-            return event  # another tool: nothing to govern
-        if not isinstance(tool_input, dict):
-            raise EventError(f"{tool} event without tool_input")
-        # the file tools resolve a relative path against the project root, not cwd
-        path = absolute(tool_input.get("file_path"), event.project, f"{tool} tool_input.file_path")
-        event.tool, event.targets = tool, [path]
-        if event.kind == PRE_WRITE:
-            change = ToolChange(tool, tool_input, writer="write_file", replace_all="allow_multiple")
-            event.edits = [Edit(path, change)]
-            event.tool_input = tool_input
-            event.rewriter = _rewriter(tool, tool_input, path)
-    elif event.kind == SESSION_START:
-        source = as_text(payload.get("source"))
-        event.source = SOURCES.get(source, source) if source else None
-    else:
-        event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
+    tools = (SHELL_TOOL, FILE_TOOLS)
+    # the file tools resolve a relative path against the project root, not cwd
+    event = tool_event(
+        payload, NAME, KINDS, PROJECT_ENV, tools, SOURCES, _change, paths_from_project=True
+    )
+    if event.edits:  # a file tool's write, before it runs
+        event.rewriter = _rewriter(event.tool, event.tool_input, event.targets[0])
     return event
+
+
+def _change(tool: str, tool_input: dict[str, Any]) -> ToolChange:
+    return ToolChange(tool, tool_input, writer="write_file", replace_all="allow_multiple")
 
 
 def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
@@ -127,13 +110,7 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         # all of the model's arguments, changed: the documentation says the object is
         # merged over them, but Gemini CLI 0.61.0 validates it as the whole set of
         # arguments ("params must have required property 'file_path'")
-        out = {"hookSpecificOutput": {"hookEventName": event.name, "tool_input": answer.updated}}
+        out = specific(event, tool_input=answer.updated)
     elif answer.context and event.kind in CONTEXT_EVENTS:
-        out = {
-            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}
-        }
-    if out is None:
-        return None, 0
-    import json
-
-    return json.dumps(out, ensure_ascii=False) + "\n", 0
+        out = specific(event, additionalContext=answer.context)
+    return answer_line(out)

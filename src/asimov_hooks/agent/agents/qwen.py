@@ -41,12 +41,10 @@ from ..runtime.model import (
     SESSION_START,
     STARTUP,
     STOP,
-    Edit,
     Event,
     ToolChange,
-    as_text,
 )
-from ..runtime.payload import EventError, absolute, begin, shell_event
+from ..runtime.payload import answer_line, specific, tool_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -80,31 +78,13 @@ CONTEXT_EVENTS = frozenset({PRE_WRITE, POST_WRITE, PRE_SHELL, POST_SHELL, SESSIO
 
 
 def normalize(payload: dict[str, Any]) -> Event:
-    event = begin(payload, NAME, KINDS, PROJECT_ENV)
-    if event.kind is None:
-        return event
-    if event.kind in (PRE_WRITE, POST_WRITE):
-        tool = payload.get("tool_name")
-        tool_input = payload.get("tool_input")
-        if tool == SHELL_TOOL:
-            command = tool_input.get("command") if isinstance(tool_input, dict) else None
-            return shell_event(event, payload, command)
-        if tool not in FILE_TOOLS:
-            return event  # another tool: nothing to govern
-        if not isinstance(tool_input, dict):
-            raise EventError(f"{tool} event without tool_input")
-        path = absolute(tool_input.get("file_path"), event.cwd, f"{tool} tool_input.file_path")
-        event.tool, event.targets = tool, [path]
-        if event.kind == PRE_WRITE:
-            change = ToolChange(tool, tool_input, writer="write_file", replace_all="replace_all")
-            event.edits = [Edit(path, change)]
-            event.tool_input = tool_input
-    elif event.kind == SESSION_START:
-        source = as_text(payload.get("source"))
-        event.source = SOURCES.get(source, source) if source else None
-    else:
-        event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
+    tools = (SHELL_TOOL, FILE_TOOLS)
+    event = tool_event(payload, NAME, KINDS, PROJECT_ENV, tools, SOURCES, _change)
     return event
+
+
+def _change(tool: str, tool_input: dict[str, Any]) -> ToolChange:
+    return ToolChange(tool, tool_input, writer="write_file", replace_all="replace_all")
 
 
 def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
@@ -112,21 +92,9 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         return None, 0
     out: dict[str, Any] | None = None
     if answer.decision == "deny" and event.kind == PRE_WRITE:
-        out = {
-            "hookSpecificOutput": {
-                "hookEventName": event.name,
-                "permissionDecision": "deny",
-                "permissionDecisionReason": answer.reason,
-            }
-        }
+        out = specific(event, permissionDecision="deny", permissionDecisionReason=answer.reason)
     elif answer.decision == "block" and event.kind == STOP:
         out = {"decision": "block", "reason": answer.reason}
     elif answer.context and event.kind in CONTEXT_EVENTS:
-        out = {
-            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}
-        }
-    if out is None:
-        return None, 0
-    import json
-
-    return json.dumps(out, ensure_ascii=False) + "\n", 0
+        out = specific(event, additionalContext=answer.context)
+    return answer_line(out)

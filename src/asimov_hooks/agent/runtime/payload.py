@@ -7,6 +7,7 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
+    from collections.abc import Callable
     from typing import Any
 
     from .model import Event
@@ -88,6 +89,49 @@ def begin(
     return event
 
 
+def tool_event(
+    payload: dict[str, Any],
+    agent: str,
+    kinds: dict[str, str],
+    project_env: str | None,
+    tools: tuple[str, frozenset[str]],
+    sources: dict[str, str],
+    change: Callable[[str, dict[str, Any]], Any],
+    paths_from_project: bool = False,
+) -> Event:
+    """`begin`, then what the agents that name their tool in `tool_name` and its
+    arguments in `tool_input` (Claude Code, Gemini CLI, Qwen Code) share: a shell
+    command (`tools[0]`, its `command`) or a write by a file tool (`tools[1]`, its
+    `file_path`, relative to the working directory or the project), the session's
+    source mapped through `sources`, the prompt. A write before it runs gets
+    `change(tool, tool_input)` as its edit."""
+    from .model import POST_WRITE, PRE_WRITE, SESSION_START, Edit, as_text
+
+    event = begin(payload, agent, kinds, project_env)
+    if event.kind in (PRE_WRITE, POST_WRITE):
+        tool = payload.get("tool_name")
+        tool_input = payload.get("tool_input")
+        if tool == tools[0]:
+            command = tool_input.get("command") if isinstance(tool_input, dict) else None
+            return shell_event(event, payload, command)
+        if tool not in tools[1]:
+            return event  # another tool: nothing to govern
+        if not isinstance(tool_input, dict):
+            raise EventError(f"{tool} event without tool_input")
+        base = event.project if paths_from_project else event.cwd
+        path = absolute(tool_input.get("file_path"), base, f"{tool} tool_input.file_path")
+        event.tool, event.targets = tool, [path]
+        if event.kind == PRE_WRITE:
+            event.edits = [Edit(path, change(tool, tool_input))]
+            event.tool_input = tool_input
+    elif event.kind == SESSION_START:
+        source = as_text(payload.get("source"))
+        event.source = sources.get(source, source) if source else None
+    elif event.kind is not None:
+        event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
+    return event
+
+
 def shell_event(event: Event, payload: dict[str, Any], command: object) -> Event:
     """The event as a shell command's (`pre_shell` / `post_shell`): its text, the tool
     and the tool call's id. A command that is not text is still watched."""
@@ -99,6 +143,22 @@ def shell_event(event: Event, payload: dict[str, Any], command: object) -> Event
     event.tool = as_text(payload.get("tool_name")) or "shell"
     event.tool_use = as_text(payload.get("tool_use_id"))
     return event
+
+
+def specific(event: Event, **fields: Any) -> dict[str, Any]:
+    """`hookSpecificOutput` for the event, the answer form Claude Code, Codex, Gemini CLI
+    and Qwen Code read."""
+    return {"hookSpecificOutput": {"hookEventName": event.name, **fields}}
+
+
+def answer_line(out: dict[str, Any] | None) -> tuple[str | None, int]:
+    """An adapter's `render` result: the answer as one JSON line on stdout, exit 0;
+    nothing at all when there is no answer."""
+    if out is None:
+        return None, 0
+    import json
+
+    return json.dumps(out, ensure_ascii=False) + "\n", 0
 
 
 def log_context(context: str) -> None:

@@ -1,0 +1,166 @@
+"""`asimov-check-size` when there is nothing to say: the common commit, checked at
+little more than Python's own start-up cost.
+
+The size hook runs on every commit that touches a protocol file, and almost every time
+the files are within their limits and it prints nothing. This module answers that case
+alone: with the shipped rule packs (no repository config), plain text output and
+files it can read, it finds each file's kind and limits in `rules/kinds.json`, reads
+the file through `fs.access` (the same guarded read the full check uses) and counts.
+Whenever anything could make the full check say something (a limit reached, a file it
+cannot read, an inline directive, a config, a profile, a format other than text, a
+kind whose rules it does not count), it answers None and the full check runs, from
+the start, and says it. So the findings, messages and exit codes are the full check's
+by construction: this path only ever prints nothing and exits 0.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..checks.measure import TokenEstimator, count_lines
+from ..checks.registry import ESSENTIAL_RULES, SIZE_RULES, normalize_rule
+from .packs import ENV_CONFIG, ConfigError, deep_merge, find_config, load_rule_file
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from collections.abc import Sequence
+    from typing import Any
+
+# the rules this path counts itself; a kind that selects another size rule (an agent's
+# character or shared byte budget) takes the full path
+COUNTED = frozenset({"max-lines-hard", "max-lines-soft", "max-tokens", "max-bytes-soft"})
+# what the default rule packs hold and the full check's Config would act on beyond kinds
+_UNHANDLED_KEYS = ("overrides", "select", "ignore")
+_ENV_PROFILE = "ASIMOV_HOOKS_PROFILE"  # validation/profiles: only kinds with profiles heed it
+_PROFILES = ("", "auto", "asimov", "generic")
+
+
+def check_size(paths: Sequence[str]) -> int | None:
+    """`asimov-check-size PATH...` (no options): 0 when every file is of a known kind
+    and plainly within all of its size limits, so that the full check would print
+    nothing; None to run the full check instead. Anything unexpected here (a broken
+    installation, an unreadable directory) is the full check's to report."""
+    try:
+        return _check_size(paths)
+    except (ConfigError, OSError, ValueError):
+        return None
+
+
+def _check_size(paths: Sequence[str]) -> int | None:
+    env = os.environ
+    if not paths or env.get(ENV_CONFIG) or env.get(_ENV_PROFILE, "") not in _PROFILES:
+        return None  # (a bad profile name is an error the full check words)
+    if env.get("GITHUB_ACTIONS") == "true":  # annotations: the full check's format
+        return None
+    cwd = os.getcwd()
+    if find_config(cwd) is not None:  # a repository's own limits: the full check reads them
+        return None
+    data = load_rule_file("kinds.json")
+    if any(data.get(key) for key in _UNHANDLED_KEYS):
+        return None
+    from ..fs.walk import tree_of  # gitutil.find_toplevel's answer, without gitutil
+
+    base = os.path.realpath(tree_of(cwd) or cwd).rstrip(os.sep) + os.sep
+    plan = _Plan(data)
+    for path in paths:
+        absolute = os.path.normpath(os.path.join(cwd, path))
+        if not absolute.startswith(base):  # outside the repository: the full check says
+            return None
+        if not plan.within(path, absolute[len(base) :].replace(os.sep, "/")):
+            return None
+    return 0
+
+
+class _Plan:
+    """Each kind's size rules, worked out from the rule pack once per run."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.kinds: dict[str, dict[str, Any]] = data.get("kinds", {})
+        self.rules: dict[str, dict[str, dict[str, Any]] | None] = {}
+        self._kind_of: Any = None
+        self._exclude: Any = None
+
+    def kind_for(self, rel: str) -> str | None:
+        from .globs import FirstMatch, globset
+
+        if self._kind_of is None:
+            self._kind_of = FirstMatch(
+                [(name, spec.get("files", [])) for name, spec in self.kinds.items()]
+            )
+            self._exclude = globset(self.data.get("exclude", []))
+        parts = rel.split("/")
+        if any(self._exclude.match_parts(parts[:n]) for n in range(1, len(parts) + 1)):
+            return None  # excluded: the full check says what it found instead
+        return self._kind_of(rel)
+
+    def rules_for(self, kind: str) -> dict[str, dict[str, Any]] | None:
+        """The kind's enabled size rules (as the full check selects them for
+        asimov-check-size), or None when it has any this path does not count."""
+        if kind in self.rules:
+            return self.rules[kind]
+        spec = self.kinds[kind]
+        chosen: dict[str, dict[str, Any]] | None = None
+        if not spec.get("profiles"):  # CLAUDE.md's profile decides its limits: full path
+            merged = {rid: normalize_rule(v) for rid, v in self.data.get("rules", {}).items()}
+            for rid, value in spec.get("rules", {}).items():
+                merged[rid] = deep_merge(merged.get(rid, {}), normalize_rule(value))
+            wanted = SIZE_RULES | ESSENTIAL_RULES
+            chosen = {
+                rid: opts
+                for rid, opts in merged.items()
+                if rid in wanted and opts.get("level", "error") != "off"
+            }
+            if any(
+                rid not in ESSENTIAL_RULES
+                and (rid not in COUNTED or not isinstance(opts.get("max"), int))
+                for rid, opts in chosen.items()
+            ):
+                chosen = None
+        self.rules[kind] = chosen
+        return chosen
+
+    def within(self, path: str, rel: str) -> bool:
+        """Whether the full check would find nothing in this file."""
+        kind = self.kind_for(rel)
+        rules = self.rules_for(kind) if kind else None
+        if rules is None:
+            return False
+        from ..fs.access import FileProblem, read_bytes
+
+        hard = rules.get("max-bytes-hard", {})
+        try:  # the full check's read (readers.fileio.read_text): confined, bounded
+            raw = read_bytes(path, hard.get("max"), bound=hard.get("bound", "limit"))
+        except FileProblem:  # the full check reports it (or says why it skipped it)
+            return False
+        text = _decoded(raw)
+        if text is None or "asimov-hooks:" in text:  # directives: the full check's to apply
+            return False
+        if "max-bytes-soft" in rules and len(raw) > rules["max-bytes-soft"]["max"]:
+            return False
+        lines = count_lines(text)
+        for rid in ("max-lines-hard", "max-lines-soft"):
+            if rid in rules and lines > rules[rid]["max"]:
+                return False
+        tokens = rules.get("max-tokens")
+        return tokens is None or self._estimator(kind).estimate(text) <= tokens["max"]
+
+    def _estimator(self, kind: str) -> TokenEstimator:
+        """As Config.estimator_for: the kind's own `token-estimator` over the top one."""
+        top = self.data.get("token-estimator", {})
+        own = self.kinds[kind].get("token-estimator") or {}
+        method = own.get("method", top.get("method", "chars"))
+        return TokenEstimator(method, own.get("divisor", top.get("divisor", 4)))
+
+
+def _decoded(raw: bytes) -> str | None:
+    """The text `readers.fileio.decode` makes of `raw`, or None wherever it would report
+    an encoding problem (a NUL byte, not UTF-8, a second byte-order mark)."""
+    if b"\x00" in raw:
+        return None
+    body = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return None if text.startswith("\ufeff") else text

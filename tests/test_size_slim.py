@@ -1,0 +1,274 @@
+"""`asimov-check-size FILE...`: the slim check (validation/slim.py) says exactly what the
+full size check says, and on the common clean commit loads neither a YAML library nor
+the validate machinery.
+
+The full check is reached with an option (`--color never`: it changes nothing in a
+captured run), which the slim check never takes."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import call_script, git_init, write
+
+from asimov_hooks.validation import packs, profiles, slim
+
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
+
+
+def _corpus():
+    spec = importlib.util.spec_from_file_location(
+        "asimov_bench_corpus_slim", os.path.join(BENCH, "corpus.py")
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+corpus = _corpus()
+VARIANTS = ("valid", "oversized", "schema", "syntax", "foreign")
+
+
+def _samples() -> list[tuple[str, str, str, str]]:
+    """(family, variant, path in the repository, text): the first file of each variant
+    the benchmark corpus makes for each family."""
+    out, wanted = [], {(f, v) for f in corpus.FAMILIES for v in VARIANTS}
+    for index in range(2000):
+        for family in corpus.FAMILIES:
+            rel, text, variant = corpus.render(family, corpus.DEFAULT_SEED, index)
+            if (family, variant) in wanted:
+                wanted.discard((family, variant))
+                out.append((family, variant, rel, text))
+        if not wanted:
+            break
+    assert not wanted, wanted
+    return sorted(out)
+
+
+SAMPLES = _samples()
+
+# what only the full check, or a parser, brings in
+HEAVY = (
+    "yaml",
+    "_yaml",
+    "ruamel",
+    "ruamel.yaml",
+    "sqlite3",
+    "json",
+    "re",
+    "asimov_hooks.validation.config",
+    "asimov_hooks.validation.engine",
+    "asimov_hooks.validation.run",
+    "asimov_hooks.cli.options",
+    "click",
+)
+
+
+def _probe(cwd: str, *args: str, **env: str) -> dict:
+    """Run the entry point in a fresh interpreter; its exit code and which of HEAVY it
+    had loaded before the probe's own `json` import."""
+    code = (
+        "import sys\n"
+        "from asimov_hooks.cli.entrypoints import check_size_main\n"
+        "code = check_size_main(sys.argv[1:])\n"
+        f"heavy = {list(HEAVY)!r}\n"
+        "loaded = [m for m in heavy if m in sys.modules]\n"
+        "import json\n"
+        "sys.stdout.write('\\n' + json.dumps({'code': code, 'loaded': loaded}) + '\\n')\n"
+    )
+    full_env = {**os.environ, **env}
+    full_env.pop("ASIMOV_HOOKS_CONFIG", None)
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode in (0, 1, 2), done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _both(repo: str, *paths: str, **env: str) -> tuple:
+    slim_run = call_script("asimov-check-size", *paths, cwd=repo, env={**_env(), **env})
+    full_run = call_script(
+        "asimov-check-size", "--color", "never", *paths, cwd=repo, env={**_env(), **env}
+    )
+    return slim_run, full_run
+
+
+def _env() -> dict[str, str]:
+    from conftest import script_env
+
+    return script_env()
+
+
+def _same(slim_run, full_run) -> None:
+    assert (slim_run.returncode, slim_run.stdout, slim_run.stderr) == (
+        full_run.returncode,
+        full_run.stdout,
+        full_run.stderr,
+    )
+
+
+@pytest.mark.parametrize(("family", "variant", "rel", "text"), SAMPLES)
+def test_slim_says_what_the_full_check_says(tmp_path, family, variant, rel, text) -> None:
+    repo = git_init(tmp_path / "repo")
+    write(repo, rel, text)
+    slim_run, full_run = _both(repo, rel)
+    _same(slim_run, full_run)
+    if variant == "oversized" and family != "oc":
+        assert full_run.returncode == 1 and "over the" in full_run.stdout
+
+
+def test_many_files_at_once_as_pre_commit_passes_them(tmp_path) -> None:
+    repo = git_init(tmp_path / "repo")
+    for _family, _variant, rel, text in SAMPLES:
+        write(repo, rel, text)
+    rels = [rel for *_, rel, _ in SAMPLES]
+    _same(*_both(repo, *rels))
+    valid = [rel for family, variant, rel, _ in SAMPLES if variant == "valid"]
+    _same(*_both(repo, *valid))
+
+
+@pytest.mark.parametrize("family", ["asimov", "warmup", "oc"])
+def test_a_clean_file_loads_no_parser_and_no_validate_machinery(tmp_path, family) -> None:
+    repo = git_init(tmp_path / "repo")
+    rel, text = next((r, t) for f, v, r, t in SAMPLES if f == family and v == "valid")
+    write(repo, rel, text)
+    probe = _probe(repo, rel)
+    assert probe == {"code": 0, "loaded": []}
+
+
+def test_a_file_over_its_limit_takes_the_full_check(tmp_path) -> None:
+    """The probe can see the full check: an oversized checkpoint loads the engine."""
+    repo = git_init(tmp_path / "repo")
+    rel, text = next((r, t) for f, v, r, t in SAMPLES if f == "asimov" and v == "oversized")
+    write(repo, rel, text)
+    probe = _probe(repo, rel)
+    assert probe["code"] == 1
+    assert "asimov_hooks.validation.engine" in probe["loaded"]
+
+
+def test_a_repository_config_is_honoured(tmp_path) -> None:
+    repo = git_init(tmp_path / "repo")
+    rel, text = next((r, t) for f, v, r, t in SAMPLES if f == "asimov" and v == "valid")
+    write(repo, rel, text)
+    write(repo, ".asimov-hooks.yaml", "rules:\n  max-lines-hard:\n    max: 3\n")
+    slim_run, full_run = _both(repo, rel)
+    _same(slim_run, full_run)
+    assert slim_run.returncode == 1 and "max-lines-hard" in slim_run.stdout
+    write(repo, ".asimov-hooks.yaml", "rules:\n  max-lines-hard: off\n")
+    _same(*_both(repo, rel))
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"GITHUB_ACTIONS": "true"},
+        {"ASIMOV_HOOKS_PROFILE": "bogus"},
+        {"ASIMOV_HOOKS_PROFILE": "generic"},
+    ],
+)
+def test_the_environment_is_heeded(tmp_path, env) -> None:
+    repo = git_init(tmp_path / "repo")
+    for family, variant, rel, text in SAMPLES:
+        if variant in ("valid", "oversized") and family == "asimov":
+            write(repo, rel, text)
+    rels = [r for f, v, r, _ in SAMPLES if f == "asimov" and v in ("valid", "oversized")]
+    for rel in rels:
+        _same(*_both(repo, rel, **env))
+
+
+def test_a_named_config_file_in_the_environment(tmp_path) -> None:
+    repo = git_init(tmp_path / "repo")
+    rel, text = next((r, t) for f, v, r, t in SAMPLES if f == "asimov" and v == "valid")
+    write(repo, rel, text)
+    write(tmp_path, "shared.yaml", "rules:\n  max-tokens:\n    max: 5\n")
+    slim_run, full_run = _both(repo, rel, ASIMOV_HOOKS_CONFIG=str(tmp_path / "shared.yaml"))
+    _same(slim_run, full_run)
+    assert "max-tokens" in slim_run.stdout
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "status: ok  # asimov-hooks: disable-line max-tokens\n",
+        "\ufeff\ufeffstatus: ok\n",
+        "status: ok\x00\n",
+        b"status: \xff\n",
+        "",
+        "no newline at the end",
+    ],
+    ids=["directive", "second-bom", "nul", "not-utf8", "empty", "no-final-newline"],
+)
+def test_odd_text_is_said_alike(tmp_path, text) -> None:
+    repo = git_init(tmp_path / "repo")
+    write(repo, ".claude_checkpoint.yaml", text)
+    _same(*_both(repo, ".claude_checkpoint.yaml"))
+
+
+def test_untrusted_paths_are_said_alike(tmp_path) -> None:
+    """A FIFO (never opened for a blocking read), a link out of the work tree, a link
+    into .git/, a directory, a missing file and a file of no kind."""
+    repo = git_init(tmp_path / "repo")
+    write(tmp_path, "outside.yaml", "status: ok\n")
+    os.makedirs(os.path.join(repo, "a"))
+    os.mkfifo(os.path.join(repo, "a", ".claude_checkpoint.yaml"))
+    os.makedirs(os.path.join(repo, "b"))
+    os.symlink(tmp_path / "outside.yaml", os.path.join(repo, "b", ".claude_checkpoint.yaml"))
+    os.makedirs(os.path.join(repo, "c"))
+    os.symlink(os.path.join(repo, ".git", "HEAD"), os.path.join(repo, "c", "warmup.yaml"))
+    os.makedirs(os.path.join(repo, "d", ".claude_checkpoint.yaml"))
+    write(repo, "notes.txt", "hello\n")
+    for rel in (
+        "a/.claude_checkpoint.yaml",
+        "b/.claude_checkpoint.yaml",
+        "c/warmup.yaml",
+        "d/.claude_checkpoint.yaml",
+        "e/.claude_checkpoint.yaml",
+        "notes.txt",
+        "../outside.yaml",
+    ):
+        slim_run, full_run = _both(repo, rel)
+        _same(slim_run, full_run)
+        if rel[0] in "abce":  # refused or missing: said, never passed over
+            assert slim_run.returncode != 0, rel
+
+
+def test_cut_at_the_limits_exactly(tmp_path) -> None:
+    """At each limit the file passes; one over, the full check's finding."""
+    repo = git_init(tmp_path / "repo")
+    rules = packs.load_rule_file("kinds.json")["kinds"]["asimov-checkpoint"]["rules"]
+    hard = rules["max-lines-hard"]["max"]
+    for lines in (hard, hard + 1):
+        write(repo, ".claude_checkpoint.yaml", "".join(f"k{i}: 1\n" for i in range(lines)))
+        slim_run, full_run = _both(repo, ".claude_checkpoint.yaml")
+        _same(slim_run, full_run)
+    tokens = rules["max-tokens"]["max"]
+    for chars in (tokens * 4, tokens * 4 + 1):  # the shipped estimate: characters / 4
+        write(repo, ".claude_checkpoint.yaml", "k: " + "x" * (chars - 4) + "\n")
+        _same(*_both(repo, ".claude_checkpoint.yaml"))
+
+
+def test_the_slim_check_reads_only_kinds_json() -> None:
+    """What the slim check takes from rules/kinds.json alone is in no other pack."""
+    for pack in packs.PACKS:
+        if pack != "kinds.json":
+            data = packs.load_rule_file(pack)
+            assert not {"kinds", "rules", "exclude", "token-estimator"} & set(data), pack
+            assert not set(slim._UNHANDLED_KEYS) & set(data), pack
+
+
+def test_profile_names_are_the_profiles_modules() -> None:
+    assert slim._ENV_PROFILE == profiles.ENV_PROFILE
+    assert set(slim._PROFILES) == {"", profiles.AUTO, profiles.ASIMOV, profiles.GENERIC}
