@@ -165,7 +165,7 @@ def load_yaml(
 
     simple, data = simple_data(text)
     if simple:  # the plainest shape: no YAML library loaded
-        return Document(data, _positions_later(text, max_nodes, lim))
+        return Document(data, _positions_later(text, max_nodes, lim), plain=True)
     simple, data = _archive_data(text)
     if simple:  # a trim archive of the trimmer's entries: read line by line
         return Document(data, _positions_later(text, max_nodes, lim))
