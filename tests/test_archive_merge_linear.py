@@ -149,25 +149,46 @@ class Counted(dict):
 @pytest.mark.parametrize("size", [10, 1000])
 def test_entries_are_compared_a_bounded_number_of_times_each(monkeypatch, size: int) -> None:
     parsed = []
-    real_read = archive_merge._read
+    real_read, real_parsed = archive_merge._read, archive_merge._parsed
 
     def counting_read(text: str):
-        parsed.append(len(text))
-        data, aliased = real_read(text)
-        return ([Counted(e) for e in data] if isinstance(data, list) else data), aliased
+        parsed.append(text)
+        return real_read(text)
+
+    def counted(distinct):
+        read = real_parsed(distinct)
+        return None if read is None else {k: Counted(v) for k, v in read.items()}
 
     monkeypatch.setattr(archive_merge, "_read", counting_read)
+    monkeypatch.setattr(archive_merge, "_parsed", counted)
     Counted.compared = 0
     base = [entry(i, "b") for i in range(size)]
     ours = archive([*base, entry(1, "o")]).encode()
     theirs = archive([*base, entry(2, "t")]).encode()
     merged = merge_archive(archive(base).encode(), ours, theirs)
     assert merged == archive([*base, entry(1, "o"), entry(2, "t")]).encode()
-    # the items the sides share are parsed once, in one parse: no more than ours and
-    # the item theirs added (before, each side and the result were parsed whole)
-    assert len(parsed) == 1
-    assert parsed[0] <= len(ours) + len(dumped(entry(2, "t")))
+    # every item is the trimmer's own: recognised line by line, none parsed as YAML
+    # (before, each side and the result were parsed whole)
+    assert parsed == []
     assert Counted.compared <= 2 * (size + 2)  # the result's check, not pairs
+
+
+def test_only_the_items_not_of_the_trimmers_shape_are_parsed(monkeypatch) -> None:
+    parsed = []
+    real_read = archive_merge._read
+
+    def counting_read(text: str):
+        parsed.append(text)
+        return real_read(text)
+
+    monkeypatch.setattr(archive_merge, "_read", counting_read)
+    base = [entry(i, "b") for i in range(50)]
+    by_hand = "- archived_at: 2026-01-05  # restored by hand\n  note: kept\n"
+    ours = archive([*base, entry(1, "o")]).encode()
+    theirs = (archive(base) + by_hand).encode()
+    merged = merge_archive(archive(base).encode(), ours, theirs)
+    assert merged == ours + by_hand.encode()
+    assert parsed == [by_hand]  # that item alone, once
 
 
 def test_an_entry_theirs_repeats_from_base_is_not_added_twice() -> None:

@@ -303,7 +303,7 @@ class Changed(FileProblem):
 
 
 def _write_at(walk: Walk, path: str, data: bytes, mode: int | None, expect: object) -> str:
-    from .walk import write_at
+    from .dirfd import write_at
 
     try:
         refused = write_at(walk.dir_fd, walk.name, data, mode, expect)

@@ -22,6 +22,8 @@ from __future__ import annotations
 import errno
 import os
 
+from .dirfd import DIRS, KeptDirs
+
 MAX_HOPS = 40  # as the kernel's own bound on links in one path
 _DIR_FLAGS = (
     os.O_RDONLY
@@ -52,17 +54,22 @@ def _inside(path: str, directory: str) -> bool:
 
 
 # Inside `remembered_trees()` (one validate run: its files share ancestors) which
-# directories hold a `.git`, and where a found top resolves, are looked up once; outside
-# it nothing is kept. What is read is still walked by descriptor, file by file (`Walk`).
+# directories hold a `.git`, which work tree holds a directory, and where a found top
+# resolves, are looked up once; outside it nothing is kept. What is read is still walked
+# by descriptor, file by file (`Walk`), but a directory the run has opened already is
+# not opened again: its descriptor is kept (`KeptDirs`), so a shared folder is resolved
+# once, by `openat(O_NOFOLLOW)` from its parent's descriptor, however many files it holds.
 _MEMO: list[dict[tuple[str, str], object]] = []
 
 
 class remembered_trees:  # a statement: `with remembered_trees():`
     def __enter__(self) -> None:
         _MEMO.append({})
+        DIRS.append(KeptDirs())
 
     def __exit__(self, *exc: object) -> None:
         _MEMO.pop()
+        DIRS.pop().close()
 
 
 def _asked(question: str, path: str) -> object:
@@ -87,6 +94,30 @@ def tree_of(directory: str) -> str | None:
     no `.git` on it as written (a link outside every tree, into one) is looked at as the
     file system resolves it."""
     directory = os.path.abspath(directory)
+    if not _MEMO:
+        return _tree_of(directory)
+    memo = _MEMO[-1]
+    # a folder with no `.git` that is no link answers as its parent does: the same `.git`
+    # directories lie on its path as written, and it resolves just below its parent
+    passed: list[str] = []
+    here = directory
+    while True:
+        known = memo.get(("tree", here), memo)
+        if known is not memo:
+            break
+        parent = os.path.dirname(here)
+        if parent == here or os.path.islink(here) or _asked("git", here):
+            known = _tree_of(here)
+            memo[("tree", here)] = known
+            break
+        passed.append(here)
+        here = parent
+    for folder in passed:
+        memo[("tree", folder)] = known
+    return known  # type: ignore[return-value]
+
+
+def _tree_of(directory: str) -> str | None:
     chain = [directory]
     while True:
         parent = os.path.dirname(chain[-1])
@@ -180,6 +211,7 @@ class Walk:
         self.missing = False
         self.hops = 0  # links followed
         self.blocked = False  # missing because a file stands where a directory goes
+        self._dirs: KeptDirs | None = None  # the run's kept descriptors, when dir_fd is one
         self._walk(list(parts), follow, create, git_ok)
 
     @property
@@ -191,16 +223,25 @@ class Walk:
         )
 
     def _walk(self, pending: list[str], follow: bool, create: bool, git_ok: bool) -> None:
-        try:
-            stack = [os.open(self.top, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))]
-        except FileNotFoundError:  # a top the caller chose that is not there yet
-            if not create:
-                self.missing, self.parts = True, [p for p in pending if p not in ("", ".")]
-                self.name = self.parts.pop() if self.parts else ""
-                return
-            os.makedirs(self.top, exist_ok=True)
-            stack = [os.open(self.top, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))]
+        dirs = DIRS[-1] if DIRS and not create else None
         names: list[str] = []
+        stack = self._kept(dirs, pending, names, git_ok) if dirs is not None else []
+        if not stack:
+            try:
+                stack = [os.open(self.top, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))]
+            except FileNotFoundError:  # a top the caller chose that is not there yet
+                if not create:
+                    self.missing, self.parts = True, [p for p in pending if p not in ("", ".")]
+                    self.name = self.parts.pop() if self.parts else ""
+                    return
+                os.makedirs(self.top, exist_ok=True)
+                stack = [os.open(self.top, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))]
+        kept = dirs.kept if dirs is not None else ()
+
+        def close(fd: int) -> None:
+            if fd not in kept:  # a kept descriptor is the run's, closed when it ends
+                os.close(fd)
+
         hops = 0
         pending.reverse()  # a stack: the next component last
         try:
@@ -213,7 +254,7 @@ class Walk:
                         raise Outside("outside", hops)
                     names.pop()
                     if len(stack) > len(names) + 1:
-                        os.close(stack.pop())
+                        close(stack.pop())
                     continue
                 if not git_ok and is_git_name(part):
                     raise Outside("git")
@@ -243,7 +284,7 @@ class Walk:
                         if not _inside(target, self.top):
                             raise Outside("outside", hops)
                         while len(stack) > 1:
-                            os.close(stack.pop())
+                            close(stack.pop())
                         names.clear()
                         target = target[len(self.top) :]
                     pending.extend(reversed(target.split(os.sep)))
@@ -259,16 +300,48 @@ class Walk:
             self.parts = names
             if self.missing:
                 for fd in stack:
-                    os.close(fd)
+                    close(fd)
+                stack.clear()
+            elif dirs is not None:  # every directory on the way kept for the run's next walks
+                spare = set(stack)
+                for depth, fd in enumerate(stack):
+                    key = (self.top, tuple(names[:depth]), git_ok)
+                    if not dirs.keep(key, fd, spare) and fd != stack[-1]:
+                        close(fd)
+                self.dir_fd = stack.pop()
+                if self.dir_fd in dirs.kept:
+                    dirs.busy[self.dir_fd] = dirs.busy.get(self.dir_fd, 0) + 1
+                    self._dirs = dirs
                 stack.clear()
             else:
                 while len(stack) > 1:
-                    os.close(stack.pop(0))
+                    close(stack.pop(0))
                 self.dir_fd = stack.pop()
         except BaseException:
             for fd in stack:
-                os.close(fd)
+                close(fd)
             raise
+
+    def _kept(
+        self, dirs: KeptDirs, pending: list[str], names: list[str], git_ok: bool
+    ) -> list[int]:
+        """The descriptors the run keeps for the top and the longest run of plain
+        directory names `pending` starts with (taken off `pending`, put in `names`);
+        empty when the top is not kept."""
+        top = dirs.get((self.top, (), git_ok))
+        if top is None:
+            return []
+        stack = [top]
+        for part in pending[:-1]:  # the last component is never opened as a directory
+            if part in ("", ".", "..") or (not git_ok and is_git_name(part)):
+                break
+            fd = dirs.get((self.top, (*names, part), git_ok))
+            if fd is None:
+                break
+            names.append(part)
+            stack.append(fd)
+        del pending[: len(names)]
+        return stack
 
     @staticmethod
     def _link(dir_fd: int, name: str) -> str | None:
@@ -304,7 +377,10 @@ class Walk:
 
     def __exit__(self, *exc: object) -> None:
         if self.dir_fd is not None:
-            os.close(self.dir_fd)
+            if self._dirs is not None:  # the run's: closed when the run ends
+                self._dirs.busy[self.dir_fd] -= 1
+            else:
+                os.close(self.dir_fd)
             self.dir_fd = None
 
 
@@ -314,85 +390,3 @@ def plain(path: str, *, follow: bool = True) -> Walk:
     full = os.path.realpath(path) if follow else os.path.abspath(path)
     directory = os.path.realpath(os.path.dirname(full))
     return Walk(directory, [os.path.basename(full)], follow=False, git_ok=True)
-
-
-_READ = (
-    os.O_RDONLY
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-)
-
-
-def read_at(dir_fd: int, name: str) -> bytes | None:
-    """The bytes at `name` in `dir_fd` now (None: nothing there), the name unfollowed."""
-    try:
-        fd = os.open(name, _READ, dir_fd=dir_fd)
-    except FileNotFoundError:
-        return None
-    try:
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
-def write_at(
-    dir_fd: int, name: str, data: bytes, mode: int | None, expect: object = ...
-) -> str | None:
-    """Replace `name` in the directory `dir_fd` by a temporary file made there (O_EXCL,
-    unfollowed) and renamed relative to the same descriptor. Returns None when written,
-    "not-regular" when something other than a regular file is there (left alone), or
-    "changed" when `expect` (bytes, or None for no file) is given and the file no longer
-    holds it as the new one goes in (`fs.swap`). The temporary file takes the target's
-    permission bits (or `mode`, or the umask's default) before it becomes visible."""
-    import stat
-
-    from .stale import clean_stale_temps, temp_name
-
-    try:
-        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-    except FileNotFoundError:
-        st = None
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        return "not-regular"
-    if st is not None and mode is None:
-        mode = stat.S_IMODE(st.st_mode)
-    if mode is None:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    clean_stale_temps(dir_fd, name)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    while True:
-        tmp = temp_name(name)
-        try:
-            fd = os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o600, dir_fd=dir_fd)
-            break
-        except FileExistsError:
-            continue
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-            os.fchmod(fd, mode)
-        finally:
-            os.close(fd)
-        if expect is ...:
-            os.rename(tmp, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
-    except BaseException:
-        try:  # noqa: SIM105 (contextlib would cost every hook its import)
-            os.unlink(tmp, dir_fd=dir_fd)
-        except OSError:
-            pass
-        raise
-    if expect is not ...:  # only if the file still holds it as ours goes in (fs.swap)
-        from .swap import replace_expecting
-
-        if not replace_expecting(dir_fd, tmp, name, expect):  # type: ignore[arg-type]
-            return "changed"
-    return None

@@ -7,8 +7,10 @@ sides' lines, but it interleaves lines of entries that look alike (the same sour
 reason), which can re-group items under the wrong entry.
 
 Archives only grow, so the merge is linear in their size. Each side is cut into its
-top-level items by their text; the three sides share most items, so the distinct items
-are parsed once, together (libyaml when installed, as the trimmer reads it). Entries
+top-level items by their text; the three sides share most items, so each distinct item
+is read once: an item of the trimmer's own shape line by line (`readers.entries`, no
+YAML parser), the others parsed together (libyaml when installed, as the trimmer reads
+it). Entries
 are compared by a hashable key rather than against every other entry. A side that is
 not such a plain list (a header that is not comments, anchors, tags) is parsed whole,
 and the result then parsed once more: it must read as ours followed by the entries
@@ -247,20 +249,14 @@ def _by_item(texts: tuple[str, ...]) -> list[str] | None:
     cut = [_bodies(text) for text in texts]
     if any(not re.match(_COMMENTS_ONLY, header) for header, _, _ in cut):
         return None
-    distinct = dict.fromkeys(body for _, bodies, _ in cut for body in bodies)
-    try:
-        data, aliased = _read("-" + "\n-".join(distinct) + "\n" if distinct else "")
-    except Exception:  # a side that does not parse: each is parsed whole, as before
-        return None
-    data = [] if data is None else data
-    if aliased or not isinstance(data, list) or len(data) != len(distinct):
+    read = _parsed(dict.fromkeys(body for _, bodies, _ in cut for body in bodies))
+    if read is None:
         return None
     known = set(cut[0][1]).union(cut[1][1])
     _, bodies, ended = cut[2]
     fresh = [i for i, body in enumerate(bodies) if body not in known]
     if not fresh:
         return []
-    read = dict(zip(distinct, data, strict=True))
     seen = _Seen([read[body] for body in known], len(fresh))
     last = len(bodies) - 1
     return [
@@ -268,6 +264,33 @@ def _by_item(texts: tuple[str, ...]) -> list[str] | None:
         for i in fresh
         if read[bodies[i]] not in seen
     ]
+
+
+def _parsed(distinct: dict[str, None]) -> dict[str, Any] | None:
+    """Each distinct item's data by its text (after the dash), or None when one does not
+    read as one entry. Items of the trimmer's own shape are recognised line by line
+    (`readers.entries`); the others are parsed together, guarded, as one list."""
+    from ..readers.entries import reader
+
+    recognise = reader()
+    read: dict[str, Any] = {}
+    rest = []
+    for body in distinct:
+        found = recognise(body)
+        if found is None:
+            rest.append(body)
+        else:
+            read[body] = found
+    if not rest:
+        return read
+    try:
+        data, aliased = _read("-" + "\n-".join(rest) + "\n")
+    except Exception:  # a side that does not parse: each is parsed whole, as before
+        return None
+    if aliased or not isinstance(data, list) or len(data) != len(rest):
+        return None
+    read.update(zip(rest, data, strict=True))
+    return read
 
 
 def _bodies(text: str) -> tuple[str, list[str], bool]:

@@ -17,10 +17,13 @@ Path_ = "tuple[str | int, ...]"
 class Document:
     """Parsed data plus a way to find where any path sits in the file."""
 
-    __slots__ = ("data", "locate")
+    __slots__ = ("data", "locate", "plain")
 
-    def __init__(self, data: Any, locate: Callable[[Path_, bool], tuple[int, int]]) -> None:
+    def __init__(
+        self, data: Any, locate: Callable[[Path_, bool], tuple[int, int]], plain: bool = False
+    ) -> None:
         self.data, self.locate = data, locate
+        self.plain = plain  # read by `simple_yaml` (the plain shape): its data, as it reads it
 
     def __repr__(self) -> str:
         return f"Document(data={self.data!r})"

@@ -159,17 +159,25 @@ def trim_kind_text(
     return bom, result
 
 
-def _plain_trimmable(text: str, settings: Settings, limits: dict[str, int] | None) -> Any:
+def _plain_trimmable(
+    text: str, settings: Settings, limits: dict[str, int] | None, document: Any = None
+) -> Any:
     """The data of `text` when it is in the plain shape (`readers.simple_yaml`: block
     mappings and lists of one-line scalars; no anchor, alias, tag, flow collection,
     block scalar, tab or odd line break) with every capped field absent, null or a list
     of strings, within the nesting limit; else None. The trimmer lays such a text out
-    and cuts it by whole lines, and refuses none of them (`tests/test_trim_plain.py`)."""
+    and cuts it by whole lines, and refuses none of them (`tests/test_trim_plain.py`).
+    `document`: validate's reading of `text`, whose data is the plain reader's when it
+    says so (`Document.plain`), so the text is not read twice."""
     from ..readers.guards import InputProblem, check_depth
     from ..readers.guards import limits as default_limits
-    from ..readers.simple_yaml import simple_data
 
-    plain, data = simple_data(text)
+    if document is not None and document.plain:
+        plain, data = True, document.data
+    else:
+        from ..readers.simple_yaml import simple_data
+
+        plain, data = simple_data(text)
     if not plain or not isinstance(data, dict) or not data:
         return None
     for name in settings.caps:
@@ -285,7 +293,8 @@ def trim_refusal(ctx: Any) -> str | None:
         reason = None
         rules = ctx.rules
         settings = Settings.from_config(ctx.config)
-        if _plain_trimmable(ctx.text.text, settings, ctx.config.limits) is not None:
+        document = ctx.memo.get("document") or ctx.document
+        if _plain_trimmable(ctx.text.text, settings, ctx.config.limits, document) is not None:
             ctx.memo["trim-refusal"] = None  # never refused: no trial trim needed
             return None
         try:

@@ -17,6 +17,10 @@ history, and is left as configured.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only; typing costs start-up time
+    from typing import Any
+
 NEWEST_FIRST, OLDEST_FIRST, AUTO = "newest-first", "oldest-first", "auto"
 ORDERS = (NEWEST_FIRST, OLDEST_FIRST, AUTO)
 
@@ -40,28 +44,39 @@ def _trend(values: list[object]) -> str | None:
     return None
 
 
+_COMPILED: list[Any] = []
+
+
+def _patterns() -> Any:
+    """The three patterns' `search`, compiled once (a batch asks for every long list)."""
+    if not _COMPILED:
+        import re
+
+        _COMPILED.extend(re.compile(p).search for p in (_DATE, _TASK, _NEWEST))
+    return _COMPILED
+
+
 def detect(items: list[str]) -> str | None:
     """The order the items show, or None when they show none."""
-    import re
-
     if len(items) < 2:
         return None
+    date, task, newest = _patterns()
     texts = [item if isinstance(item, str) else "" for item in items]
     dates: list[object] = []
     for text in texts:
-        found = re.search(_DATE, text)
+        found = date(text)
         dates.append(found.group(1).replace(" ", "T") if found else None)
     order = _trend(dates)
     if order:
         return order
     tasks: list[object] = []
     for text in texts:
-        found = re.search(_TASK, text)
+        found = task(text)
         tasks.append(int(found.group(1)) if found else None)
     order = _trend(tasks)
     if order:
         return order
-    first, last = bool(re.search(_NEWEST, texts[0])), bool(re.search(_NEWEST, texts[-1]))
+    first, last = bool(newest(texts[0])), bool(newest(texts[-1]))
     if first != last:
         return NEWEST_FIRST if first else OLDEST_FIRST
     return None

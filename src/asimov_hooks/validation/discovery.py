@@ -194,6 +194,13 @@ def _git_ls_files(
 
 def ensure_exists(path: str) -> None:
     """Raise FileProblem for a path argument that names nothing."""
+    import stat
+
+    try:  # the common case in one call: a file or a directory that is there
+        if stat.S_IFMT(os.stat(path).st_mode) in (stat.S_IFREG, stat.S_IFDIR):
+            return
+    except OSError:
+        pass
     if not os.path.lexists(path):
         raise FileProblem("io-error", "no such file or directory")
     if os.path.isdir(path):

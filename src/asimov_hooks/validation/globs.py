@@ -298,7 +298,10 @@ class FirstMatch:
     """Which of several named pattern lists is the first to match a path (a config's
     kinds, in order): every list's patterns compiled into one `GlobSet`, so a path is
     tried only against the patterns that can match it, once, instead of every kind's
-    list in turn. Answers are kept per path (a run asks about a file and its folders)."""
+    list in turn. What a base name settles is worked out once per base name (`_plan`):
+    a pattern of one segment (`CLAUDE.md`, `*.mdc`) matches the base name anywhere, so a
+    thousand `.claude_checkpoint.yaml` in a thousand folders cost one match; only the
+    patterns that name a folder (`.asimov/checkpoint.yaml`) are tried path by path."""
 
     def __init__(self, lists: list[tuple[str, list[str] | tuple[str, ...]]]) -> None:
         self.names = [name for name, _ in lists]
@@ -309,8 +312,29 @@ class FirstMatch:
             for pattern in group:
                 self.owner.setdefault(id(compile_glob(pattern)), index)
         self.known: dict[str, str | None] = {}
+        # base name -> (the patterns still to try on the path, in list order; the list
+        # that matches when none of them does); only when no pattern ends in `**`
+        self.plans: dict[str, tuple[list[tuple[int, tuple]], int]] | None = (
+            None if self.set.deep.names or self.set.deep.tails or self.set.deep.heads else {}
+        )
 
     def __call__(self, path: str) -> str | None:
+        plans = self.plans
+        if plans is not None:
+            name = path[path.rfind("/") + 1 :]
+            plan = plans.get(name)
+            if plan is None:
+                plan = self._plan(name)
+                if len(plans) < 100_000:
+                    plans[name] = plan
+            tries, best = plan
+            if tries:
+                parts = path.split("/")
+                for index, compiled in tries:
+                    if _match_parts(parts, compiled):
+                        best = index
+                        break
+            return self.names[best] if best < len(self.names) else None
         found = self.known.get(path, self)
         if found is not self:
             return found  # type: ignore[return-value]
@@ -327,3 +351,22 @@ class FirstMatch:
         if len(self.known) < 100_000:
             self.known[path] = answer
         return answer
+
+    def _plan(self, name: str) -> tuple[list[tuple[int, tuple]], int]:
+        """For paths whose base name is `name`: the patterns to try on the whole path,
+        first list first, up to the first one-segment pattern `name` matches (its list
+        is then the answer when none of them matches; no list: len(names))."""
+        owner = self.owner
+        candidates: dict[int, tuple[bool, tuple]] = {}
+        for compiled in (*self.set.last.candidates(name), *self.set.rest):
+            candidates.setdefault(id(compiled), compiled)
+        ordered = sorted(candidates.values(), key=lambda c: owner[id(c)])
+        tries: list[tuple[int, tuple]] = []
+        for compiled in ordered:
+            anchored, segs = compiled
+            if not anchored and len(segs) == 1 and segs[0] is not ANY_DEPTH:
+                if segs[0](name):  # matches wherever the name is: the answer
+                    return tries, owner[id(compiled)]
+                continue  # never matches this name
+            tries.append((owner[id(compiled)], compiled))
+        return tries, len(self.names)

@@ -104,6 +104,9 @@ def load_schema(name: str) -> dict[str, Any]:
             f"schema {name!r}: not a shipped schema name (a schema file of the repository is "
             "given as a path relative to the config file, e.g. ./schemas/mine.json)"
         )
+    known = _RULE_FILES.get(f"schemas/{name}")
+    if known is not None:  # read once per process (every file of a kind asks)
+        return known
     if not os.path.isfile(os.path.join(rules_dir(), "schemas", name)):
         raise ConfigError(f"schema {name!r}: no such schema in the shipped rules/schemas/")
     return load_rule_file(f"schemas/{name}")

@@ -49,7 +49,7 @@ from ..runtime.model import (
     Event,
     as_text,
 )
-from ..runtime.payload import tool_event
+from ..runtime.payload import answer_line, specific, tool_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -123,39 +123,24 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         return None, 0
     out: dict[str, Any] | None = None
     if answer.decision == "deny" and event.kind == PRE_WRITE:
-        out = {
-            "hookSpecificOutput": {
-                "hookEventName": event.name,
-                "permissionDecision": "deny",
-                "permissionDecisionReason": answer.reason,
-            }
-        }
+        out = specific(event, permissionDecision="deny", permissionDecisionReason=answer.reason)
     elif answer.updated is not None and event.kind == PRE_WRITE:
         # the same tool leaving the trimmed content (ADR-007: trim before the write);
         # "allow" only in the modes that run edits unasked: elsewhere (default, plan,
         # ...) "ask" keeps the user's own approval
-        specific: dict[str, Any] = {
-            "hookEventName": event.name,
-            "permissionDecision": "allow" if event.source in AUTO_EDIT else "ask",
-            "permissionDecisionReason": "asimov-hooks trimmed the checkpoint before the write",
-            "updatedInput": answer.updated,
-        }
-        if answer.context:
-            specific["additionalContext"] = answer.context
-        out = {"hookSpecificOutput": specific}
+        extra = {"additionalContext": answer.context} if answer.context else {}
+        out = specific(
+            event,
+            permissionDecision="allow" if event.source in AUTO_EDIT else "ask",
+            permissionDecisionReason="asimov-hooks trimmed the checkpoint before the write",
+            updatedInput=answer.updated,
+            **extra,
+        )
     elif answer.decision == "block" and event.kind == STOP:
         # non-error feedback that keeps the turn going (Claude Code 2.1.163 and later);
         # `decision: "block"` would reach Claude as "Stop hook blocking error from command"
-        out = {
-            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.reason}
-        }
+        out = specific(event, additionalContext=answer.reason)
     elif answer.context:
         # no permissionDecision with it: the user's own permission flow goes on
-        out = {
-            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}
-        }
-    if out is None:
-        return None, 0
-    import json
-
-    return json.dumps(out, ensure_ascii=False) + "\n", 0
+        out = specific(event, additionalContext=answer.context)
+    return answer_line(out)

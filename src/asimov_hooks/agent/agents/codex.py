@@ -37,7 +37,7 @@ from ..runtime.model import (
     Event,
     as_text,
 )
-from ..runtime.payload import EventError, absolute, begin, shell_event
+from ..runtime.payload import EventError, absolute, answer_line, begin, shell_event, specific
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -294,32 +294,14 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         return None, 0
     out: dict[str, Any] | None = None
     if answer.decision == "deny" and event.kind == PRE_WRITE:
-        out = {
-            "hookSpecificOutput": {
-                "hookEventName": event.name,
-                "permissionDecision": "deny",
-                "permissionDecisionReason": answer.reason,
-            }
-        }
+        out = specific(event, permissionDecision="deny", permissionDecisionReason=answer.reason)
     elif answer.updated is not None and event.kind == PRE_WRITE:
         # the patch whose trimmed files' sections leave the trimmed content; Codex
         # applies `updatedInput` only with "allow"
-        out = {
-            "hookSpecificOutput": {
-                "hookEventName": event.name,
-                "permissionDecision": "allow",
-                "updatedInput": answer.updated,
-                **({"additionalContext": answer.context} if answer.context else {}),
-            }
-        }
+        extra = {"additionalContext": answer.context} if answer.context else {}
+        out = specific(event, permissionDecision="allow", updatedInput=answer.updated, **extra)
     elif answer.decision == "block" and event.kind == STOP:
         out = {"decision": "block", "reason": answer.reason}
     elif answer.context and event.kind != PROMPT:
-        out = {
-            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}
-        }
-    if out is None:
-        return None, 0
-    import json
-
-    return json.dumps(out, ensure_ascii=False) + "\n", 0
+        out = specific(event, additionalContext=answer.context)
+    return answer_line(out)

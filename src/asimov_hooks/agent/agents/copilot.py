@@ -45,6 +45,7 @@ from ..runtime.model import (
 from ..runtime.payload import (
     EventError,
     absolute,
+    answer_line,
     log_context,
     project_dir,
     shell_event,
@@ -202,8 +203,4 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         if event.kind != SESSION_START:  # the hook log too (a version may ignore the output)
             log_context(answer.context)
         out = {"additionalContext": answer.context}
-    if out is None:
-        return None, 0
-    import json
-
-    return json.dumps(out, ensure_ascii=False) + "\n", 0
+    return answer_line(out)

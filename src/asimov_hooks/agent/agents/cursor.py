@@ -61,6 +61,7 @@ from ..runtime.model import (
 from ..runtime.payload import (
     EventError,
     absolute,
+    answer_line,
     inside,
     log_context,
     project_dir,
@@ -230,8 +231,4 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         log_context(answer.context)
     elif answer.context:  # postToolUse, sessionStart
         out = {"additional_context": answer.context}
-    if out is None:
-        return None, 0
-    import json
-
-    return json.dumps(out, ensure_ascii=False) + "\n", 0
+    return answer_line(out)

@@ -38,7 +38,7 @@ from ..runtime.model import (
     Event,
     ToolChange,
 )
-from ..runtime.payload import tool_event
+from ..runtime.payload import answer_line, specific, tool_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -110,13 +110,7 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         # all of the model's arguments, changed: the documentation says the object is
         # merged over them, but Gemini CLI 0.61.0 validates it as the whole set of
         # arguments ("params must have required property 'file_path'")
-        out = {"hookSpecificOutput": {"hookEventName": event.name, "tool_input": answer.updated}}
+        out = specific(event, tool_input=answer.updated)
     elif answer.context and event.kind in CONTEXT_EVENTS:
-        out = {
-            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}
-        }
-    if out is None:
-        return None, 0
-    import json
-
-    return json.dumps(out, ensure_ascii=False) + "\n", 0
+        out = specific(event, additionalContext=answer.context)
+    return answer_line(out)

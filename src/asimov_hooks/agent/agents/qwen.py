@@ -44,7 +44,7 @@ from ..runtime.model import (
     Event,
     ToolChange,
 )
-from ..runtime.payload import tool_event
+from ..runtime.payload import answer_line, specific, tool_event
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -92,21 +92,9 @@ def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
         return None, 0
     out: dict[str, Any] | None = None
     if answer.decision == "deny" and event.kind == PRE_WRITE:
-        out = {
-            "hookSpecificOutput": {
-                "hookEventName": event.name,
-                "permissionDecision": "deny",
-                "permissionDecisionReason": answer.reason,
-            }
-        }
+        out = specific(event, permissionDecision="deny", permissionDecisionReason=answer.reason)
     elif answer.decision == "block" and event.kind == STOP:
         out = {"decision": "block", "reason": answer.reason}
     elif answer.context and event.kind in CONTEXT_EVENTS:
-        out = {
-            "hookSpecificOutput": {"hookEventName": event.name, "additionalContext": answer.context}
-        }
-    if out is None:
-        return None, 0
-    import json
-
-    return json.dumps(out, ensure_ascii=False) + "\n", 0
+        out = specific(event, additionalContext=answer.context)
+    return answer_line(out)

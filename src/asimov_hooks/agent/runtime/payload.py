@@ -146,6 +146,22 @@ def shell_event(event: Event, payload: dict[str, Any], command: object) -> Event
     return event
 
 
+def specific(event: Event, **fields: Any) -> dict[str, Any]:
+    """`hookSpecificOutput` for the event, the answer form Claude Code, Codex, Gemini CLI
+    and Qwen Code read."""
+    return {"hookSpecificOutput": {"hookEventName": event.name, **fields}}
+
+
+def answer_line(out: dict[str, Any] | None) -> tuple[str | None, int]:
+    """An adapter's `render` result: the answer as one JSON line on stdout, exit 0;
+    nothing at all when there is no answer."""
+    if out is None:
+        return None, 0
+    import json
+
+    return json.dumps(out, ensure_ascii=False) + "\n", 0
+
+
 def log_context(context: str) -> None:
     """The core's words where the agent has no channel for them: one escaped line block
     on stderr, which the agent shows in its hook log (Cursor's Hooks output channel,
