@@ -277,8 +277,13 @@ def near(draw, text: str) -> str:
     """`text` with one change a hand edit might make."""
     lines = text.split("\n")
     at = draw(st.integers(0, len(lines) - 1))
-    change = draw(st.sampled_from(["char", "indent", "drop", "copy", "blank"]))
-    if change == "char":
+    change = draw(st.sampled_from(["char", "cut", "dash", "indent", "drop", "copy", "blank"]))
+    if change == "dash":  # `- key:` written `-key:`
+        lines = [line.replace("- ", "-", 1) if line.startswith("- ") else line for line in lines]
+    elif change == "cut" and lines[at]:
+        where = draw(st.integers(0, len(lines[at]) - 1))
+        lines[at] = lines[at][:where] + lines[at][where + 1 :]
+    elif change == "char":
         where = draw(st.integers(0, len(lines[at])))
         extra = draw(st.sampled_from(TRICKY))
         lines[at] = lines[at][:where] + extra + lines[at][where:]
@@ -369,6 +374,77 @@ def test_the_trimmers_entries_are_recognised(items: list[str], field: str) -> No
     found = reader()(text.rstrip("\n")[1:])
     assert found is not None, text
     assert _same(found, _load(text)[0])
+
+
+def _whole(text: str):
+    """What the YAML readers make of a whole text without the entry reader, or a
+    string saying they refuse it."""
+    from asimov_hooks.readers.stream_yaml import stream_data
+    from asimov_hooks.readers.yamlio import SAFE, load_all, single
+
+    streamed, data = stream_data(text)
+    if streamed:
+        return data
+    try:
+        return single(load_all(text, SAFE))
+    except Exception as exc:
+        return f"refused: {exc}"
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(entries, min_size=1, max_size=5),
+    st.sampled_from(["", "# asimov-hooks trim archive\n# more\n", "\n  # x\n\n", "---\n"]),
+    st.data(),
+)
+def test_a_whole_archive_reads_as_the_yaml_readers_read_it(
+    pool: list[dict], header: str, data
+) -> None:
+    """What `asimov-validate` and the trimmer read: the whole file, recognised or not."""
+    from asimov_hooks.readers.entries import archive_data
+
+    items = [data.draw(written(e)) if data.draw(st.booleans()) else _dumped(e) for e in pool]
+    items = [item for item in items if item is not None]
+    if items and data.draw(st.booleans()):
+        at = data.draw(st.integers(0, len(items) - 1))
+        items[at] = data.draw(near(items[at].rstrip("\n"))) + "\n"
+    text = header + "".join(items)
+    if text and data.draw(st.booleans()):
+        text = text.rstrip("\n")
+    recognised, found = archive_data(text)
+    if recognised:
+        assert _same(found, _whole(text)), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-x: 1\n",  # a mapping whose key is `-x`, not a list
+        "- a: 1\n-b: 2\n",  # the same, after an item
+        "- a:\n  - x\n",  # a list at its key's indentation
+        "- a: b\n    c\n",  # a scalar over two lines
+        "- a: 1\n  a: 2\n",  # a duplicate key
+        "- a: x #c\n",  # a comment
+        "- a: 'x'  \n",  # a trailing space
+        '- a: "x\\ty"\n',  # an escape
+        "- a: &x 1\n",  # an anchor
+        "- a: !!str 1\n",  # a tag
+        "- a: [1]\n",  # a flow list
+        "- a: |\n    x\n",  # a block scalar
+        "- a:\tx\n",  # a tab
+        "- a: x\r\n",  # CR
+        "- a: x\u2028y\n",  # a line separator
+        "- a: x\n\n",  # a blank line
+        "---\n- a: 1\n",  # a document marker
+        "- a: <<\n",  # a merge key's spelling
+        "- " + "k" * 200 + ": 1\n",  # a key too long to be implicit
+        "- a:\n" + "".join("  " * i + "  b:\n" for i in range(1, 20)),  # deep
+    ],
+)
+def test_nearby_shapes_are_left_to_the_yaml_readers(text: str) -> None:
+    from asimov_hooks.readers.entries import archive_data
+
+    assert archive_data(text) == (False, None)
 
 
 def _disabled():

@@ -51,6 +51,29 @@ _SHAPE = re.compile(rf"{_LINE}(?:\n{_LINE})*")
 _LINES = re.compile(r"^( +)(?:- (.*)|([^:\n]*):(?: (.*))?)$", re.M)
 
 _NO = object()  # not recognised
+_MAX_LEVELS = 16  # nesting recognised (far under the readers' depth guard)
+# an archive's header: blank or comment lines, then its first item
+_HEADER = re.compile(rf"(?: *(?:#[^{_CTRL}]*)?\n)*(?=-)")
+
+
+def archive_data(text: str) -> tuple[bool, Any]:
+    """(True, the list) when `text` is a trim archive whose header is only comments and
+    whose every item is of the shape `reader` reads; else (False, None): the YAML
+    readers read it whole, as before (the same data, their errors and positions)."""
+    header = _HEADER.match(text)
+    if header is None:
+        return False, None
+    from .fast_yaml import no_gc
+
+    bodies = text[header.end() + 1 :].split("\n-")  # every `-` line starts an item
+    if bodies[-1].endswith("\n"):
+        bodies[-1] = bodies[-1][:-1]
+    read = reader()
+    with no_gc():  # every object built is kept
+        data = [read(body) for body in bodies]
+    if any(entry is None for entry in data):
+        return False, None
+    return True, data
 
 
 def reader() -> Callable[[str], Any]:
@@ -79,6 +102,8 @@ def reader() -> Callable[[str], Any]:
         return text
 
     def read(body: str) -> Any:
+        if body[:1] != " ":
+            return None  # `-x:` is no item; `-` alone, then lines: not this shape
         text = " " + body  # the dash is the indentation of the item's content
         if shape(text) is None:
             return None
@@ -117,6 +142,8 @@ def _build(
                     child: Any = [] if key == "" else {}
                     into[pending] = child
                     stack.append((into, indent, is_list))
+                    if len(stack) > _MAX_LEVELS:
+                        return _NO
                     into = child
                 is_list, indent = key == "", width
             else:

@@ -85,6 +85,9 @@ def load_data(text: str) -> tuple[Any, bool]:
     trip): for data only read as data (the trim archive). The fast path reads no
     anchors, so its data shares nothing; the alias check of the rest and the guards
     are the caller's."""
+    read, data = _archive_data(text)
+    if read:  # the trimmer's entries, read line by line
+        return data, False
     from .stream_yaml import stream_data
 
     streamed, data = stream_data(text)
@@ -96,6 +99,17 @@ def load_data(text: str) -> tuple[Any, bool]:
     from .yamlio import SAFE, load_all, single
 
     return single(load_all(text, SAFE)), True
+
+
+def _archive_data(text: str) -> tuple[bool, Any]:
+    """`entries.archive_data` for a text whose first item is a list item (imported then)."""
+    from .simple_yaml import _list_first
+
+    if not _list_first(text):
+        return False, None
+    from .entries import archive_data
+
+    return archive_data(text)
 
 
 def _check_aliases(root: Any, limits: dict[str, int]) -> None:
@@ -152,6 +166,9 @@ def load_yaml(
     simple, data = simple_data(text)
     if simple:  # the plainest shape: no YAML library loaded
         return Document(data, _positions_later(text, max_nodes, lim), plain=True)
+    simple, data = _archive_data(text)
+    if simple:  # a trim archive of the trimmer's entries: read line by line
+        return Document(data, _positions_later(text, max_nodes, lim))
     from .stream_yaml import stream_data
 
     streamed, data = stream_data(text)
