@@ -45,11 +45,11 @@ _PLAIN = (
 _QUOTED = rf"'[^{_CTRL}']*(?:''[^{_CTRL}']*)*'|\"[^{_CTRL}\"\\]*\""
 _SCALAR = rf"(?:{_PLAIN}|{_QUOTED}|\{{\}}|\[\])"
 _KEY = r"[A-Za-z_][A-Za-z0-9_.-]{0,127}"
-_LINE = rf" +(?:- {_SCALAR}|{_KEY}:(?: {_SCALAR})?)"
-_SHAPE = re.compile(rf"{_LINE}(?:\n{_LINE})*")
-# the parts of a line `_SHAPE` accepted: its indentation, item, key, key's value
-_LINES = re.compile(r"^( +)(?:- (.*)|([^:\n]*):(?: (.*))?)$", re.M)
+# one line: its indentation, then an item's scalar, or a key and maybe its scalar
+_LINES = re.compile(rf"^( +)(?:- ({_SCALAR})|({_KEY}):(?: ({_SCALAR}))?)$", re.M)
 
+# what follows the dot of a YAML 1.2 float that starts with one (`.5`, `.inf`, `.nan`)
+_FLOAT_AFTER_DOT = frozenset("0123456789_iInN")
 _NO = object()  # not recognised
 _MAX_LEVELS = 16  # nesting recognised (far under the readers' depth guard)
 # an archive's header: blank or comment lines, then its first item
@@ -85,7 +85,7 @@ def reader() -> Callable[[str], Any]:
 
     scalar = _scalars()
     typed = _TYPED_FIRST
-    shape, lines = _SHAPE.fullmatch, _LINES.findall
+    lines = _LINES.findall
 
     def value(text: str) -> Any:
         first = text[0]
@@ -97,21 +97,24 @@ def reader() -> Callable[[str], Any]:
             return {}
         if first == "[":
             return []
-        if first in typed:
-            return scalar(text)
-        return text
+        if first == "." and text[1:2] not in _FLOAT_AFTER_DOT:
+            return text  # `.claude_checkpoint.yaml`: no YAML 1.2 type starts so
+        return scalar(text)
+
+    special = frozenset([*typed, "'", '"', "{", "["])  # scalars that are not as written
 
     def read(body: str) -> Any:
         if body[:1] != " ":
             return None  # `-x:` is no item; `-` alone, then lines: not this shape
         text = " " + body  # the dash is the indentation of the item's content
-        if shape(text) is None:
-            return None
+        found = lines(text)
+        if len(found) != text.count("\n") + 1:
+            return None  # a line not of this shape (each matches whole or not at all)
         try:
-            found = _build(lines(text), value, typed, scalar)
+            node = _build(found, value, special, typed, scalar)
         except Exception:  # a scalar the stream reader hands over (`<<`, `=`)
             return None
-        return None if found is _NO else found
+        return None if node is _NO else node
 
     return read
 
@@ -119,6 +122,7 @@ def reader() -> Callable[[str], Any]:
 def _build(
     lines: list[tuple[str, str, str, str]],
     value: Callable[[str], Any],
+    special: Any,
     typed: Any,
     scalar: Callable[[str], Any],
 ) -> Any:
@@ -155,7 +159,7 @@ def _build(
         if is_list:
             if key != "":
                 return _NO
-            into.append(value(item))
+            into.append(value(item) if item[0] in special else item)
             continue
         if key == "":
             return _NO
@@ -164,7 +168,7 @@ def _build(
         if key in into:
             return _NO
         if text:
-            into[key] = value(text)
+            into[key] = value(text) if text[0] in special else text
         else:
             into[key] = None
             pending = key
