@@ -117,9 +117,7 @@ def test_copilot_online_tries_github_and_the_sink_refuses_it(tmp_path, agent_com
         made = AGENTS["copilot"](agent_commands["copilot"], make_project(str(tmp_path / "p")))
         made.sink_url = refused.url
         env, argv = made.env, made.argv
-        made.env = lambda server: {
-            k: v for k, v in env(server).items() if k != "COPILOT_OFFLINE"
-        }
+        made.env = lambda server: {k: v for k, v in env(server).items() if k != "COPILOT_OFFLINE"}
         made.argv = lambda prompt, resume: [
             word for word in argv(prompt, resume) if word != "--disable-client-telemetry"
         ]

@@ -8,7 +8,6 @@ and adds the keywords that walk into children or combine sub-schemas.
 from __future__ import annotations
 
 import sys
-from collections import namedtuple
 
 from .patterns import _regex, _timed
 from .refs import References
@@ -73,10 +72,28 @@ _SCHEMA_LISTS = ("anyOf", "oneOf", "allOf")
 _SUBSCHEMAS = ("additionalProperties", "items", "if", "then", "else", "not")
 
 
-# A namedtuple rather than a dataclass: dataclasses imports inspect, ~10 ms per hook run.
-# `on_key`: the error is about a key itself (an unexpected property).
-class SchemaError(namedtuple("SchemaError", "path message keyword on_key", defaults=(False,))):
+class SchemaError(tuple):
+    """(path, message, keyword, on_key): one error, a tuple with named fields (as a
+    namedtuple, without importing `collections`, nor `dataclasses`, which imports
+    `inspect`: both cost start-up time on every hook run). `on_key`: the error is about
+    a key itself (an unexpected property)."""
+
     __slots__ = ()
+    _fields = ("path", "message", "keyword", "on_key")
+
+    def __new__(cls, path: tuple, message: str, keyword: str, on_key: bool = False) -> SchemaError:
+        return tuple.__new__(cls, (path, message, keyword, on_key))
+
+    def __getnewargs__(self) -> tuple:  # pickles (and copies) as the four fields
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return "SchemaError(path={!r}, message={!r}, keyword={!r}, on_key={!r})".format(*self)
+
+    path = property(lambda self: self[0], doc="where, as keys and indexes")
+    message = property(lambda self: self[1])
+    keyword = property(lambda self: self[2])
+    on_key = property(lambda self: self[3])
 
 
 def unsupported_keywords(schema: Any) -> set[str]:

@@ -69,6 +69,8 @@ class Checker:
         self.extra_select = extra_select
         self.extra_ignore = extra_ignore or set()
         self._known: set[str] | None = None  # rule ids, for inline directives
+        # id(the config's rules for a file) -> (those rules, what this run selects of them)
+        self._narrowed: dict[int, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {}
 
     # ------------------------------------------------------------- selection
     def record(self, path: str | FileRecord) -> FileRecord:
@@ -86,6 +88,18 @@ class Checker:
         """The rules a file of `kind` at `rel` runs: the config's, narrowed by the
         command line's --select / --ignore."""
         rules = self.config.rules_for(kind, rel)
+        # files of one kind under the same overrides share the config's answer: narrowed
+        # once for all of them (kept with the answer, so its id is never reused)
+        known = self._narrowed.get(id(rules))
+        if known is not None and known[0] is rules:
+            return known[1]
+        narrowed = self._narrow(kind, rel, rules)
+        self._narrowed[id(rules)] = (rules, narrowed)
+        return narrowed
+
+    def _narrow(
+        self, kind: str, rel: str, rules: dict[str, dict[str, Any]]
+    ) -> dict[str, dict[str, Any]]:
         for rid in SIZE_RULES.intersection(rules):
             if not isinstance(rules[rid].get("max"), int):
                 raise ConfigError(

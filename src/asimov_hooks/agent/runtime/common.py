@@ -128,7 +128,7 @@ def checker(config: Config) -> Any:
 
 
 def trim_settings(config: Config) -> Any:
-    from ...trim.trimmer import Settings
+    from ...trim.settings import Settings  # (not through trim.trimmer: a check needs no trim)
 
     return Settings.from_config(config)
 

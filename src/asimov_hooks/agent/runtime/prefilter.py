@@ -30,7 +30,7 @@ def may_be_protocol_file(path: str) -> bool:
     any other config, and one that cannot be read within the config size limit, is
     loaded in full by the core (which reports what is wrong with it).
     """
-    from ...gitutil import find_toplevel
+    from ...fs.walk import tree_of as find_toplevel  # gitutil's finder, without gitutil
     from ...validation.globs import match_any
     from ...validation.packs import ENV_CONFIG, find_config, load_rule_file
 

@@ -19,7 +19,12 @@ to ask for a checkpoint.
 from __future__ import annotations
 
 import os
-import sqlite3
+
+try:  # the C module itself: the `sqlite3` package adds only date and datetime adapters
+    # (this table stores numbers), and importing them loads `datetime` on every event
+    import _sqlite3 as sqlite3
+except ImportError:  # an interpreter without it keeps the package
+    import sqlite3  # type: ignore[no-redef]
 
 ENV_STATE_DIR = "ASIMOV_HOOKS_STATE_DIR"
 DB_NAME = "agent.sqlite3"

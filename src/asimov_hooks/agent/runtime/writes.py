@@ -207,7 +207,8 @@ def post_write(event: Event) -> Answer | None:
 
 def _after_write(event: Event, path: str, config: Config, kind: str, rel: str) -> list[str]:
     notes: list[str] = []
-    if kind in trim_settings(config).kinds:
+    settings = trim_settings(config)
+    if kind in settings.kinds and not _left_as_it_is(path, config, kind, rel, settings):
         from ...trim.trimmer import fix_file
 
         outcome = fix_file(path, config)
@@ -224,3 +225,47 @@ def _after_write(event: Event, path: str, config: Config, kind: str, rel: str) -
     if findings:
         notes.append(f"asimov-hooks checked {rel}:\n" + "\n".join(f"- {f}" for f in findings))
     return notes
+
+
+# merge/pending.NAME (a test holds them together): the merge package is not loaded to
+# learn that there is no pending file
+PENDING = "asimov-hooks/merge-archive.json"
+
+
+def _left_as_it_is(path: str, config: Config, kind: str, rel: str, settings: Any) -> bool:
+    """Whether `trim.fix_file` certainly leaves the checkpoint as it is and has nothing to
+    say, told without the trimmer (the usual write: nothing to trim): a file it would
+    read (confined to its repository, within the byte cap) with no conflict markers,
+    that `trim_text` leaves untouched (plain shape, within the hard line limit, nothing
+    over a cap or a window), and no items the merge driver parked for its archive.
+    False leaves the answer to fix_file, which trims and says what it did or why not."""
+    from ...checks.measure import count_lines
+    from ...fs.access import UnsafePath, confine
+    from ...gitutil import find_git_dir, find_toplevel
+    from ...readers.fileio import read_text
+    from ...readers.markers import find_conflict_marker
+    from ...trim.algorithm import _untouched
+    from ...trim.trimmer import _archive_target
+
+    spec = config.kinds[kind]
+    if spec.get("format") != "yaml":
+        return False  # fix_file says what is wrong with the trim section
+    directory = os.path.dirname(os.path.abspath(path))
+    root = find_toplevel(directory) or os.path.realpath(directory)  # trim.archive.root_of
+    if settings.archive:
+        _archive_target(path, settings)  # a refused archive path: ConfigError, as fix_file
+        git_dir = find_git_dir(root)  # fix_file then archives what the merge driver parked
+        if git_dir is None or os.path.lexists(os.path.join(git_dir, PENDING)):
+            return False
+    rules = config.rules_for(kind, rel)
+    try:
+        confine(path, root, what="checkpoint")
+        text = read_text(path, rules.get("max-bytes-hard", {}).get("max")).text
+    except (UnsafePath, FileProblem):
+        return False
+    if find_conflict_marker(text) is not None:
+        return False
+    soft = rules.get("max-lines-soft", {}).get("max")
+    hard = rules.get("max-lines-hard", {}).get("max")
+    identify = spec if spec.get("identify") else None
+    return _untouched(text, settings, count_lines(text), soft, hard, identify, config.limits)
