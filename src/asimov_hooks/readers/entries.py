@@ -3,8 +3,10 @@
 An archive at its byte cap holds tens of thousands of entries, and even libyaml's
 event stream costs seconds for them (one Python object per event). The entries the
 trimmer writes are regular: block mappings of plain keys, lists of scalars, one scalar
-per line. `entry` reads exactly that shape, and nothing else, at the cost of two regular
-expression passes and one step per line:
+per line, and most lines repeat from entry to entry (`source:`, `reason:`, `removed:`).
+`reader` reads exactly that shape, and nothing else, one step per line: a line is
+matched by a regular expression that never backtracks (once per distinct line, up to
+`_KNOWN_LINES`; its parts are remembered), then placed by its indentation:
 
 - every line is indented by spaces and is either `key:`, `key: scalar` or `- scalar`;
 - a key is a short plain word (letters, digits, `_`, `.`, `-`); a mapping's keys differ;
@@ -46,7 +48,8 @@ _QUOTED = rf"'[^{_CTRL}']*(?:''[^{_CTRL}']*)*'|\"[^{_CTRL}\"\\]*\""
 _SCALAR = rf"(?:{_PLAIN}|{_QUOTED}|\{{\}}|\[\])"
 _KEY = r"[A-Za-z_][A-Za-z0-9_.-]{0,127}"
 # one line: its indentation, then an item's scalar, or a key and maybe its scalar
-_LINES = re.compile(rf"^( +)(?:- ({_SCALAR})|({_KEY}):(?: ({_SCALAR}))?)$", re.M)
+_LINE = re.compile(rf"( +)(?:- ({_SCALAR})|({_KEY}):(?: ({_SCALAR}))?)")
+_KNOWN_LINES = 1 << 16  # lines whose parts one reader remembers (entries repeat most)
 
 # what follows the dot of a YAML 1.2 float that starts with one (`.5`, `.inf`, `.nan`)
 _FLOAT_AFTER_DOT = frozenset("0123456789_iInN")
@@ -85,7 +88,18 @@ def reader() -> Callable[[str], Any]:
 
     scalar = _scalars()
     typed = _TYPED_FIRST
-    lines = _LINES.findall
+    match = _LINE.fullmatch
+    known: dict[str, tuple[str, ...]] = {}
+
+    def parts(line: str) -> tuple[str, ...] | None:
+        """(indentation, item, key, key's scalar) of a line, "" for what it lacks."""
+        found = match(line)
+        if found is None:
+            return None
+        got = found.groups("")
+        if len(known) < _KNOWN_LINES:
+            known[line] = got
+        return got
 
     def value(text: str) -> Any:
         first = text[0]
@@ -106,12 +120,8 @@ def reader() -> Callable[[str], Any]:
     def read(body: str) -> Any:
         if body[:1] != " ":
             return None  # `-x:` is no item; `-` alone, then lines: not this shape
-        text = " " + body  # the dash is the indentation of the item's content
-        found = lines(text)
-        if len(found) != text.count("\n") + 1:
-            return None  # a line not of this shape (each matches whole or not at all)
-        try:
-            node = _build(found, value, special, typed, scalar)
+        try:  # the dash is the indentation of the item's content
+            node = _build((" " + body).split("\n"), known.get, parts, value, special, typed, scalar)
         except Exception:  # a scalar the stream reader hands over (`<<`, `=`)
             return None
         return None if node is _NO else node
@@ -120,7 +130,9 @@ def reader() -> Callable[[str], Any]:
 
 
 def _build(
-    lines: list[tuple[str, str, str, str]],
+    lines: list[str],
+    known: Callable[[str], Any],
+    parts: Callable[[str], Any],
     value: Callable[[str], Any],
     special: Any,
     typed: Any,
@@ -134,7 +146,11 @@ def _build(
     is_list = False
     pending: Any = _NO  # the key of the open mapping whose value may open below it
     stack: list[tuple[Any, int, bool]] = []  # the collections around `into`
-    for spaces, item, key, text in lines:
+    for line in lines:
+        got = known(line) or parts(line)
+        if got is None:
+            return _NO  # a line not of this shape
+        spaces, item, key, text = got
         width = len(spaces)
         if width != indent:
             if width > indent:
