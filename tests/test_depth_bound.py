@@ -24,23 +24,26 @@ def yamlish(draw: st.DrawFn) -> str:
     return newline.join(lines) + draw(st.sampled_from(["", newline]))
 
 
-def scanned_depth(text: str) -> int:
-    """The smallest limit the line-by-line scan lets `text` through."""
-    for limit in range(1, 400):
-        try:
-            guards._yaml_depth(text, limit)
-            return limit
-        except guards.InputProblem:
-            continue
-    raise AssertionError("deeper than the test looks")
-
-
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(yamlish())
 def test_the_bound_is_never_below_the_scan(text: str) -> None:
+    """The scan refuses a text once its depth passes the limit, so a scan limited to the
+    bound that lets the text through shows the depth it finds is within the bound."""
     bound = guards._yaml_depth_bound(text) + text.count("[") + text.count("{")
-    assert scanned_depth(text) <= bound
+    try:
+        guards._yaml_depth(text, bound)
+    except guards.InputProblem as exc:
+        raise AssertionError(f"the scan finds more than the bound {bound}: {exc}") from None
+
+
+def test_the_scan_refuses_one_level_past_its_limit() -> None:
+    """What the property above rests on: the scan passes a text at its depth, and
+    refuses it at one level less."""
+    for text, depth in (("a: 1\n", 1), ("a:\n  b:\n    - c\n", 4), ("a: [[{b: 1}]]\n", 4)):
+        guards._yaml_depth(text, depth)
+        with pytest.raises(guards.InputProblem):
+            guards._yaml_depth(text, depth - 1)
 
 
 def test_deep_block_nesting_is_still_scanned() -> None:

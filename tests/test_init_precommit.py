@@ -152,7 +152,8 @@ def test_init_then_pre_commit_install_stops_a_merge_that_breaks_claude_md(
     tmp_path, head_clone, store
 ) -> None:
     """The default form (the repository at the version's tag; here a local clone stands
-    in for the published URL), installed by the real `pre-commit install`: two branches
+    in for the published URL, and the tag's commit hash for the tag), installed by the
+    real `pre-commit install`: two branches
     each keep CLAUDE.md within the Asimov limit (15 lines), and git's own merge of them,
     19 lines, is stopped by the pre-merge-commit hook before the merge commit exists."""
     from asimov_hooks import __version__
@@ -166,6 +167,14 @@ def test_init_then_pre_commit_install_stops_a_merge_that_breaks_claude_md(
     done = init(repo, "--repo", head_clone)
     assert done.returncode == 0, done.stdout + done.stderr
     assert config_of(repo)["repos"][0]["rev"] == tag
+    # pre-commit keys a hook environment by the rev as written: the tag's commit by its
+    # hash is the environment the other tests of the run have built (pip, minutes)
+    config = os.path.join(repo, ".pre-commit-config.yaml")
+    with open(config, encoding="utf-8") as fh:
+        text = fh.read()
+    with open(config, "w", encoding="utf-8") as fh:
+        fh.write(text.replace(f"rev: {tag}", f"rev: {head_of(head_clone)}", 1))
+    assert config_of(repo)["repos"][0]["rev"] == head_of(head_clone)
     git(repo, "config", "--unset-all", "core.hooksPath")  # the test repository's guard
     installed = pre_commit(repo, store, "install")
     assert installed.returncode == 0, installed.stdout + installed.stderr

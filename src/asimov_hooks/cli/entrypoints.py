@@ -9,13 +9,24 @@ from __future__ import annotations
 
 import sys
 
-from .guard import broken_pipe, run_guarded
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 __all__ = ["broken_pipe", "check_size_main", "hooks_main", "validate_main"]
+
+
+def run_guarded(prog: str, call: Callable[[], int]) -> int:
+    """`guard.run_guarded`, imported when a command runs (agent-event has its own)."""
+    from .guard import run_guarded as guarded
+
+    return guarded(prog, call)
+
+
+def broken_pipe() -> int:
+    from .guard import broken_pipe as handler
+
+    return handler()
 
 
 def validate_main(argv: Sequence[str] | None = None) -> int:

@@ -91,13 +91,28 @@ def normalize(payload: dict[str, Any]) -> Event:
 
 
 def _change(tool: str, tool_input: dict[str, Any]) -> Any:
-    from ..runtime.simulate import Replace, Write
+    return _Change(tool, tool_input)
 
-    if tool == "Write":
-        return Write(tool_input.get("content"))
-    if tool == "Edit":
-        return Replace([tool_input])
-    return Replace(tool_input.get("edits"), multi=True)
+
+class _Change:
+    """A Write's, Edit's or MultiEdit's effect, worked out only when the file is a
+    protocol file (the simulation is not imported on the path of every other edit)."""
+
+    __slots__ = ("tool", "tool_input")
+
+    def __init__(self, tool: str, tool_input: dict[str, Any]) -> None:
+        self.tool, self.tool_input = tool, tool_input
+
+    def apply(self, current: str | None, limit: int) -> str | None:
+        from ..runtime.simulate import Replace, Write
+
+        if self.tool == "Write":
+            change: Any = Write(self.tool_input.get("content"))
+        elif self.tool == "Edit":
+            change = Replace([self.tool_input])
+        else:
+            change = Replace(self.tool_input.get("edits"), multi=True)
+        return change.apply(current, limit)
 
 
 def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
