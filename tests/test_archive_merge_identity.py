@@ -195,6 +195,7 @@ clean_keys = st.sampled_from(["completed", "next_steps", "removed", "source", "r
 clean_scalars = st.one_of(
     words.filter(lambda w: w.strip() == w and w[0] not in "-,"),
     st.sampled_from(["2026-01-03T10:00:00Z", "1.5", "12", "true", "null", "a: b", "x #y", "{}"]),
+    st.sampled_from([".claude_checkpoint.yaml", ".5", "._1", ".inf", ".Inf", ".NaN", ".n", "."]),
 )
 clean_values = st.recursive(
     clean_scalars,

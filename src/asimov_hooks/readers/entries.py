@@ -3,8 +3,10 @@
 An archive at its byte cap holds tens of thousands of entries, and even libyaml's
 event stream costs seconds for them (one Python object per event). The entries the
 trimmer writes are regular: block mappings of plain keys, lists of scalars, one scalar
-per line. `entry` reads exactly that shape, and nothing else, at the cost of two regular
-expression passes and one step per line:
+per line, and most lines repeat from entry to entry (`source:`, `reason:`, `removed:`).
+`reader` reads exactly that shape, and nothing else, one step per line: a line is
+matched by a regular expression that never backtracks (once per distinct line, up to
+`_KNOWN_LINES`; its parts are remembered), then placed by its indentation:
 
 - every line is indented by spaces and is either `key:`, `key: scalar` or `- scalar`;
 - a key is a short plain word (letters, digits, `_`, `.`, `-`); a mapping's keys differ;
@@ -45,11 +47,12 @@ _PLAIN = (
 _QUOTED = rf"'[^{_CTRL}']*(?:''[^{_CTRL}']*)*'|\"[^{_CTRL}\"\\]*\""
 _SCALAR = rf"(?:{_PLAIN}|{_QUOTED}|\{{\}}|\[\])"
 _KEY = r"[A-Za-z_][A-Za-z0-9_.-]{0,127}"
-_LINE = rf" +(?:- {_SCALAR}|{_KEY}:(?: {_SCALAR})?)"
-_SHAPE = re.compile(rf"{_LINE}(?:\n{_LINE})*")
-# the parts of a line `_SHAPE` accepted: its indentation, item, key, key's value
-_LINES = re.compile(r"^( +)(?:- (.*)|([^:\n]*):(?: (.*))?)$", re.M)
+# one line: its indentation, then an item's scalar, or a key and maybe its scalar
+_LINE = re.compile(rf"( +)(?:- ({_SCALAR})|({_KEY}):(?: ({_SCALAR}))?)")
+_KNOWN_LINES = 1 << 16  # lines whose parts one reader remembers (entries repeat most)
 
+# what follows the dot of a YAML 1.2 float that starts with one (`.5`, `.inf`, `.nan`)
+_FLOAT_AFTER_DOT = frozenset("0123456789_iInN")
 _NO = object()  # not recognised
 _MAX_LEVELS = 16  # nesting recognised (far under the readers' depth guard)
 # an archive's header: blank or comment lines, then its first item
@@ -85,7 +88,18 @@ def reader() -> Callable[[str], Any]:
 
     scalar = _scalars()
     typed = _TYPED_FIRST
-    shape, lines = _SHAPE.fullmatch, _LINES.findall
+    match = _LINE.fullmatch
+    known: dict[str, tuple[str, ...]] = {}
+
+    def parts(line: str) -> tuple[str, ...] | None:
+        """(indentation, item, key, key's scalar) of a line, "" for what it lacks."""
+        found = match(line)
+        if found is None:
+            return None
+        got = found.groups("")
+        if len(known) < _KNOWN_LINES:
+            known[line] = got
+        return got
 
     def value(text: str) -> Any:
         first = text[0]
@@ -97,28 +111,30 @@ def reader() -> Callable[[str], Any]:
             return {}
         if first == "[":
             return []
-        if first in typed:
-            return scalar(text)
-        return text
+        if first == "." and text[1:2] not in _FLOAT_AFTER_DOT:
+            return text  # `.claude_checkpoint.yaml`: no YAML 1.2 type starts so
+        return scalar(text)
+
+    special = frozenset([*typed, "'", '"', "{", "["])  # scalars that are not as written
 
     def read(body: str) -> Any:
         if body[:1] != " ":
             return None  # `-x:` is no item; `-` alone, then lines: not this shape
-        text = " " + body  # the dash is the indentation of the item's content
-        if shape(text) is None:
-            return None
-        try:
-            found = _build(lines(text), value, typed, scalar)
+        try:  # the dash is the indentation of the item's content
+            node = _build((" " + body).split("\n"), known.get, parts, value, special, typed, scalar)
         except Exception:  # a scalar the stream reader hands over (`<<`, `=`)
             return None
-        return None if found is _NO else found
+        return None if node is _NO else node
 
     return read
 
 
 def _build(
-    lines: list[tuple[str, str, str, str]],
+    lines: list[str],
+    known: Callable[[str], Any],
+    parts: Callable[[str], Any],
     value: Callable[[str], Any],
+    special: Any,
     typed: Any,
     scalar: Callable[[str], Any],
 ) -> Any:
@@ -130,7 +146,11 @@ def _build(
     is_list = False
     pending: Any = _NO  # the key of the open mapping whose value may open below it
     stack: list[tuple[Any, int, bool]] = []  # the collections around `into`
-    for spaces, item, key, text in lines:
+    for line in lines:
+        got = known(line) or parts(line)
+        if got is None:
+            return _NO  # a line not of this shape
+        spaces, item, key, text = got
         width = len(spaces)
         if width != indent:
             if width > indent:
@@ -155,7 +175,7 @@ def _build(
         if is_list:
             if key != "":
                 return _NO
-            into.append(value(item))
+            into.append(value(item) if item[0] in special else item)
             continue
         if key == "":
             return _NO
@@ -164,7 +184,7 @@ def _build(
         if key in into:
             return _NO
         if text:
-            into[key] = value(text)
+            into[key] = value(text) if text[0] in special else text
         else:
             into[key] = None
             pending = key
