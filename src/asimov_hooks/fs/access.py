@@ -90,13 +90,14 @@ def _walk(
     """`path` walked by descriptor from the top of its work tree (`fs.walk.Walk`), or,
     `git_internal`, from the git directory holding it; None outside any work tree.
     `create`: `path` is a directory, made (with its parents) where missing."""
-    from .walk import Outside, Walk, git_dirs, relative_parts
+    from .walk import Outside, Walk, git_dirs, relative_parts, tree_of
 
-    top = os.path.realpath(root) if root is not None else work_tree_of(path)
+    absolute = os.path.abspath(path)  # once: each use below would ask for the cwd again
+    top = os.path.realpath(root) if root is not None else tree_of(os.path.dirname(absolute))
     if top is None:
         return None
     if git_internal:
-        full = os.path.abspath(path)
+        full = absolute
         if not follow:
             full = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
         real = os.path.realpath(full) if follow else full
@@ -108,7 +109,7 @@ def _walk(
             except Outside:
                 break
         raise UnsafePath(f"{what} {show(path)} is not inside the repository's git directory")
-    parts = relative_parts(path, top)
+    parts = relative_parts(absolute, top)
     try:
         if parts is None:
             raise Outside("outside")

@@ -305,6 +305,8 @@ class Walk:
             elif dirs is not None:  # every directory on the way kept for the run's next walks
                 spare = set(stack)
                 for depth, fd in enumerate(stack):
+                    if fd in kept:  # opened by an earlier walk: kept already
+                        continue
                     key = (self.top, tuple(names[:depth]), git_ok)
                     if not dirs.keep(key, fd, spare) and fd != stack[-1]:
                         close(fd)
