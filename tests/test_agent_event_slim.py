@@ -131,7 +131,8 @@ PROBE = (
     "from asimov_hooks.cli.entrypoints import hooks_main\n"
     "code = hooks_main(['agent-event', '--agent', 'claude'])\n"
     "names = ('sqlite3', '_sqlite3', 'datetime', 'asimov_hooks.trim.parsing',\n"
-    "         'asimov_hooks.gitutil', 'asimov_hooks.validation.config', 'asimov_hooks.merge')\n"
+    "         'asimov_hooks.gitutil', 'asimov_hooks.validation.config', 'asimov_hooks.merge',\n"
+    "         'asimov_hooks.trim.trimmer')\n"
     "sys.stderr.write('LOADED ' + ' '.join(n for n in names if n in sys.modules) + '\\n')\n"
     "sys.exit(code)\n"
 )
@@ -168,9 +169,9 @@ def test_a_checkpoint_write_records_the_turn_without_the_sqlite3_package(tmp_pat
     names = _loaded(tmp_path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
     assert "_sqlite3" in names  # the checkpoint of the turn was recorded
     assert "asimov_hooks.validation.config" in names  # and the file checked
-    assert not names & {"sqlite3", "datetime", "asimov_hooks.trim.parsing", "asimov_hooks.merge"}, (
-        names
-    )
+    assert not names & {"sqlite3", "datetime", "asimov_hooks.merge"}, names
+    # the trimmer was not run
+    assert not names & {"asimov_hooks.trim.trimmer", "asimov_hooks.trim.parsing"}, names
 
 
 def test_a_write_of_another_file_loads_no_git_helpers(tmp_path) -> None:

@@ -66,6 +66,26 @@ def root_of(path: str) -> str:
     return find_toplevel(directory) or os.path.realpath(directory)
 
 
+def archive_target(path: str, settings: Any) -> str:
+    """The archive file for `path`: the command line's (trusted) or the config's, which
+    a pull request can change and so must stay inside the checkpoint's repository."""
+    from ..fs.access import UnsafePath, confine
+
+    if settings.archive_file:
+        return settings.archive_file
+    target = archive_path_for(path, settings.archive_path)
+    root = root_of(path)
+    try:
+        confine(target, root, what="archive")
+    except UnsafePath as refused:
+        raise ConfigError(
+            f"trim.archive.path: {show(settings.archive_path)!r} for {show(path)}: "
+            f"{refused.message} (an archive lives inside the checkpoint's repository, or its "
+            "directory outside git, and never in .git/)"
+        ) from None
+    return target
+
+
 def _load(text: str, limits: dict[str, int] | None = None, first_line: int = 1) -> Any:
     """The archive's data; ArchiveError in the words every reader uses, at the line
     of the whole file (`text` may be its tail, starting at line `first_line`)."""

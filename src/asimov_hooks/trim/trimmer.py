@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..fs.access import UnsafePath, confine, show
+from ..fs.access import UnsafePath, confine
 from ..validation.config import Config, ConfigError, load_config
 from ..validation.packs import error_lines
 from .algorithm import TrimResult, trim_text
@@ -117,23 +117,10 @@ def fix_file(
 
 
 def _archive_target(path: str, settings: Settings) -> str:
-    """The archive file for `path`: the command line's (trusted) or the config's, which
-    a pull request can change and so must stay inside the checkpoint's repository."""
-    from . import archive as trim_archive
+    """The archive file for `path` (trim.archive.archive_target)."""
+    from .archive import archive_target
 
-    if settings.archive_file:
-        return settings.archive_file
-    target = trim_archive.archive_path_for(path, settings.archive_path)
-    root = trim_archive.root_of(path)
-    try:
-        confine(target, root, what="archive")
-    except UnsafePath as refused:
-        raise ConfigError(
-            f"trim.archive.path: {show(settings.archive_path)!r} for {show(path)}: "
-            f"{refused.message} (an archive lives inside the checkpoint's repository, or its "
-            "directory outside git, and never in .git/)"
-        ) from None
-    return target
+    return archive_target(path, settings)
 
 
 def _fix_locked(

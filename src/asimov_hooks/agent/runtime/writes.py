@@ -241,19 +241,18 @@ def _left_as_it_is(path: str, config: Config, kind: str, rel: str, settings: Any
     False leaves the answer to fix_file, which trims and says what it did or why not."""
     from ...checks.measure import count_lines
     from ...fs.access import UnsafePath, confine
-    from ...gitutil import find_git_dir, find_toplevel
+    from ...gitutil import find_git_dir
     from ...readers.fileio import read_text
     from ...readers.markers import find_conflict_marker
     from ...trim.algorithm import _untouched
-    from ...trim.trimmer import _archive_target
+    from ...trim.archive import archive_target, root_of
 
     spec = config.kinds[kind]
     if spec.get("format") != "yaml":
         return False  # fix_file says what is wrong with the trim section
-    directory = os.path.dirname(os.path.abspath(path))
-    root = find_toplevel(directory) or os.path.realpath(directory)  # trim.archive.root_of
+    root = root_of(path)
     if settings.archive:
-        _archive_target(path, settings)  # a refused archive path: ConfigError, as fix_file
+        archive_target(path, settings)  # a refused archive path: ConfigError, as fix_file
         git_dir = find_git_dir(root)  # fix_file then archives what the merge driver parked
         if git_dir is None or os.path.lexists(os.path.join(git_dir, PENDING)):
             return False
