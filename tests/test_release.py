@@ -88,3 +88,26 @@ def test_the_changelog_keeps_a_changelog() -> None:
 def test_ci_builds_and_checks_the_distributions() -> None:
     script = text_of(os.path.join(ROOT, ".ci", "run"))
     assert "-m build" in script and "twine check" in script
+
+
+def test_supported_pythons_agree_across_metadata_and_readme() -> None:
+    """The trove classifiers name every minor version from requires-python's floor to the
+    newest one the README states as supported, with nothing missing or beyond it."""
+    project = pyproject()["project"]
+    floor = re.fullmatch(r">=\s*3\.(\d+)", project["requires-python"])
+    assert floor, project["requires-python"]
+    classifiers = project["classifiers"]
+    assert "Programming Language :: Python :: 3 :: Only" in classifiers
+    minors = sorted(
+        int(m.group(1))
+        for c in classifiers
+        if (m := re.fullmatch(r"Programming Language :: Python :: 3\.(\d+)", c))
+    )
+    readme = text_of(os.path.join(ROOT, "README.md"))
+    stated = set(re.findall(r"Python 3\.(\d+)–3\.(\d+)", readme)) | set(
+        re.findall(r"\(3\.(\d+)–3\.(\d+) are supported\)", readme)
+    )
+    assert len(stated) == 1, stated  # one range, the same wherever the README states it
+    ((low, high),) = stated
+    assert int(low) == int(floor.group(1))
+    assert minors == list(range(int(low), int(high) + 1)), minors
