@@ -16,7 +16,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import pytest
 from hypothesis import settings
@@ -240,6 +240,23 @@ def call_script(
 
 def _universal(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def bench_module(name: str) -> Any:
+    """benchmarks/NAME.py as a module (the benchmarks are scripts, not a package), loaded
+    once per process."""
+    import importlib.util
+
+    module_name = f"asimov_bench_{name}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
+    path = os.path.join(ROOT, "benchmarks", f"{name}.py")
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def run_script(

@@ -14,17 +14,14 @@ CHECKPOINT = (
     'timestamp: "2026-11-20T10:30:00Z"\nmilestone: "Imports"\nstatus: in_progress\n'
     'completed:\n  - "one"\nnext_steps:\n  - "two"\n'
 )
-PROBE = (
-    "import sys\n"
-    "from asimov_hooks.cli.entrypoints import hooks_main\n"
-    "code = hooks_main(['agent-event', '--agent', 'claude'])\n"
-    "names = ('ruamel', 'yaml', 'asimov_hooks.validation.config', 'click', 'json')\n"
-    "sys.stderr.write('LOADED ' + ' '.join(n for n in names if n in sys.modules) + '\\n')\n"
-    "sys.exit(code)\n"
-)
+WATCHED = ("ruamel", "yaml", "asimov_hooks.validation.config", "click", "json")
 
 
-def loaded(tmp_path, rel: str, content: str) -> tuple[set[str], str]:
+def loaded(
+    tmp_path, rel: str, content: str, names: tuple[str, ...] = WATCHED
+) -> tuple[set[str], str]:
+    """Which of `names` are in sys.modules after Claude Code's PostToolUse for a Write
+    of `rel` (its content on disk), run as a process of its own; and what it printed."""
     repo = tmp_path / "repo"
     (repo / "src").mkdir(parents=True)
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
@@ -38,16 +35,25 @@ def loaded(tmp_path, rel: str, content: str) -> tuple[set[str], str]:
         "tool_name": "Write",
         "tool_input": {"file_path": str(repo / rel), "content": content},
     }
+    probe = (
+        "import sys\n"
+        "from asimov_hooks.cli.entrypoints import hooks_main\n"
+        "code = hooks_main(['agent-event', '--agent', 'claude'])\n"
+        f"names = {names!r}\n"
+        "sys.stderr.write('LOADED ' + ' '.join(n for n in names if n in sys.modules) + '\\n')\n"
+        "sys.exit(code)\n"
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("ASIMOV_HOOKS")}
     env["ASIMOV_HOOKS_STATE_DIR"] = str(tmp_path / "state")
     done = subprocess.run(
-        [sys.executable, "-c", PROBE],
+        [sys.executable, "-c", probe],
         input=json.dumps(payload),
         capture_output=True,
         text=True,
         cwd=repo,
         env=env,
         check=True,
+        timeout=60,
     )
     line = [x for x in done.stderr.splitlines() if x.startswith("LOADED")][-1]
     return set(line.split()[1:]), done.stdout

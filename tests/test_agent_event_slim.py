@@ -10,11 +10,10 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
 from conftest import GOOD_CHECKPOINT, git_init, write
+from test_agent_event_imports import loaded
 
 from asimov_hooks.agent.runtime import writes
 from asimov_hooks.validation.config import load_config
@@ -126,43 +125,20 @@ def test_an_archive_path_leading_out_is_refused_alike(tmp_path, monkeypatch) -> 
     assert outcomes[0] == outcomes[1]
 
 
-PROBE = (
-    "import sys\n"
-    "from asimov_hooks.cli.entrypoints import hooks_main\n"
-    "code = hooks_main(['agent-event', '--agent', 'claude'])\n"
-    "names = ('sqlite3', '_sqlite3', 'datetime', 'asimov_hooks.trim.parsing',\n"
-    "         'asimov_hooks.gitutil', 'asimov_hooks.validation.config', 'asimov_hooks.merge',\n"
-    "         'asimov_hooks.trim.trimmer')\n"
-    "sys.stderr.write('LOADED ' + ' '.join(n for n in names if n in sys.modules) + '\\n')\n"
-    "sys.exit(code)\n"
+WATCHED = (
+    "sqlite3",
+    "_sqlite3",
+    "datetime",
+    "asimov_hooks.trim.parsing",
+    "asimov_hooks.gitutil",
+    "asimov_hooks.validation.config",
+    "asimov_hooks.merge",
+    "asimov_hooks.trim.trimmer",
 )
 
 
 def _loaded(tmp_path, rel: str, content: str) -> set[str]:
-    repo = git_init(tmp_path / "repo")
-    write(repo, ".gitignore", ".claude_checkpoint.yaml\n*.archive.yaml\n")
-    write(repo, rel, content)
-    payload = {
-        "session_id": "slim",
-        "transcript_path": str(tmp_path / "t.jsonl"),
-        "cwd": repo,
-        "hook_event_name": "PostToolUse",
-        "tool_name": "Write",
-        "tool_input": {"file_path": os.path.join(repo, rel), "content": content},
-    }
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ASIMOV_HOOKS")}
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        cwd=repo,
-        env=env,
-        check=True,
-        timeout=60,
-    )
-    line = [x for x in done.stderr.splitlines() if x.startswith("LOADED")][-1]
-    return set(line.split()[1:])
+    return loaded(tmp_path, rel, content, WATCHED)[0]
 
 
 def test_a_checkpoint_write_records_the_turn_without_the_sqlite3_package(tmp_path) -> None:

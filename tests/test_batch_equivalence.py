@@ -16,35 +16,22 @@ in a real git repository) this checks that:
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import sys
 
 import pytest
+from conftest import bench_module
 
 from asimov_hooks.readers.loaders import YAMLProblem, _load
 from asimov_hooks.validation.run import validate
 
-BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
 SEED = 18  # with 50 files a family, every variant of every family is there
 COUNT = 50
 
 
-def _corpus_module():
-    spec = importlib.util.spec_from_file_location(
-        "asimov_bench_corpus_eq", os.path.join(BENCH, "corpus.py")
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def corpus_root(tmp_path_factory):
-    corpus = _corpus_module()
+    corpus = bench_module("corpus")
     root = str(tmp_path_factory.mktemp("corpus") / "repo")
     manifest = corpus.generate(root, COUNT, seed=SEED)
     for family in corpus.FAMILIES:  # the test means nothing without every variant
@@ -89,7 +76,7 @@ def test_an_unparsable_file_says_what_the_round_trip_reader_says(
 ):
     root, manifest = corpus_root
     monkeypatch.chdir(root)
-    corpus = _corpus_module()
+    corpus = bench_module("corpus")
     broken = [
         rel
         for index, rel in enumerate(manifest["files"][family])

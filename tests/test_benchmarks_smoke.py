@@ -6,29 +6,13 @@ No timing assertions: these only guard the harness against rot, the figures come
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
-from types import ModuleType
 
 import pytest
+from conftest import bench_module
 
-BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        f"asimov_bench_{name}", os.path.join(BENCH, f"{name}.py")
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-corpus = _load("corpus")
-bench = _load("run")
+corpus = bench_module("corpus")
+bench = bench_module("run")
 
 
 def test_render_is_deterministic_and_independent_of_count() -> None:

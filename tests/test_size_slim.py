@@ -7,32 +7,17 @@ captured run), which the slim check never takes."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
 import sys
 
 import pytest
-from conftest import call_script, git_init, write
+from conftest import bench_module, call_script, git_init, write
 
 from asimov_hooks.validation import packs, profiles, slim
 
-BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmarks")
-
-
-def _corpus():
-    spec = importlib.util.spec_from_file_location(
-        "asimov_bench_corpus_slim", os.path.join(BENCH, "corpus.py")
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-corpus = _corpus()
+corpus = bench_module("corpus")
 VARIANTS = ("valid", "oversized", "schema", "syntax", "foreign")
 
 
