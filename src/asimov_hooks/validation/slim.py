@@ -126,17 +126,17 @@ class _Plan:
         rules = self.rules_for(kind) if kind else None
         if rules is None:
             return False
-        from ..fs.access import FileProblem, read_bytes
+        from ..readers.fileio import FileProblem, read_text
 
         hard = rules.get("max-bytes-hard", {})
-        try:  # the full check's read (readers.fileio.read_text): confined, bounded
-            raw = read_bytes(path, hard.get("max"), bound=hard.get("bound", "limit"))
+        try:  # the full check's read: confined, bounded, decoded
+            read = read_text(path, hard.get("max"), bound=hard.get("bound", "limit"))
         except FileProblem:  # the full check reports it (or says why it skipped it)
             return False
-        text = _decoded(raw)
-        if text is None or "asimov-hooks:" in text:  # directives: the full check's to apply
+        text = read.text
+        if "asimov-hooks:" in text:  # directives: the full check's to apply
             return False
-        if "max-bytes-soft" in rules and len(raw) > rules["max-bytes-soft"]["max"]:
+        if "max-bytes-soft" in rules and len(read.raw) > rules["max-bytes-soft"]["max"]:
             return False
         lines = count_lines(text)
         for rid in ("max-lines-hard", "max-lines-soft"):
@@ -151,16 +151,3 @@ class _Plan:
         own = self.kinds[kind].get("token-estimator") or {}
         method = own.get("method", top.get("method", "chars"))
         return TokenEstimator(method, own.get("divisor", top.get("divisor", 4)))
-
-
-def _decoded(raw: bytes) -> str | None:
-    """The text `readers.fileio.decode` makes of `raw`, or None wherever it would report
-    an encoding problem (a NUL byte, not UTF-8, a second byte-order mark)."""
-    if b"\x00" in raw:
-        return None
-    body = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
-    try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    return None if text.startswith("\ufeff") else text
