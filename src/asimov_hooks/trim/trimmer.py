@@ -100,7 +100,7 @@ def fix_file(
             f"trim.kinds: {kind} is not a YAML kind; only YAML checkpoints are trimmed"
         )
     rules = config.rules_for(kind, rel)
-    target = _archive_target(path, settings) if settings.archive else None
+    target = trim_archive.archive_target(path, settings) if settings.archive else None
     root = trim_archive.root_of(path)
     try:
         confine(path, root, what="checkpoint")
@@ -114,13 +114,6 @@ def fix_file(
         if target is not None and not done.error:
             _flush_merge_cuts(done, config, target, dry_run)
         return done
-
-
-def _archive_target(path: str, settings: Settings) -> str:
-    """The archive file for `path` (trim.archive.archive_target)."""
-    from .archive import archive_target
-
-    return archive_target(path, settings)
 
 
 def _fix_locked(

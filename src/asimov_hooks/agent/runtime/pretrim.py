@@ -82,7 +82,7 @@ def archive(cut: Cut) -> list[str] | None:
     from ...readers.fileio import DirectoryLocks
     from ...trim import archive as trim_archive
     from ...trim.settings import Settings
-    from ...trim.trimmer import Outcome, _archive, _archive_target
+    from ...trim.trimmer import Outcome, _archive
     from ...validation.config import ConfigError
 
     settings = Settings.from_config(cut.config)
@@ -90,7 +90,7 @@ def archive(cut: Cut) -> list[str] | None:
     if not settings.archive:
         return [*result.messages, "removed content not archived (archive disabled)"]
     try:
-        target = _archive_target(cut.path, settings)
+        target = trim_archive.archive_target(cut.path, settings)
     except ConfigError:
         return None
     newline = "\r\n" if "\r\n" in cut.after else "\n"
