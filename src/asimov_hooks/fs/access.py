@@ -31,6 +31,8 @@ from .locks import locked as locked  # the read-modify-write lock, as `access.lo
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
     from .walk import Walk
 
 UNSAFE = "io-error"  # reported like any file that cannot be used; never suppressible
@@ -78,6 +80,16 @@ def _plain(path: str, *, follow: bool = True) -> Walk:
     return plain(path, follow=follow)
 
 
+_WALK: list[Any] = []  # fs.walk, imported on the first walk (a hook that reads no file never)
+
+
+def _walk_module() -> Any:
+    from . import walk
+
+    _WALK.append(walk)
+    return walk
+
+
 def _walk(
     path: str,
     root: str | None,
@@ -86,12 +98,14 @@ def _walk(
     git_internal: bool = False,
     follow: bool = True,
     create: bool = False,
+    probe: bool = False,
 ) -> Walk | None:
     """`path` walked by descriptor from the top of its work tree (`fs.walk.Walk`), or,
     `git_internal`, from the git directory holding it; None outside any work tree.
-    `create`: `path` is a directory, made (with its parents) where missing."""
-    from .walk import Outside, Walk, git_dirs, relative_parts, tree_of
-
+    `create`: `path` is a directory, made (with its parents) where missing. `probe`:
+    the last component is left to the caller's unfollowed open (`Walk`)."""
+    walk_module = _WALK[0] if _WALK else _walk_module()
+    Outside, Walk, tree_of = walk_module.Outside, walk_module.Walk, walk_module.tree_of
     absolute = os.path.abspath(path)  # once: each use below would ask for the cwd again
     top = os.path.realpath(root) if root is not None else tree_of(os.path.dirname(absolute))
     if top is None:
@@ -101,7 +115,8 @@ def _walk(
         if not follow:
             full = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
         real = os.path.realpath(full) if follow else full
-        bases = sorted((os.path.realpath(d) for d in git_dirs(top)), key=len, reverse=True)
+        dirs = walk_module.git_dirs(top)
+        bases = sorted((os.path.realpath(d) for d in dirs), key=len, reverse=True)
         for base in (b for b in bases if _inside(real, b)):
             try:
                 below = real[len(base) :].split(os.sep) + (["."] if create else [])
@@ -109,11 +124,13 @@ def _walk(
             except Outside:
                 break
         raise UnsafePath(f"{what} {show(path)} is not inside the repository's git directory")
-    parts = relative_parts(absolute, top)
+    parts = walk_module.relative_parts(absolute, top)
     try:
         if parts is None:
             raise Outside("outside")
-        walk = Walk(top, parts + (["."] if create else []), follow=follow, create=create)
+        walk = Walk(
+            top, parts + (["."] if create else []), follow=follow, create=create, probe=probe
+        )
     except Outside as exc:
         if exc.why == "git":
             reason = "leads into the repository's git directory"
@@ -162,6 +179,18 @@ _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY
 def _open_read(path: str, root: str | None, confined: bool, git_internal: bool) -> int:
     """A descriptor of the file to read, opened (non-blocking) from the directory
     descriptor that the walk checked, the last component not followed."""
+    flags = _READ_FLAGS | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    if confined and not git_internal:
+        # the last component first left to its unfollowed open, which says whether it is
+        # a plain name; anything else (a link, a problem) is walked again as before
+        walk = _walk(path, root, what="path", probe=True)
+        if walk is not None:
+            with walk:
+                if walk.name and not walk.missing:
+                    try:
+                        return os.open(walk.name, flags, dir_fd=walk.dir_fd)
+                    except OSError:
+                        pass
     walk = _walk(path, root, what="path", git_internal=git_internal) if confined else None
     try:
         if walk is None:
@@ -173,7 +202,6 @@ def _open_read(path: str, root: str | None, confined: bool, git_internal: bool) 
                 raise FileNotFoundError
             if not walk.name:
                 raise IsADirectoryError
-            flags = _READ_FLAGS | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
             try:
                 return os.open(walk.name, flags, dir_fd=walk.dir_fd)
             except OSError as exc:
