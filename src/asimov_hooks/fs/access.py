@@ -98,12 +98,10 @@ def _walk(
     git_internal: bool = False,
     follow: bool = True,
     create: bool = False,
-    probe: bool = False,
 ) -> Walk | None:
     """`path` walked by descriptor from the top of its work tree (`fs.walk.Walk`), or,
     `git_internal`, from the git directory holding it; None outside any work tree.
-    `create`: `path` is a directory, made (with its parents) where missing. `probe`:
-    the last component is left to the caller's unfollowed open (`Walk`)."""
+    `create`: `path` is a directory, made (with its parents) where missing."""
     walk_module = _WALK[0] if _WALK else _walk_module()
     Outside, Walk, tree_of = walk_module.Outside, walk_module.Walk, walk_module.tree_of
     absolute = os.path.abspath(path)  # once: each use below would ask for the cwd again
@@ -128,9 +126,7 @@ def _walk(
     try:
         if parts is None:
             raise Outside("outside")
-        walk = Walk(
-            top, parts + (["."] if create else []), follow=follow, create=create, probe=probe
-        )
+        walk = Walk(top, parts + (["."] if create else []), follow=follow, create=create)
     except Outside as exc:
         if exc.why == "git":
             reason = "leads into the repository's git directory"
@@ -179,18 +175,6 @@ _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY
 def _open_read(path: str, root: str | None, confined: bool, git_internal: bool) -> int:
     """A descriptor of the file to read, opened (non-blocking) from the directory
     descriptor that the walk checked, the last component not followed."""
-    flags = _READ_FLAGS | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    if confined and not git_internal:
-        # the last component first left to its unfollowed open, which says whether it is
-        # a plain name; anything else (a link, a problem) is walked again as before
-        walk = _walk(path, root, what="path", probe=True)
-        if walk is not None:
-            with walk:
-                if walk.name and not walk.missing:
-                    try:
-                        return os.open(walk.name, flags, dir_fd=walk.dir_fd)
-                    except OSError:
-                        pass
     walk = _walk(path, root, what="path", git_internal=git_internal) if confined else None
     try:
         if walk is None:
@@ -202,6 +186,7 @@ def _open_read(path: str, root: str | None, confined: bool, git_internal: bool) 
                 raise FileNotFoundError
             if not walk.name:
                 raise IsADirectoryError
+            flags = _READ_FLAGS | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
             try:
                 return os.open(walk.name, flags, dir_fd=walk.dir_fd)
             except OSError as exc:

@@ -193,12 +193,7 @@ class Walk:
     `dir_fd` is the directory, `name` the last component (never a link when `follow`),
     `parts` the real components from the top down to it, and `missing` whether a
     directory on the way does not exist (then `dir_fd` is None). Use as a context
-    manager: the descriptor is closed on exit.
-
-    `probe`: the last component is not looked at (no `readlink`): the caller opens it
-    unfollowed (`O_NOFOLLOW`) and, where it is a link (`ELOOP`), walks again without
-    `probe`, which follows it. A read of a plain file then costs no system call for
-    the question "is it a link?" that its open answers anyway."""
+    manager: the descriptor is closed on exit."""
 
     def __init__(
         self,
@@ -208,7 +203,6 @@ class Walk:
         follow: bool = True,
         create: bool = False,
         git_ok: bool = False,
-        probe: bool = False,
     ) -> None:
         self.top = top
         self.dir_fd: int | None = None
@@ -218,7 +212,7 @@ class Walk:
         self.hops = 0  # links followed
         self.blocked = False  # missing because a file stands where a directory goes
         self._dirs: KeptDirs | None = None  # the run's kept descriptors, when dir_fd is one
-        self._walk(list(parts), follow, create, git_ok, probe)
+        self._walk(list(parts), follow, create, git_ok)
 
     @property
     def real(self) -> str:
@@ -228,9 +222,7 @@ class Walk:
             else os.path.join(self.top, *self.parts)
         )
 
-    def _walk(
-        self, pending: list[str], follow: bool, create: bool, git_ok: bool, probe: bool = False
-    ) -> None:
+    def _walk(self, pending: list[str], follow: bool, create: bool, git_ok: bool) -> None:
         dirs = DIRS[-1] if DIRS and not create else None
         names: list[str] = []
         stack = self._kept(dirs, pending, names, git_ok) if dirs is not None else []
@@ -275,7 +267,7 @@ class Walk:
                     continue
                 fd = -2 if last else self._open_dir(stack[-1], part, create)
                 target = None
-                if fd == -2 and (follow or not last) and not (probe and last):
+                if fd == -2 and (follow or not last):
                     target = self._link(stack[-1], part)
                     if target is None and not last:  # a link swapped back meanwhile?
                         fd = self._open_dir(stack[-1], part, create)
