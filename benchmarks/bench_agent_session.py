@@ -1,15 +1,15 @@
 """Wall time of a scripted session of the real agents, with and without the hooks.
 
-The end-to-end suite's harness (tests/e2e/) runs the real Claude Code, Codex CLI and
-Gemini CLI, at the versions its lockfile pins, against a scripted model server on
-127.0.0.1. Here each agent runs the same short session twice over: in a repository with
+The end-to-end suite's harness (tests/e2e/) runs the real Claude Code, Codex CLI, Gemini
+CLI, GitHub Copilot CLI and Qwen Code, at the versions its lockfile pins, against a
+scripted model server on 127.0.0.1. Here each agent runs the same short session twice over: in a repository with
 `asimov-hooks agent install` and in an identical one without it. The model answers at
 once, so the difference is what the hooks add to a session as the user waits for it:
 one prompt, a write of a source file, a write of the checkpoint, a shell command and a
 final answer (each agent's own tools; every hook the agent runs for them, and the end of
 the turn, included).
 
-    python benchmarks/bench_agent_session.py                      # all three, 7 runs each
+    python benchmarks/bench_agent_session.py                      # all five, 7 runs each
     python benchmarks/bench_agent_session.py --runs 3 --agents claude --out /tmp/x.md
 
 asimov-hooks is the one installed beside the interpreter that runs this script (its
@@ -171,7 +171,7 @@ def render(rows: list[tuple[str, str, dict]], runs: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--agents", default="claude,codex,gemini")
+    parser.add_argument("--agents", default="claude,codex,gemini,copilot,qwen")
     parser.add_argument("--out", help="also write the markdown page here")
     args = parser.parse_args(argv)
     commands = install()

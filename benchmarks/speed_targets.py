@@ -154,8 +154,8 @@ def _session_lines() -> list[str]:
     with open(path, encoding="utf-8") as fh:
         table = [line for line in fh.read().splitlines() if line.startswith("|")]
     return [
-        "What the hooks add to a whole agent session (real Claude Code, Codex CLI and "
-        "Gemini CLI against a scripted model that answers at once, so an upper bound), "
+        "What the hooks add to a whole agent session (the real agents against a scripted "
+        "model that answers at once, so an upper bound), "
         "from [agent-session.md](agent-session.md) (`python benchmarks/bench_agent_session.py`, "
         "run on its own: it needs the agents installed):",
         "",

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import subprocess
 
 from conftest import ROOT, call_script, run_installed, script_env
+
+from asimov_hooks.agent.runtime.state import DB_NAME, Store
+from asimov_hooks.agent.runtime.turnlog import LOG_NAME
 
 FIXTURES = os.path.join(ROOT, "tests", "data", "agents")
 PLACEHOLDER = "/home/user/project"  # the project root the fixtures are written with
@@ -78,29 +80,32 @@ def answer(proc: subprocess.CompletedProcess) -> dict | None:
     return json.loads(proc.stdout) if proc.stdout.strip() else None
 
 
+def state_of(project: str) -> Store | None:
+    """The turn state of the project's repository (`.git/asimov-hooks/`), opened as the
+    next event opens it (the records appended since folded in); None if there is none."""
+    directory = os.path.join(project, ".git", "asimov-hooks")
+    if not any(os.path.exists(os.path.join(directory, n)) for n in (DB_NAME, LOG_NAME)):
+        return None
+    return Store(directory)
+
+
 def turn_row(project: str, session: str) -> dict | None:
     """The turn state of `session` in the project's repository, None if there is none."""
-    db = os.path.join(project, ".git", "asimov-hooks", "agent.sqlite3")
-    if not os.path.exists(db):
+    store = state_of(project)
+    if store is None:
         return None
-    with sqlite3.connect(db) as conn:
-        row = conn.execute(
-            "SELECT last_message_sent_at, last_checkpoint_at, checkpoints FROM turns "
-            "WHERE project = ? AND session_id = ?",
-            (os.path.realpath(project), session),
-        ).fetchone()
-    if row is None:
-        return None
-    return {"last_message_sent_at": row[0], "last_checkpoint_at": row[1], "checkpoints": row[2]}
+    with store:
+        return store.get(session, os.path.realpath(project))
 
 
 def age_turn(project: str, session: str, seconds: float) -> None:
     """Move the session's recorded times `seconds` into the past: "the agent worked
     that long since", without sleeping through it, so that a quick answer stays quick
     however loaded the machine is (the threshold can be the real 30 s)."""
-    db = os.path.join(project, ".git", "asimov-hooks", "agent.sqlite3")
-    with sqlite3.connect(db) as conn:
-        conn.execute(
+    store = state_of(project)
+    assert store is not None, "no turn state recorded"
+    with store:
+        store.conn.execute(
             "UPDATE turns SET last_message_sent_at = last_message_sent_at - ?, "
             "last_checkpoint_at = last_checkpoint_at - ? WHERE project = ? AND session_id = ?",
             (seconds, seconds, os.path.realpath(project), session),
@@ -125,11 +130,11 @@ def work(project: str, seconds: float = 31) -> None:
     """Let `seconds` of work pass for the turn timer (the default: past the suite's
     30 s threshold): every stored turn of the project's repository moves that far
     into the past, whatever the session (age_turn moves one)."""
-    db = os.path.join(project, ".git", "asimov-hooks", "agent.sqlite3")
-    if not os.path.exists(db):
+    store = state_of(project)
+    if store is None:
         return
-    with sqlite3.connect(db) as conn:
-        conn.execute(
+    with store:
+        store.conn.execute(
             "UPDATE turns SET last_message_sent_at = last_message_sent_at - ?, "
             "last_checkpoint_at = last_checkpoint_at - ?",
             (seconds, seconds),

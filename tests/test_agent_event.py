@@ -14,13 +14,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 
 import pytest
-from agent_support import age_turn, answer, run_event
+from agent_support import age_turn, answer, run_event, turn_row
 from conftest import GOOD_CHECKPOINT, SCRIPTS, git, git_init, script_env, write
 from ruamel.yaml import YAML
+
+from asimov_hooks.agent.runtime.state import Store
 
 THRESHOLD = 30
 MESSAGE = "Checkpoint now: update .claude_checkpoint.yaml (current state only)."
@@ -319,15 +320,9 @@ def test_session_start_asimov_dir_layout(repo) -> None:
 
 # ------------------------------------------------------------------ Stop / UserPromptSubmit
 def session_row(repo: str, session: str) -> dict:
-    db = os.path.join(repo, ".git", "asimov-hooks", "agent.sqlite3")
-    with sqlite3.connect(db) as conn:
-        row = conn.execute(
-            "SELECT last_message_sent_at, last_checkpoint_at, checkpoints FROM turns "
-            "WHERE project = ? AND session_id = ?",
-            (os.path.realpath(repo), session),
-        ).fetchone()
+    row = turn_row(repo, session)
     assert row is not None
-    return {"last_message_sent_at": row[0], "last_checkpoint_at": row[1], "checkpoints": row[2]}
+    return row
 
 
 def prompt(repo: str, text: str, session: str = "sess-1") -> None:
@@ -390,10 +385,11 @@ def test_sessions_are_independent(repo) -> None:
 
 def test_state_survives_between_processes_and_checkout(repo) -> None:
     prompt(repo, "work")
-    db = os.path.join(repo, ".git", "asimov-hooks", "agent.sqlite3")
-    assert os.path.isfile(db)
+    assert session_row(repo, "sess-1")["last_message_sent_at"] is not None
+    assert os.path.isfile(os.path.join(repo, ".git", "asimov-hooks", "agent.sqlite3"))
     status = git(repo, "status", "--porcelain", "--ignored").stdout
     assert "sqlite" not in status and "asimov-hooks/" not in status  # inside .git, never tracked
+    assert "turns.log" not in status
     age_turn(repo, "sess-1", THRESHOLD + 10)
     assert_blocks(stop(repo))
 
@@ -406,8 +402,10 @@ def test_state_outside_git_goes_to_user_state_dir(tmp_path, isolated_home) -> No
     payload = {"session_id": "p", "cwd": str(project), "hook_event_name": "UserPromptSubmit"}
     payload["prompt"] = "hello"
     assert answer(agent_event(payload, project, XDG_STATE_HOME=str(state))) is None
-    assert (state / "asimov-hooks" / "agent.sqlite3").is_file()
-    assert not any(p.name.endswith(".sqlite3") for p in project.rglob("*"))
+    assert list(project.rglob("*")) == [project / ".asimov-hooks.yaml"]  # nothing left here
+    with Store(str(state / "asimov-hooks")) as store:  # the prompt's turn, read back
+        row = store.get("p", os.path.realpath(project))
+    assert row is not None and row["last_message_sent_at"] is not None
 
 
 def test_concurrent_stops_ask_once(repo) -> None:

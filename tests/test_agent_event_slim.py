@@ -1,7 +1,7 @@
 """The check after an agent writes a checkpoint, without the work it does not need: the
 trimmer is not run when it certainly leaves the file as it is (`writes._left_as_it_is`),
-and the turn state is recorded through SQLite's C module, without the `sqlite3`
-package's `datetime`. What the agent is told and what is on disk are the same as with
+and the turn is recorded by appending one record beside the turn state (folded into
+its database by the next event that reads it), without SQLite. What the agent is told and what is on disk are the same as with
 the full trim."""
 
 from __future__ import annotations
@@ -126,6 +126,7 @@ def test_an_archive_path_leading_out_is_refused_alike(tmp_path, monkeypatch) -> 
 
 
 WATCHED = (
+    "asimov_hooks.fs.journal",
     "sqlite3",
     "_sqlite3",
     "datetime",
@@ -141,11 +142,11 @@ def _loaded(tmp_path, rel: str, content: str) -> set[str]:
     return loaded(tmp_path, rel, content, WATCHED)[0]
 
 
-def test_a_checkpoint_write_records_the_turn_without_the_sqlite3_package(tmp_path) -> None:
+def test_a_checkpoint_write_records_the_turn_without_sqlite(tmp_path) -> None:
     names = _loaded(tmp_path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
-    assert "_sqlite3" in names  # the checkpoint of the turn was recorded
+    assert "asimov_hooks.fs.journal" in names  # the checkpoint of the turn was recorded
     assert "asimov_hooks.validation.config" in names  # and the file checked
-    assert not names & {"sqlite3", "datetime", "asimov_hooks.merge"}, names
+    assert not names & {"sqlite3", "_sqlite3", "datetime", "asimov_hooks.merge"}, names
     # the trimmer was not run
     assert not names & {"asimov_hooks.trim.trimmer", "asimov_hooks.trim.parsing"}, names
 

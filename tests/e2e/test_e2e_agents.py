@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import glob
 import os
-import sqlite3
 
 import pytest
 from conftest import GOOD_CHECKPOINT, commit_all, git, git_init, run_script, write
 from e2e_agents import AGENTS, SCRIPTS, Agent, patch_text
 from e2e_servers import Sink, say
 from install_agents import Unavailable, install
+
+from asimov_hooks.agent.runtime.state import DB_NAME, Store
+from asimov_hooks.agent.runtime.turnlog import LOG_NAME
 
 CHECKPOINT = ".claude_checkpoint.yaml"
 THRESHOLD = 20  # seconds: the repository's turn threshold; a quick answer takes less
@@ -103,14 +105,15 @@ def worked(agent: Agent, seconds: float = WORKED):
 
     def age() -> None:
         common = os.path.join(agent.project, ".git")
-        for db in glob.glob(os.path.join(common, "**", "agent.sqlite3"), recursive=True):
-            with sqlite3.connect(db, timeout=10) as conn:
-                conn.execute(
+        found = glob.glob(os.path.join(common, "**", DB_NAME), recursive=True)
+        found += glob.glob(os.path.join(common, "**", LOG_NAME), recursive=True)
+        for directory in sorted({os.path.dirname(path) for path in found}):
+            with Store(directory) as store:  # the turn records appended since folded in
+                store.conn.execute(
                     "UPDATE turns SET last_message_sent_at = last_message_sent_at - ?, "
                     "last_checkpoint_at = last_checkpoint_at - ?",
                     (seconds, seconds),
                 )
-            conn.close()
 
     return age
 

@@ -1,5 +1,5 @@
 """The real-agent session benchmark (benchmarks/bench_agent_session.py) runs and writes
-its page: one session each way with Codex CLI, the quickest of the three to start."""
+its page: one session each way with Codex CLI, the quickest of them to start."""
 
 from __future__ import annotations
 

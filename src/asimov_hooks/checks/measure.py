@@ -7,6 +7,10 @@ estimate; the estimator is data so a team can match it to the model it uses.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
 _METHOD_NAMES = {"chars": "characters", "bytes": "UTF-8 bytes", "words": "words"}
 
 
@@ -24,6 +28,17 @@ class TokenEstimator:
 
     def __init__(self, method: str = "chars", divisor: float = 4) -> None:
         self.method, self.divisor = method, divisor
+
+    @classmethod
+    def from_settings(
+        cls, settings: dict[str, Any] | None, base: TokenEstimator | None = None
+    ) -> TokenEstimator:
+        """A `token-estimator:` section (a rule pack's or a kind's) over `base`, whose
+        method and divisor it keeps where it names none (default: characters / 4)."""
+        base = base or cls()
+        if not settings:
+            return base
+        return cls(settings.get("method", base.method), settings.get("divisor", base.divisor))
 
     @property
     def name(self) -> str:

@@ -182,8 +182,7 @@ class Config:
         self.select: set[str] | None = set(data["select"]) if data.get("select") else None
         self.ignore: set[str] = set(data.get("ignore", []))
         self.overrides: list[dict[str, Any]] = list(data.get("overrides", []))
-        est = data.get("token-estimator", {})
-        self.estimator = TokenEstimator(est.get("method", "chars"), est.get("divisor", 4))
+        self.estimator = TokenEstimator.from_settings(data.get("token-estimator"))
         self._estimators: dict[str, TokenEstimator] = {}
         self._rules_cache: dict[tuple, dict[str, dict[str, Any]]] = {}
         self._limits: dict[str, int] | None = None
@@ -207,12 +206,7 @@ class Config:
         est = self._estimators.get(kind)
         if est is None:
             own = self.kinds.get(kind, {}).get("token-estimator")
-            if not own:
-                est = self.estimator
-            else:
-                method = own.get("method", self.estimator.method)
-                est = TokenEstimator(method, own.get("divisor", self.estimator.divisor))
-            self._estimators[kind] = est
+            est = self._estimators[kind] = TokenEstimator.from_settings(own, self.estimator)
         return est
 
     def section(self, name: str) -> dict[str, Any]:

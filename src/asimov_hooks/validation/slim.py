@@ -147,7 +147,5 @@ class _Plan:
 
     def _estimator(self, kind: str) -> TokenEstimator:
         """As Config.estimator_for: the kind's own `token-estimator` over the top one."""
-        top = self.data.get("token-estimator", {})
-        own = self.kinds[kind].get("token-estimator") or {}
-        method = own.get("method", top.get("method", "chars"))
-        return TokenEstimator(method, own.get("divisor", top.get("divisor", 4)))
+        top = TokenEstimator.from_settings(self.data.get("token-estimator"))
+        return TokenEstimator.from_settings(self.kinds[kind].get("token-estimator"), top)

@@ -4,16 +4,16 @@ state, it survives restarts).
 Each hook event is a separate process, and an agent may run several hooks at once,
 so the state lives in SQLite (Python's sqlite3): one row per project and session with
 the design's two timestamps. The project is the agent's project root, not the
-directory the agent happens to be in, so a `cd` does not lose the turn. The database
-is in the git directory of the project (`.git/asimov-hooks/agent.sqlite3`, which git
-never tracks), or outside a repository in the user's state directory
-($XDG_STATE_HOME/asimov-hooks, default ~/.local/state/asimov-hooks);
-$ASIMOV_HOOKS_STATE_DIR overrides both.
+directory the agent happens to be in, so a `cd` does not lose the turn. Where the
+database is, and the turn records that real prompts and checkpoint writes append
+beside it instead of opening it: `turnlog`. Opening the store folds those records in,
+so every read sees them.
 
 Concurrency: WAL journal (readers never wait for the writer), a busy timeout (a
 writer waits for another rather than failing), and every read-modify-write in one
 `BEGIN IMMEDIATE` transaction, so two Stop hooks of one session cannot both decide
-to ask for a checkpoint.
+to ask for a checkpoint. The records are folded in one such transaction, under the
+record file's exclusive lock (taken first: appenders never touch the database).
 """
 
 from __future__ import annotations
@@ -26,7 +26,11 @@ try:  # the C module itself: the `sqlite3` package adds only date and datetime a
 except ImportError:  # an interpreter without it keeps the package
     import sqlite3  # type: ignore[no-redef]
 
-ENV_STATE_DIR = "ASIMOV_HOOKS_STATE_DIR"
+from .turnlog import ENV_STATE_DIR as ENV_STATE_DIR
+from .turnlog import LOG_NAME, PROMPT, parse
+from .turnlog import StateError as StateError
+from .turnlog import state_dir as state_dir
+
 DB_NAME = "agent.sqlite3"
 BUSY_MS = 10_000
 SCHEMA = """
@@ -63,27 +67,6 @@ CREATE TABLE IF NOT EXISTS followups (
 SHELL_RUN_TTL = 24 * 3600  # a snapshot whose command never reported back is dropped
 
 
-class StateError(Exception):
-    """The state store cannot be used; one line for the caller to report."""
-
-
-def state_dir(project: str) -> str:
-    """Where this project's agent state lives (see the module docstring)."""
-    override = os.environ.get(ENV_STATE_DIR)
-    if override:
-        return os.path.abspath(override)
-    from ...gitutil import find_git_dir, find_toplevel
-
-    top = find_toplevel(project)
-    gitdir = find_git_dir(top) if top else None
-    if gitdir:
-        return os.path.join(gitdir, "asimov-hooks")
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state"
-    )
-    return os.path.join(base, "asimov-hooks")
-
-
 class _Transaction:
     """What `Store.transaction` returns (contextlib.contextmanager would cost every
     agent event its import)."""
@@ -116,6 +99,34 @@ class Store:
             self.conn.execute(FOLLOWUP_SCHEMA)
         except (OSError, sqlite3.Error) as exc:
             raise StateError(f"{self.path}: cannot open the agent state: {exc}") from None
+        try:
+            self.fold(os.path.join(directory, LOG_NAME))
+        except StateError:
+            self.conn.close()
+            raise
+
+    def fold(self, log: str) -> None:
+        """The turn records appended since the last fold, applied in their order."""
+        from ...fs.journal import drained
+
+        try:
+            with drained(log) as lines:
+                if not lines:
+                    return
+                with self.transaction() as conn:
+                    for line in lines:
+                        record = parse(line)
+                        if record is None:
+                            continue
+                        kind, now, project, session = record
+                        if kind == PROMPT:
+                            self._message_sent(conn, session, project, now)
+                        else:
+                            self._checkpoint_delivered(conn, session, project, now)
+        except sqlite3.Error as exc:
+            raise StateError(f"{self.path}: {exc}") from None
+        except OSError as exc:
+            raise StateError(f"{log}: cannot read the agent state: {exc}") from None
 
     def close(self) -> None:
         self.conn.close()
@@ -130,13 +141,6 @@ class Store:
         """`with store.transaction() as conn:` one `BEGIN IMMEDIATE` ... `COMMIT`,
         rolled back when the block raises."""
         return _Transaction(self.conn)
-
-    def _write(self, sql: str, params: tuple) -> None:
-        try:
-            with self.transaction() as conn:
-                conn.execute(sql, params)
-        except sqlite3.Error as exc:
-            raise StateError(f"{self.path}: {exc}") from None
 
     def get(self, session_id: str, project: str) -> dict[str, object] | None:
         try:
@@ -156,24 +160,37 @@ class Store:
         made since the last real prompt included) is cleared."""
         try:
             with self.transaction() as conn:
-                conn.execute(
-                    "INSERT INTO turns (project, session_id, last_message_sent_at, "
-                    "last_checkpoint_at, updated_at) VALUES (?, ?, ?, NULL, ?) "
-                    "ON CONFLICT(project, session_id) DO UPDATE SET last_message_sent_at = "
-                    "excluded.last_message_sent_at, last_checkpoint_at = NULL, "
-                    "updated_at = excluded.updated_at",
-                    (project, session_id, now, now),
-                )
-                conn.execute(
-                    "DELETE FROM followups WHERE project = ? AND session_id = ?",
-                    (project, session_id),
-                )
+                self._message_sent(conn, session_id, project, now)
         except sqlite3.Error as exc:
             raise StateError(f"{self.path}: {exc}") from None
 
+    @staticmethod
+    def _message_sent(conn: sqlite3.Connection, session_id: str, project: str, now: float) -> None:
+        conn.execute(
+            "INSERT INTO turns (project, session_id, last_message_sent_at, "
+            "last_checkpoint_at, updated_at) VALUES (?, ?, ?, NULL, ?) "
+            "ON CONFLICT(project, session_id) DO UPDATE SET last_message_sent_at = "
+            "excluded.last_message_sent_at, last_checkpoint_at = NULL, "
+            "updated_at = excluded.updated_at",
+            (project, session_id, now, now),
+        )
+        conn.execute(
+            "DELETE FROM followups WHERE project = ? AND session_id = ?", (project, session_id)
+        )
+
     def checkpoint_delivered(self, session_id: str, project: str, now: float) -> None:
         """A checkpoint happened: asked for at a restart, or written by the agent."""
-        self._write(
+        try:
+            with self.transaction() as conn:
+                self._checkpoint_delivered(conn, session_id, project, now)
+        except sqlite3.Error as exc:
+            raise StateError(f"{self.path}: {exc}") from None
+
+    @staticmethod
+    def _checkpoint_delivered(
+        conn: sqlite3.Connection, session_id: str, project: str, now: float
+    ) -> None:
+        conn.execute(
             "INSERT INTO turns (project, session_id, last_checkpoint_at, checkpoints, "
             "updated_at) VALUES (?, ?, ?, 1, ?) ON CONFLICT(project, session_id) DO UPDATE "
             "SET last_checkpoint_at = excluded.last_checkpoint_at, "

@@ -33,15 +33,14 @@ if TYPE_CHECKING:  # annotations only
 
 
 def prompt(event: Event) -> Answer | None:
-    from .state import StateError
+    from .turnlog import PROMPT, StateError, append
 
     session = session_of(event)
     _config, settings = project_config(event)
     if event.prompt is not None and protocols.is_checkpoint_message(event.prompt, settings):
         return None  # checkpoint messages are invisible to session state
-    try:
-        with open_store(event.turns) as store:
-            store.message_sent(session, event.turns, time.time())
+    try:  # a record beside the turn state, folded in by the next event that reads it
+        append(PROMPT, session, event.turns, time.time())
     except StateError as exc:
         raise EventError(str(exc)) from None
     return None

@@ -17,7 +17,7 @@ import os
 import time
 
 from ...fs.access import DEFAULT_MAX_BYTES, FileProblem, read_bytes
-from .common import checker, line, open_store, protocol_file, trim_settings, warn
+from .common import checker, line, protocol_file, trim_settings, warn
 from .model import Answer
 
 TYPE_CHECKING = False
@@ -195,11 +195,10 @@ def post_write(event: Event) -> Answer | None:
 
         checkpoint = checkpoint or kind in checkpoint_kinds(agent_settings(config))
     if checkpoint and event.session is not None:
-        from .state import StateError
+        from .turnlog import CHECKPOINT, StateError, append
 
-        try:
-            with open_store(event.turns) as store:
-                store.checkpoint_delivered(event.session, event.turns, time.time())
+        try:  # a record beside the turn state, folded in by the next event that reads it
+            append(CHECKPOINT, event.session, event.turns, time.time())
         except StateError as exc:
             warn(f"the checkpoint write was not recorded: {exc}")
     return Answer(context="\n".join(notes)) if notes else None
