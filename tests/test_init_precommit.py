@@ -59,6 +59,16 @@ def head_of(clone: str) -> str:
     return git(clone, "rev-parse", "HEAD").stdout.strip()
 
 
+def python_language_version() -> str:
+    """The `language_version` pre-commit gives a Python hook that names none."""
+    try:
+        from pre_commit.languages import python
+    except ImportError:  # the tests that need it are skipped
+        return "python3"
+    return python.get_default_version()
+
+
+assert "    python: python3\n" in USER_CONFIG
 USER_LOCAL_CONFIG = USER_CONFIG.replace(
     """-   repo: https://github.com/pre-commit/pre-commit-hooks
     rev: v4.5.0  # pinned on purpose
@@ -74,6 +84,12 @@ USER_LOCAL_CONFIG = USER_CONFIG.replace(
         language: system
         pass_filenames: false
 """,
+).replace(
+    # the team's default Python, named as pre-commit names the one it picks itself: the
+    # hook environment is the one the other tests of the run built (pre-commit keys it
+    # by the language version), not a second one (pip, a minute of CPU)
+    "    python: python3\n",
+    f"    python: {python_language_version()}\n",
 )
 
 

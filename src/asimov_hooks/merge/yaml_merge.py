@@ -139,6 +139,8 @@ def render(ours_body: str, merged: Any, keyed: KeyedFn, ours_doc: Any = None) ->
 def _render(ours_body: str, merged: Any, keyed: KeyedFn, ours_doc: Any) -> str:
     if ours_doc is None:
         ours_doc = load(ours_body)
+    if same(ours_doc, merged):  # nothing to write in: the applier would change nothing
+        return ours_body
     pristine = _pristine(ours_body) if ours_doc is load(ours_body) else _dump(ours_doc, ours_body)
     doc = copy.deepcopy(ours_doc)
     _apply_map(doc, merged, (), keyed)
