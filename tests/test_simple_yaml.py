@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from test_stream_yaml import norm
 from test_trim_properties import checkpoints, mutated
 
-from asimov_hooks.readers import fast_yaml, loaders
+from asimov_hooks.readers import fast_yaml, loaders, stream_yaml
 from asimov_hooks.readers.loaders import YAMLProblem
-from asimov_hooks.readers.simple_yaml import simple_data
+from asimov_hooks.readers.simple_yaml import simple_data, simple_locator
 
 SUITE = os.path.join(os.path.dirname(__file__), "conformance", "yaml-test-suite", "cases.json")
 with open(SUITE, encoding="utf-8") as _fh:
@@ -179,3 +179,75 @@ def test_positions_of_what_it_reads_are_libyamls() -> None:
     for path in [("a",), ("b", 1), ("c",), ("c", "d"), ("z",)]:
         for on_key in (False, True):
             assert doc.locate(path, on_key) == nodes.locate(path, on_key)
+
+
+def _paths(data, prefix=()):
+    """Every path into `data`, and paths that leave it (a missing key, an index past
+    the end, a key under a scalar)."""
+    yield prefix
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _paths(value, (*prefix, key))
+        yield (*prefix, "missing")
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _paths(value, (*prefix, index))
+        yield (*prefix, len(data))
+        yield (*prefix, -1)
+    else:
+        yield (*prefix, "below")
+
+
+def positions_agree(text: str) -> bool:
+    """Where the plain reader's locator puts every path is where libyaml's marks do."""
+    read, data = simple_data(text)
+    if not read:
+        return False
+    nodes = stream_yaml.node_locator(text)
+    if nodes is None:
+        pytest.skip("PyYAML's libyaml binding is not installed")
+    mine = simple_locator(text)
+    for path in _paths(data):
+        for on_key in (False, True):
+            assert mine(path, on_key) == nodes(path, on_key), (text, path, on_key)
+    return True
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a:\nb:   # a comment\n  - x\nc:\n- y\n-   'z'\nd: \"é😀\" # x\ne: x😀y\nf:\n  g:\n    h:\n",
+        "k:    v\n# a comment\n\n  # an indented comment\nz:\n",
+        "top:\n  - 1\n  - true\n  - ~\nnext: 'it''s'\n",
+    ],
+)
+def test_positions_of_odd_lines_are_libyamls(text: str) -> None:
+    assert positions_agree(text)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_soups())
+def test_positions_in_line_soups_are_libyamls(text: str) -> None:
+    positions_agree(text)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(checkpoints())
+def test_positions_in_generated_checkpoints_are_libyamls(generated) -> None:
+    positions_agree(generated.text)
+
+
+def test_positions_in_benchmark_families_are_libyamls() -> None:
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "benchmarks"))
+    import corpus_files
+
+    read = 0
+    for index in range(60):
+        for make in (corpus_files.asimov_checkpoint, corpus_files.warmup):
+            variant = ["valid", "oversized", "schema", "syntax", "foreign"][index % 5]
+            read += positions_agree(make(random.Random(index), variant))
+    assert read > 60
+
+
+def test_the_locator_refuses_what_the_reader_hands_over() -> None:
+    assert simple_locator("a: [1, 2]\n") is None

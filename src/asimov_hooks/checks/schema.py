@@ -70,20 +70,22 @@ def _errors(name: str, ctx: Context) -> list[Any]:
 
 
 def _run(name: str, config: Any, data: Any) -> list[Any]:
-    from ..minischema import PatternTimeout
-    from ..minischema.fallback import InvalidSchema
-
     try:
         return evaluator(name, config).errors(data)
-    except PatternTimeout as exc:
-        raise ConfigError(
-            f"schema {name!r}: keyword 'pattern' {exc.pattern[:80]!r} ran longer than "
-            f"{exc.seconds:g} s on one value (limits.pattern-milliseconds); simplify it"
-        ) from None
-    except InvalidSchema as exc:
-        raise ConfigError(f"schema {name!r}: {exc.message}") from None
     except RecursionError:
         raise ConfigError(f"schema {name!r}: nests or refers to itself too deeply") from None
+    except Exception as exc:  # what it is, asked only when there is one
+        from ..minischema import PatternTimeout
+        from ..minischema.fallback import InvalidSchema
+
+        if isinstance(exc, PatternTimeout):
+            raise ConfigError(
+                f"schema {name!r}: keyword 'pattern' {exc.pattern[:80]!r} ran longer than "
+                f"{exc.seconds:g} s on one value (limits.pattern-milliseconds); simplify it"
+            ) from None
+        if isinstance(exc, InvalidSchema):
+            raise ConfigError(f"schema {name!r}: {exc.message}") from None
+        raise
 
 
 RULES = {"schema": check_schema}
@@ -115,15 +117,20 @@ def _dotted(path: tuple) -> str:
 
 
 _EVALUATORS: dict[tuple[str, str, bool], Any] = {}
+# (schema name, whether formats are asserted) -> the compiled schema, for a shipped one
+_SHIPPED: dict[tuple[str, bool], Any] = {}
 
 
 def evaluator(schema_name: str, config: Any = None) -> Any:
     """The compiled schema a kind names (once per process): shipped, or a file in the
     repository (see readers.schemas), whose patterns run with a time bound."""
+    formats = bool(getattr(config, "format_assertion", False))
+    found = _SHIPPED.get((schema_name, formats))
+    if found is not None:  # every later file of the kind: no import, no path test
+        return found
     from ..readers.schemas import is_user_schema, schema_for
 
     user = is_user_schema(schema_name)
-    formats = bool(getattr(config, "format_assertion", False))
     key = (schema_name, config.base_dir if user and config is not None else "", formats)
     if key not in _EVALUATORS:
         schema = schema_for(schema_name, config)
@@ -138,6 +145,8 @@ def evaluator(schema_name: str, config: Any = None) -> Any:
             _EVALUATORS[key] = compile_schema(schema, seconds, formats)
         except InvalidSchema as exc:
             raise ConfigError(f"schema {schema_name!r}: {exc.message}") from None
+    if not user:
+        _SHIPPED[(schema_name, formats)] = _EVALUATORS[key]
     return _EVALUATORS[key]
 
 

@@ -113,6 +113,10 @@ def timestamp_order(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple,
         yield (last,), f"{last} ({ctx.data[last]}) is earlier than {first} ({ctx.data[first]})"
 
 
+# a shipped schema's top-level keys, by the schema's name (read once per process)
+_SHIPPED_KEYS: dict[str, list[str]] = {}
+
+
 def unknown_key(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str, bool]]:
     """A top-level key the kind's schema does not name: allowed (the protocol allows
     extra keys), but most are typos, so say which known key it is closest to."""
@@ -120,11 +124,15 @@ def unknown_key(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str
         return
     known = opts.get("known")
     if known is None:
-        from ..readers.schemas import schema_for
-
         schema = ctx.spec.get("schema")
+        known = _SHIPPED_KEYS.get(schema) if schema else None
+    if known is None:
+        from ..readers.schemas import is_user_schema, schema_for
+
         found = schema_for(schema, ctx.config) if schema else {}
         known = list(found.get("properties", {})) if isinstance(found, dict) else []
+        if schema and not is_user_schema(schema):  # the same for every file of the kind
+            _SHIPPED_KEYS[schema] = known
     if not known:
         return
     for key in ctx.data:

@@ -31,6 +31,8 @@ from .locks import locked as locked  # the read-modify-write lock, as `access.lo
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
     from .walk import Walk
 
 UNSAFE = "io-error"  # reported like any file that cannot be used; never suppressible
@@ -78,6 +80,16 @@ def _plain(path: str, *, follow: bool = True) -> Walk:
     return plain(path, follow=follow)
 
 
+_WALK: list[Any] = []  # fs.walk, imported on the first walk (a hook that reads no file never)
+
+
+def _walk_module() -> Any:
+    from . import walk
+
+    _WALK.append(walk)
+    return walk
+
+
 def _walk(
     path: str,
     root: str | None,
@@ -90,8 +102,8 @@ def _walk(
     """`path` walked by descriptor from the top of its work tree (`fs.walk.Walk`), or,
     `git_internal`, from the git directory holding it; None outside any work tree.
     `create`: `path` is a directory, made (with its parents) where missing."""
-    from .walk import Outside, Walk, git_dirs, relative_parts, tree_of
-
+    walk_module = _WALK[0] if _WALK else _walk_module()
+    Outside, Walk, tree_of = walk_module.Outside, walk_module.Walk, walk_module.tree_of
     absolute = os.path.abspath(path)  # once: each use below would ask for the cwd again
     top = os.path.realpath(root) if root is not None else tree_of(os.path.dirname(absolute))
     if top is None:
@@ -101,7 +113,8 @@ def _walk(
         if not follow:
             full = os.path.join(os.path.realpath(os.path.dirname(full)), os.path.basename(full))
         real = os.path.realpath(full) if follow else full
-        bases = sorted((os.path.realpath(d) for d in git_dirs(top)), key=len, reverse=True)
+        dirs = walk_module.git_dirs(top)
+        bases = sorted((os.path.realpath(d) for d in dirs), key=len, reverse=True)
         for base in (b for b in bases if _inside(real, b)):
             try:
                 below = real[len(base) :].split(os.sep) + (["."] if create else [])
@@ -109,7 +122,7 @@ def _walk(
             except Outside:
                 break
         raise UnsafePath(f"{what} {show(path)} is not inside the repository's git directory")
-    parts = relative_parts(absolute, top)
+    parts = walk_module.relative_parts(absolute, top)
     try:
         if parts is None:
             raise Outside("outside")

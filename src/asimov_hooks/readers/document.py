@@ -4,6 +4,8 @@ reader runs before parsing."""
 
 from __future__ import annotations
 
+from .guards import InputProblem, check_depth, check_tags
+from .guards import limits as default_limits
 from .problem import YAMLProblem
 
 TYPE_CHECKING = False
@@ -31,9 +33,6 @@ class Document:
 
 def guard(text: str, fmt: str, limits: dict[str, int] | None = None) -> None:
     """Refuse excessive nesting (and, in YAML, unsupported tags) before parsing."""
-    from .guards import InputProblem, check_depth, check_tags
-    from .guards import limits as default_limits
-
     lim = limits if limits is not None else default_limits()
     try:
         check_depth(text, fmt, lim["max-depth"])

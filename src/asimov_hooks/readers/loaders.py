@@ -10,8 +10,10 @@ file does not pay for `json`), the shared pieces in `document`.
 from __future__ import annotations
 
 from .document import Document, Path_, YAMLProblem, guard
+from .guards import limits as default_limits
 from .markers import find_conflict_marker
 from .problem import UnkeptComments
+from .simple_yaml import _list_first, read_locator, simple_data
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost start-up time
@@ -63,8 +65,6 @@ def plain_rt(root: Any) -> Any:
 
 def load_yaml_plain(text: str, limits: dict[str, int] | None = None) -> Any:
     """Plain Python data, for config files (no positions needed)."""
-    from .guards import limits as default_limits
-
     lim = limits if limits is not None else default_limits()
     guard(text, "yaml", lim)
     try:
@@ -103,8 +103,6 @@ def load_data(text: str) -> tuple[Any, bool]:
 
 def _archive_data(text: str) -> tuple[bool, Any]:
     """`entries.archive_data` for a text whose first item is a list item (imported then)."""
-    from .simple_yaml import _list_first
-
     if not _list_first(text):
         return False, None
     from .entries import archive_data
@@ -150,22 +148,19 @@ def load_yaml(
     never depend on which path ran. Nesting and tags are checked first (guards).
 
     The common case needs no ruamel.yaml at all (its import is a third of a one-file
-    run): the plainest shape (`simple_yaml`) is read with string methods, else the data
+    run): the plainest shape (`simple_yaml`) is read with string methods (and a
+    position, when a finding asks for one, worked out from its lines), else the data
     comes from libyaml's event stream (`stream_yaml`, linear, no node
     tree) and a position, when a finding asks for one, from libyaml's node marks,
     composed then. ruamel is imported for what that reading hands over (a float, a
     timestamp, a tag, an anchor, a duplicate key, an error) and reads it as before.
     `positions` is kept for callers; both readings give the same positions.
     """
-    from .guards import limits as default_limits
-
     lim = limits if limits is not None else default_limits()
     guard(text, "yaml", lim)
-    from .simple_yaml import simple_data
-
     simple, data = simple_data(text)
-    if simple:  # the plainest shape: no YAML library loaded
-        return Document(data, _positions_later(text, max_nodes, lim), plain=True)
+    if simple:  # the plainest shape: no YAML library loaded, positions from its lines
+        return Document(data, read_locator(text), plain=True)
     simple, data = _archive_data(text)
     if simple:  # a trim archive of the trimmer's entries: read line by line
         return Document(data, _positions_later(text, max_nodes, lim))

@@ -22,6 +22,7 @@ from ..checks.registry import (
 from ..findings import FileResult, Finding
 from ..readers.fileio import FileProblem, decode, read_text
 from ..readers.markers import find_conflict_marker
+from ..readers.problem import YAMLProblem  # what every reader raises
 from .config import Config, ConfigError
 from .discovery import (
     FileRecord,
@@ -52,6 +53,23 @@ __all__ = [
     "ignored_ephemeral",
     "iter_files",
 ]
+
+
+# the readers and the look-alike test a parsed file needs, imported on first use and
+# kept: an import statement run for every file costs more than the lookup
+_READERS: dict[str, Any] = {}
+
+
+def _reader(name: str) -> Any:
+    """`load_yaml` ("yaml"), `load_json` ("json") or `foreign_reason` ("foreign")."""
+    if name == "yaml":
+        from ..readers.loaders import load_yaml as found
+    elif name == "json":
+        from ..readers.json_loader import load_json as found
+    else:
+        from ..checks.foreign import foreign_reason as found
+    _READERS[name] = found
+    return found
 
 
 class Checker:
@@ -266,12 +284,9 @@ class Checker:
         if not text.text.strip():
             emit("empty-file", f"file is empty; expected a {spec.get('description', kind)}")
             return result
-        from ..readers.problem import YAMLProblem  # what every reader raises
-
         try:
             if fmt == "yaml":
-                from ..readers.loaders import load_yaml
-
+                load_yaml = _READERS.get("yaml") or _reader("yaml")
                 max_nodes = rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
                 # without a data check nothing asks where a value sits (the archive):
                 # the data is read without a node tree
@@ -280,8 +295,7 @@ class Checker:
                     text.text, max_nodes, self.config.limits, positions
                 )
             else:
-                from ..readers.json_loader import load_json
-
+                load_json = _READERS.get("json") or _reader("json")
                 ctx.document = load_json(text.text, self.config.limits)
         except YAMLProblem as problem:
             if problem.rule == "multi-document":
@@ -301,8 +315,7 @@ class Checker:
             return result
         ctx.data = ctx.document.data
         if isinstance(ctx.data, dict):
-            from ..checks.foreign import foreign_reason
-
+            foreign_reason = _READERS.get("foreign") or _reader("foreign")
             reason = foreign_reason(ctx.data.keys(), spec)
             if reason and self._look_alike(result, reason, kind, rel, emit):
                 return result
