@@ -418,6 +418,56 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def _test_files(config: pytest.Config) -> list[str]:
+    """The test modules this run collects (its arguments, or testpaths), by path."""
+    found: set[str] = set()
+    for arg in config.args:
+        path = os.path.abspath(os.path.join(config.invocation_params.dir, arg.split("::")[0]))
+        if os.path.isfile(path):
+            found.add(path)
+            continue
+        for where, dirs, files in os.walk(path):
+            dirs[:] = [d for d in dirs if d != "e2e" or _e2e_wanted(config)]
+            found.update(
+                os.path.join(where, name)
+                for name in files
+                if name.startswith("test_") and name.endswith(".py")
+            )
+    return sorted(found)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> None:
+    """With -n 2 or more, the workers share pytest's assertion rewriting of the test
+    modules (the most of a collection's time when the cache is empty) instead of each
+    doing all of it: every second worker rewrites them in the reverse of the order
+    collection imports them, into the cache (_share_bytecode's), until it meets what
+    the first worker has already written; both then collect as usual, from the cache.
+    Nothing is imported here; any failure leaves collection to do the work itself."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw") or not worker[2:].isdigit() or int(worker[2:]) % 2 == 0:
+        return
+    if sys.dont_write_bytecode or sys.pycache_prefix is None:
+        return
+    try:
+        from pathlib import Path
+
+        from _pytest.assertion import rewrite
+
+        state = session.config.stash[rewrite.assertstate_key]
+        for name in reversed(_test_files(session.config)):
+            source = Path(name)
+            pyc = rewrite.get_cache_dir(source) / (source.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(source, pyc, state.trace) is not None:
+                break  # the first worker has come this far
+            if not rewrite.try_makedirs(pyc.parent):
+                break
+            stamp, code = rewrite._rewrite_test(source, session.config)
+            rewrite._write_pyc(state, code, stamp, pyc)
+    except Exception:  # pytest's internals moved: the collection rewrites as it always does
+        return
+
+
 def _cost(item: pytest.Item) -> int:
     """How long a test takes, roughly, as a rank (0 the longest): the real agents'
     end-to-end runs; then the tests marked slow (a hook environment, a wheel, hundreds

@@ -90,8 +90,8 @@ def test_no_other_module_asks_git_for_the_top() -> None:
         for path in SRC.rglob("*.py")
         if walking.search(path.read_text(encoding="utf-8"))
     ]
-    # fs.walk finds the top (gitutil.find_toplevel and fs.access ask it): along the path
+    # fs.trees finds the top (gitutil.find_toplevel and fs.access ask it): along the path
     # as written, so a link out of the tree, to another repository, does not make that
-    # repository the tree; gitutil reads a `.git` file; find_config (validation/packs)
-    # stops its search for a config file at a .git
-    assert sorted(walkers) == ["fs/walk.py", "gitutil.py", "validation/packs.py"]
+    # repository the tree; fs.walk and gitutil read a `.git` file; find_config
+    # (validation/packs) stops its search for a config file at a .git
+    assert sorted(walkers) == ["fs/trees.py", "fs/walk.py", "gitutil.py", "validation/packs.py"]

@@ -203,7 +203,7 @@ def find_toplevel(start: str, for_git: bool = False) -> str | None:
             return toplevel(start)
         except GitError:
             return None
-    from .fs.walk import tree_of  # a link to another repository is not a work tree
+    from .fs.trees import tree_of  # a link to another repository is not a work tree
 
     return tree_of(start)
 

@@ -11,10 +11,7 @@ code, not by the kernel: its target is read (`readlinkat`) and walked in turn, a
 while it stays inside the top (at most `MAX_HOPS` links per path). `.git` (in any case:
 `.GIT` is the same directory on a case-insensitive file system) is never entered.
 
-Which work tree holds a path is answered by `tree_of`: the nearest directory upwards with
-a `.git`, looked for along the path as written, where a nested tree counts only when no
-symbolic link inside the outer tree leads to it (a link to another repository is not a
-work tree of its own).
+Which work tree holds a path is answered by `fs.trees.tree_of` (re-exported here).
 """
 
 from __future__ import annotations
@@ -23,6 +20,8 @@ import errno
 import os
 
 from .dirfd import DIRS, KeptDirs
+from .trees import remembered_trees as remembered_trees  # where they were first
+from .trees import tree_of as tree_of
 
 MAX_HOPS = 40  # as the kernel's own bound on links in one path
 _DIR_FLAGS = (
@@ -51,99 +50,6 @@ def is_git_name(name: str) -> bool:
 
 def _inside(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
-
-
-# Inside `remembered_trees()` (one validate run: its files share ancestors) which
-# directories hold a `.git`, which work tree holds a directory, and where a found top
-# resolves, are looked up once; outside it nothing is kept. What is read is still walked
-# by descriptor, file by file (`Walk`), but a directory the run has opened already is
-# not opened again: its descriptor is kept (`KeptDirs`), so a shared folder is resolved
-# once, by `openat(O_NOFOLLOW)` from its parent's descriptor, however many files it holds.
-_MEMO: list[dict[tuple[str, str], object]] = []
-
-
-class remembered_trees:  # a statement: `with remembered_trees():`
-    def __enter__(self) -> None:
-        _MEMO.append({})
-        DIRS.append(KeptDirs())
-
-    def __exit__(self, *exc: object) -> None:
-        _MEMO.pop()
-        DIRS.pop().close()
-
-
-def _asked(question: str, path: str) -> object:
-    """lexists(path/.git) ("git"), realpath ("real") or islink ("link") of `path`."""
-    memo = _MEMO[-1] if _MEMO else {}
-    found = memo.get((question, path), memo)
-    if found is memo:
-        if question == "git":
-            found = os.path.lexists(os.path.join(path, ".git"))
-        else:
-            found = os.path.realpath(path) if question == "real" else os.path.islink(path)
-        if _MEMO:
-            memo[(question, path)] = found
-    return found
-
-
-def tree_of(directory: str) -> str | None:
-    """The real path of the work tree holding `directory` (None outside one). Looked for
-    along the path as written: the outermost directory with a `.git`, then each nested
-    one inside it that is reached without a symbolic link (a nested repository or a
-    submodule); a link out to another repository does not make it the tree. A path with
-    no `.git` on it as written (a link outside every tree, into one) is looked at as the
-    file system resolves it."""
-    directory = os.path.abspath(directory)
-    if not _MEMO:
-        return _tree_of(directory)
-    memo = _MEMO[-1]
-    # a folder with no `.git` that is no link answers as its parent does: the same `.git`
-    # directories lie on its path as written, and it resolves just below its parent
-    passed: list[str] = []
-    here = directory
-    while True:
-        known = memo.get(("tree", here), memo)
-        if known is not memo:
-            break
-        parent = os.path.dirname(here)
-        if parent == here or os.path.islink(here) or _asked("git", here):
-            known = _tree_of(here)
-            memo[("tree", here)] = known
-            break
-        passed.append(here)
-        here = parent
-    for folder in passed:
-        memo[("tree", folder)] = known
-    return known  # type: ignore[return-value]
-
-
-def _tree_of(directory: str) -> str | None:
-    chain = [directory]
-    while True:
-        parent = os.path.dirname(chain[-1])
-        if parent == chain[-1]:
-            break
-        chain.append(parent)
-    found = [d for d in chain if _asked("git", d)]
-    if not found:
-        physical = os.path.realpath(directory)
-        while True:
-            if _asked("git", physical):
-                return physical
-            parent = os.path.dirname(physical)
-            if parent == physical:
-                return None
-            physical = parent
-    accepted = found[-1]
-    for inner in reversed(found[:-1]):
-        step, linked = inner, False
-        while step != accepted and not linked:
-            linked = bool(_asked("link", step))
-            step = os.path.dirname(step)
-        if linked:
-            break
-        accepted = inner
-    return str(_asked("real", accepted))
 
 
 def git_dirs(root: str) -> list[str]:

@@ -66,7 +66,7 @@ def validate(
                 return EXIT_USAGE
     checker = Checker(config, select, ignore)
     results: list[FileResult] = []
-    from ..fs.walk import remembered_trees
+    from ..fs.trees import remembered_trees
 
     with remembered_trees():  # files share their directories' ancestors
         try:

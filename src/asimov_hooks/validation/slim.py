@@ -58,7 +58,7 @@ def _check_size(paths: Sequence[str]) -> int | None:
     data = load_rule_file("kinds.json")
     if any(data.get(key) for key in _UNHANDLED_KEYS):
         return None
-    from ..fs.walk import tree_of  # gitutil.find_toplevel's answer, without gitutil
+    from ..fs.trees import tree_of  # gitutil.find_toplevel's answer, without gitutil
 
     base = os.path.realpath(tree_of(cwd) or cwd).rstrip(os.sep) + os.sep
     plan = _Plan(data)

@@ -32,7 +32,7 @@ def project_dir(declared: str | None, cwd: str) -> str:
     put when the agent enters a worktree, so it never wins over the work tree of
     `cwd`; outside any work tree it is the project when it exists, else `cwd`."""
     # gitutil.find_toplevel (for_git=False) is this; gitutil is not loaded on every edit
-    from ...fs.walk import tree_of as find_toplevel
+    from ...fs.trees import tree_of as find_toplevel
 
     top = find_toplevel(cwd)
     real = os.path.realpath(declared) if declared and os.path.isdir(declared) else None

@@ -30,8 +30,6 @@ def may_be_protocol_file(path: str) -> bool:
     any other config, and one that cannot be read within the config size limit, is
     loaded in full by the core (which reports what is wrong with it).
     """
-    from ...fs.walk import tree_of as find_toplevel  # gitutil's finder, without gitutil
-    from ...validation.globs import match_any
     from ...validation.packs import ENV_CONFIG, find_config, load_rule_file
 
     directory = os.path.dirname(path)
@@ -48,9 +46,39 @@ def may_be_protocol_file(path: str) -> bool:
             return True
         if any(marker in raw for marker in CONFIG_MARKERS) or b"\x00" in raw:
             return True
+    patterns = [
+        pattern
+        for spec in load_rule_file("kinds.json").get("kinds", {}).values()
+        for pattern in spec.get("files", ())
+    ]
+    name = os.path.basename(os.path.abspath(path))  # the last part of any relative path
+    if not any(_name_may_match(name, p.strip("/").rsplit("/", 1)[-1]) for p in patterns):
+        return False  # the usual answer, without the pattern matcher
+    # A pattern that is not anchored (no leading `/`) matches the end of a path, so one
+    # that does not match the whole path cannot match its part below the work tree's
+    # top: most files are answered without looking for the top.
+    from ...validation.globs import match_any
+
+    if not any(p.startswith("/") for p in patterns):
+        whole = os.path.abspath(path).replace(os.sep, "/").lstrip("/")
+        if not match_any(whole, patterns):
+            return False
+    from ...fs.trees import tree_of as find_toplevel  # gitutil's finder, without gitutil
+
     top = find_toplevel(directory) or os.path.realpath(directory)
     rel = os.path.relpath(path, top).replace(os.sep, "/")
-    return any(
-        match_any(rel, spec.get("files", ()))
-        for spec in load_rule_file("kinds.json").get("kinds", {}).values()
-    )
+    return match_any(rel, patterns)
+
+
+def _name_may_match(name: str, last: str) -> bool:
+    """False only when the pattern's last segment `last` certainly does not match the
+    base name (as `validation.globs` matches it): a literal differs, or the literal text
+    before the first `*` or after the last is not there. Anything else (`?`, `[...]`,
+    `**`) may match; the matcher decides."""
+    if "?" in last or "[" in last or last == "**":
+        return True
+    if "*" not in last:
+        return name == last
+    head, _, rest = last.partition("*")
+    tail = rest.rpartition("*")[2]
+    return len(name) >= len(head) + len(tail) and name.startswith(head) and name.endswith(tail)
