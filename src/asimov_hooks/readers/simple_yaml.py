@@ -28,7 +28,8 @@ class _HandOver(Exception):
 
 
 # characters a plain scalar may not start with (YAML's indicators), or that this reader
-# leaves to the others (a `-` or `.` that may start a number, `<<` and `=`)
+# leaves to the others (a `.` or `-` that may start a number, but for a negative decimal
+# integer, `<<` and `=`)
 _NOT_PLAIN_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@`<=.")
 # what no line read here may hold: tabs, C0 and C1 controls, DEL, a byte-order mark,
 # NEL and the Unicode line and paragraph separators, the two non-characters, CR
@@ -185,13 +186,24 @@ def _scalar(rest: str, in_list: bool = False) -> Any:
             break
         _after_quote(rest, end)
         return rest[1:end].replace("''", "'")
-    if first in _NOT_PLAIN_FIRST:
-        raise _HandOver
     hash_at = rest.find(" #")
     value = rest if hash_at < 0 else rest[:hash_at].rstrip(" ")
+    if first in _NOT_PLAIN_FIRST:
+        if first == "-" and _negative(value):  # `-3`: a negative decimal integer
+            return int(value)
+        raise _HandOver
     if ": " in value or value.endswith(":") or (in_list and value[:2] == "- "):
         raise _HandOver  # a mapping in a list item, an error
     return _typed(value)
+
+
+def _negative(value: str) -> bool:
+    """`-` and decimal digits, no leading zero (`-0`, `-07` are left to the others)."""
+    digits = value[1:]
+    return digits[:1] in _NONZERO and digits.isdigit() and digits.isascii() and len(digits) <= 4000
+
+
+_NONZERO = frozenset("123456789")
 
 
 def _after_quote(rest: str, end: int) -> None:
