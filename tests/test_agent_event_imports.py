@@ -69,3 +69,11 @@ def test_a_plain_checkpoint_write_is_checked_without_a_yaml_library(tmp_path) ->
     names, _ = loaded(tmp_path, ".claude_checkpoint.yaml", CHECKPOINT)
     assert "asimov_hooks.validation.config" in names  # it was checked
     assert not names & {"ruamel", "yaml", "click", "json"}, names
+
+
+def test_a_write_of_another_file_imports_no_future_module(tmp_path) -> None:
+    """`from __future__ import annotations` imports the `__future__` module (a twentieth
+    of a bare interpreter's start-up): the modules this path loads quote the annotations
+    that need it instead."""
+    names, _ = loaded(tmp_path, "src/app.py", "x = 1\n", ("__future__",))
+    assert names == set(), names

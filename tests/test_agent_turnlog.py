@@ -4,6 +4,7 @@ and the next event that reads the state folds them in, in order, exactly once.""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -153,3 +154,44 @@ def test_concurrent_appends_and_folds_lose_nothing(state) -> None:
     assert [proc.wait(timeout=120) for proc in procs] == [0] * len(procs)
     for n in range(3):
         assert row(state, f"w{n}", "/p")["checkpoints"] == 40
+
+
+def _stop_loads(tmp_path, prompt_first: bool) -> set[str]:
+    """Which of (subprocess, asimov_hooks.validation.follows) a Stop loads, run as the
+    agent runs it, in a repository that follows the protocol."""
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "warmup.yaml").write_text("identity:\n  project: x\n")
+    subprocess.run(["git", "-C", str(repo), "add", "warmup.yaml"], check=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASIMOV_HOOKS")}
+    env[turnlog.ENV_STATE_DIR] = str(tmp_path / "state")
+
+    def event(name: str, probe: bool = False, **fields: object) -> str:
+        payload = {"session_id": "s", "cwd": str(repo), "hook_event_name": name, **fields}
+        code = (
+            "import sys\n"
+            "from asimov_hooks.cli.entrypoints import hooks_main\n"
+            "code = hooks_main(['agent-event', '--agent', 'claude'])\n"
+            "names = ('subprocess', 'asimov_hooks.validation.follows')\n"
+            "sys.stderr.write('LOADED ' + ' '.join(n for n in names if n in sys.modules))\n"
+            "sys.exit(code)\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            cwd=repo,
+            env=env,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stderr.rsplit("LOADED", 1)[1]
+
+    if prompt_first:
+        event("UserPromptSubmit", prompt="go")
+    return set(event("Stop", stop_hook_active=False).split())
+
+
+def test_a_stop_that_ends_a_quick_turn_asks_git_nothing(tmp_path) -> None:
+    assert _stop_loads(tmp_path, prompt_first=True) == set()
+    assert _stop_loads(tmp_path / "b", prompt_first=False) == set()  # no turn at all

@@ -147,3 +147,48 @@ def test_a_run_leaves_no_descriptor_open(corpus_root, capsys, monkeypatch) -> No
     _run(capsys, files, "text", 1)
     _run(capsys, files, "text", 2)
     assert sorted(os.listdir("/proc/self/fd")) == before
+
+
+BATCH_PROBE = """
+import sys
+from asimov_hooks.cli.entrypoints import validate_main
+try:
+    code = validate_main(sys.argv[1:])
+except SystemExit as exit:
+    code = exit.code
+print("LOADED", [m for m in ("yaml", "ruamel.yaml") if m in sys.modules])
+sys.exit(code)
+"""
+
+
+def test_a_batch_loads_one_yaml_library(tmp_path) -> None:
+    """A batch reads what the plain reader hands over with ruamel's libyaml binding,
+    which the round trip of a broken file needs anyway: PyYAML is not loaded too."""
+    import subprocess
+    import sys
+
+    from conftest import GOOD_CHECKPOINT, script_env
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    files = []
+    for index in range(40):
+        text = GOOD_CHECKPOINT
+        if index == 7:
+            text += "notes: |\n  a block scalar\n"
+        if index == 30:
+            text = text.replace("status: in_progress", "status: [in_progress")
+        folder = tmp_path / f"{index:02}"
+        folder.mkdir()
+        (folder / ".claude_checkpoint.yaml").write_text(text, encoding="utf-8")
+        files.append(f"{index:02}/.claude_checkpoint.yaml")
+    for jobs in ("1", "2"):
+        proc = subprocess.run(
+            [sys.executable, "-c", BATCH_PROBE, "--jobs", jobs, *files],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=script_env(),
+        )
+        assert proc.returncode == 1, proc
+        assert "30/.claude_checkpoint.yaml:" in proc.stdout
+        assert "LOADED ['ruamel.yaml']" in proc.stdout, proc.stdout[-300:]

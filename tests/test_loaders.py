@@ -212,3 +212,32 @@ def test_a_long_document_without_aliases_is_no_alias_bomb() -> None:
         loaders.load_yaml(anchored + "again: *all\n", 40)
     assert info.value.rule == "yaml-aliases"
     assert loaders.load_yaml(anchored + "again: *all\n", 60).data["again"][0] == 0
+
+
+def _reading(text: str) -> object:
+    """What load_yaml makes of `text`: its data and every path's position, or the problem."""
+    try:
+        doc = loaders.load_yaml(text)
+    except loaders.YAMLProblem as problem:
+        return ("problem", problem.rule, problem.message, problem.line, problem.col)
+    return doc.data, [doc.locate(p, k) for p in paths(doc.data) for k in (False, True)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        GOOD_CHECKPOINT,
+        GOOD_CHECKPOINT + "notes: |\n  one\n  two\n",  # a block scalar
+        GOOD_CHECKPOINT + "ratio: 1.5\nwhen: 2026-01-02\n",  # a float, a timestamp
+        GOOD_CHECKPOINT + "a: &x [1, 2]\nb: *x\n",  # an anchor and its alias
+        GOOD_CHECKPOINT + "a: 1\na: 2\n",  # a duplicate key
+        GOOD_CHECKPOINT.replace("status: in_progress", "status: [in_progress"),  # broken
+        GOOD_CHECKPOINT.replace('  - "Task 7: add tests"', '   - "Task 7: add tests"'),
+        "- a\n- b: [1\n",
+        "a: b\n---\nc: d\n",  # two documents
+    ],
+)
+def test_a_batch_reads_what_one_file_reads(text: str) -> None:
+    alone = _reading(text)
+    with loaders.batch_reading():
+        assert _reading(text) == alone

@@ -62,7 +62,8 @@ def test_every_suite_case_reads_the_same() -> None:
         "a: 1.5\n",  # a float: ruamel's construction
         "a: 2026-01-02\n",  # a timestamp
         "a: 0x1f\n",
-        "a: -1\n",
+        "a: -01\n",  # a negative number with a leading zero
+        "a: -1.5\n",
         'a: "x\\ty"\n',  # an escape
         'a: "x\n  y"\n',  # a quoted scalar over two lines
         "a: x\n  y\n",  # a plain scalar over two lines
@@ -98,6 +99,7 @@ def test_what_it_hands_over(text: str) -> None:
          "b": {"c": [1], "d": 3}}),
         ("a:\n\n  # c\n  - x   \n\n  - y\nb: z\n", {"a": ["x", "y"], "b": "z"}),
         ("ключ: значение — x\n", {"ключ": "значение — x"}),
+        ("tool_calls: -3\nb:\n  - -12 # c\n", {"tool_calls": -3, "b": [-12]}),
     ],
 )  # fmt: skip
 def test_what_it_reads(text: str, data) -> None:
@@ -109,7 +111,8 @@ def test_a_checkpoint_is_read_here() -> None:
     assert agrees(GOOD_CHECKPOINT)
 
 
-WORDS = ["a", "b", "key", "true", "no", "null", "~", "1", "+2", "012", "x y", "it''s", "#",
+WORDS = ["a", "b", "key", "true", "no", "null", "~", "1", "+2", "012", "-3", "-0", "-07",
+         "-1_0", "-", "--2", "-3x", "x y", "it''s", "#",
          " #c", ":", ": ", "-", "- ", "'", '"', "1.5", "[x]", "{", "&a", "*a", "!x", "é",
          "\\", "|", ">", "?", "%", "@", "`", "yes", "on", "0x1", "2026-01-02", "C#"]  # fmt: skip
 

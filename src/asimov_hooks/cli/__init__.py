@@ -7,8 +7,6 @@ looked up on first use so that importing `asimov_hooks.cli.entrypoints` (every h
 run) does not import click.
 """
 
-from __future__ import annotations
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
@@ -17,7 +15,7 @@ if TYPE_CHECKING:  # annotations only
 _SUBMODULES = frozenset({"clickopts", "commands", "entrypoints", "guard", "info", "options"})
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     # submodules are found by the import system, never through click
     if name.startswith("__") or name in _SUBMODULES:
         raise AttributeError(name)

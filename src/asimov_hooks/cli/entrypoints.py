@@ -5,8 +5,6 @@ and importing click costs more than checking or trimming a checkpoint. Their usu
 command lines are parsed here; help, version and usage errors go through click.
 """
 
-from __future__ import annotations
-
 import sys
 
 TYPE_CHECKING = False
@@ -16,7 +14,7 @@ if TYPE_CHECKING:  # annotations only
 __all__ = ["broken_pipe", "check_size_main", "hooks_main", "validate_main"]
 
 
-def run_guarded(prog: str, call: Callable[[], int]) -> int:
+def run_guarded(prog: str, call: "Callable[[], int]") -> int:
     """`guard.run_guarded`, imported when a command runs (agent-event has its own)."""
     from .guard import run_guarded as guarded
 
@@ -29,7 +27,7 @@ def broken_pipe() -> int:
     return handler()
 
 
-def validate_main(argv: Sequence[str] | None = None) -> int:
+def validate_main(argv: "Sequence[str] | None" = None) -> int:
     """`asimov-validate`."""
     from .options import VALIDATE, parse_command
 
@@ -48,7 +46,7 @@ def validate_main(argv: Sequence[str] | None = None) -> int:
     return run_guarded("asimov-validate", call)
 
 
-def check_size_main(argv: Sequence[str] | None = None) -> int:
+def check_size_main(argv: "Sequence[str] | None" = None) -> int:
     """`asimov-check-size`: ADR-007 size limits only; never imports a YAML parser. The
     hook's usual command line (file names only) is first offered to the slim check,
     which answers when every file is plainly within its limits (validation/slim.py)."""
@@ -80,7 +78,7 @@ def check_size_main(argv: Sequence[str] | None = None) -> int:
     return run_guarded("asimov-check-size", call)
 
 
-def _trim_options(args: Sequence[str]) -> dict[str, object] | None:
+def _trim_options(args: "Sequence[str]") -> dict[str, object] | None:
     """`trim`'s arguments (`trimmer.run` takes the table's keywords as they are), or
     None to let click parse (and explain) them, as when --archive and --no-archive are
     both given."""
@@ -92,7 +90,7 @@ def _trim_options(args: Sequence[str]) -> dict[str, object] | None:
     return opts
 
 
-def hooks_main(argv: Sequence[str] | None = None) -> int:
+def hooks_main(argv: "Sequence[str] | None" = None) -> int:
     """`asimov-hooks`: the command group; `trim FILE...`, `ephemeral` and `agent-event`
     (run by the agent on every file edit) skip click."""
     args = sys.argv[1:] if argv is None else list(argv)

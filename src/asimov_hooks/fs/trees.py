@@ -7,8 +7,6 @@ Kept apart from `fs.walk` (which re-exports it): every agent event asks which tr
 project is, and most ask nothing else of the file system.
 """
 
-from __future__ import annotations
-
 import os
 
 # Inside `remembered_trees()` (one validate run: its files share ancestors) which

@@ -9,8 +9,6 @@ a commit's files, so CPython's own C scanner (`_json`, the one `json.loads` uses
 the usual text; anything it refuses is read again by `json.loads` for its words.
 """
 
-from __future__ import annotations
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
@@ -32,7 +30,7 @@ class _Constant(Exception):
     """NaN, Infinity, or a number too large for a float."""
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> "Any":
     raise _Constant(name)
 
 
@@ -54,10 +52,10 @@ class _Context:
     parse_constant = staticmethod(_refuse_constant)
 
 
-_SCANNER: list[Any] = []
+_SCANNER: "list[Any]" = []
 
 
-def _scanner() -> Any:
+def _scanner() -> "Any":
     if not _SCANNER:
         try:
             from _json import make_scanner
@@ -68,7 +66,7 @@ def _scanner() -> Any:
     return _SCANNER[0]
 
 
-def loads(text: str, max_depth: int | None = DEFAULT_MAX_DEPTH) -> Any:
+def loads(text: str, max_depth: int | None = DEFAULT_MAX_DEPTH) -> "Any":
     """The value of strict JSON `text`; raises JSONError (a ValueError).
 
     `max_depth` bounds the nesting (None: only the interpreter's own bound)."""
@@ -95,7 +93,7 @@ def loads(text: str, max_depth: int | None = DEFAULT_MAX_DEPTH) -> Any:
     return value
 
 
-def _slow(text: str, max_depth: int | None) -> Any:
+def _slow(text: str, max_depth: int | None) -> "Any":
     """`json.loads`, for its error words (or where the C scanner is not there)."""
     import json
 
@@ -145,7 +143,7 @@ def _where(text: str, token: str = "", deeper_than: int = -1) -> tuple[int, int]
     return 1, 1
 
 
-def _depth(value: Any) -> int:
+def _depth(value: "Any") -> int:
     """The nesting of parsed data, without recursion."""
     deepest = 0
     todo = [(value, 1)]
@@ -161,13 +159,13 @@ def _depth(value: Any) -> int:
     return deepest
 
 
-def _too_deep(text: str, max_depth: int | None) -> JSONError:
+def _too_deep(text: str, max_depth: int | None) -> "JSONError":
     limit = max_depth if max_depth is not None else DEFAULT_MAX_DEPTH
     return JSONError(
         f"nested more than {limit} levels deep; not parsed", *_where(text, deeper_than=limit)
     )
 
 
-def loads_strict(text: str) -> Any:
+def loads_strict(text: str) -> "Any":
     """`loads` (already strict and depth-bounded), under the name agent-event uses."""
     return loads(text)

@@ -164,13 +164,31 @@ def load_yaml(
     simple, data = _archive_data(text)
     if simple:  # a trim archive of the trimmer's entries: read line by line
         return Document(data, _positions_later(text, max_nodes, lim))
-    from .stream_yaml import stream_data
+    if not (_BATCH and len(text) <= _NODES_FIRST_MAX):
+        from .stream_yaml import stream_data
 
-    streamed, data = stream_data(text)
-    if streamed:
-        return Document(data, _positions_later(text, max_nodes, lim))
+        streamed, data = stream_data(text)
+        if streamed:
+            return Document(data, _positions_later(text, max_nodes, lim))
     fast = _fast_document(text, max_nodes)
     return fast if fast is not None else _rt_document(text, max_nodes, lim)
+
+
+# Inside `batch_reading()` (a validate run of many files) a text the plain reader hands
+# over is read by the node-based fast path (ruamel's libyaml binding) first, not by
+# PyYAML's event stream: the round-trip reading of a broken file needs ruamel anyway, so
+# a batch loads one YAML library, not two. Both give the same data and positions; a
+# text past this size still goes through the stream (linear, no node per value).
+_BATCH: list[bool] = []
+_NODES_FIRST_MAX = 1 << 20
+
+
+class batch_reading:  # a statement: `with batch_reading():`
+    def __enter__(self) -> None:
+        _BATCH.append(True)
+
+    def __exit__(self, *exc: object) -> None:
+        _BATCH.pop()
 
 
 def _positions_later(text: str, max_nodes: int, limits: dict[str, int]) -> Any:

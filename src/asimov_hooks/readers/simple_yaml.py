@@ -28,7 +28,8 @@ class _HandOver(Exception):
 
 
 # characters a plain scalar may not start with (YAML's indicators), or that this reader
-# leaves to the others (a `-` or `.` that may start a number, `<<` and `=`)
+# leaves to the others (a `.` or `-` that may start a number, but for a negative decimal
+# integer, `<<` and `=`)
 _NOT_PLAIN_FIRST = frozenset("-?:,[]{}#&*!|>'\"%@`<=.")
 # what no line read here may hold: tabs, C0 and C1 controls, DEL, a byte-order mark,
 # NEL and the Unicode line and paragraph separators, the two non-characters, CR
@@ -125,13 +126,17 @@ def _sequence(
     rows: list[tuple[int, str]], at: int, indent: int, parent: int
 ) -> tuple[list[Any], int]:
     out = []
-    while at < len(rows) and rows[at][0] == indent and rows[at][1][:2] == "- ":
-        item = rows[at][1][2:].lstrip(" ")
+    count = len(rows)
+    while at < count:
+        row_indent, content = rows[at]
+        if row_indent != indent or not content.startswith("- "):
+            break
+        item = content[2:].lstrip(" ")
         if not item or item[0] == "#":
             raise _HandOver  # an item on the next lines
         out.append(_scalar(item, in_list=True))
         at += 1
-        if at < len(rows) and rows[at][0] > indent:
+        if at < count and rows[at][0] > indent:
             raise _HandOver
     if at < len(rows):
         nxt = rows[at][0]
@@ -153,7 +158,10 @@ def _key(content: str) -> tuple[str, str]:
     if (
         not key
         or key[0] in _KEY_FIRST_REFUSED
-        or not key.replace("-", "_").replace(".", "_").replace("/", "_").isidentifier()
+        or not (
+            key.isidentifier()
+            or key.replace("-", "_").replace(".", "_").replace("/", "_").isidentifier()
+        )
     ):
         raise _HandOver
     if _typed(key) is not key:
@@ -169,9 +177,10 @@ def _scalar(rest: str, in_list: bool = False) -> Any:
     first = rest[0]
     if first == '"':
         end = rest.find('"', 1)
-        if end < 0 or "\\" in rest[:end]:
+        if end < 0 or rest.find("\\", 1, end) >= 0:
             raise _HandOver  # over several lines, or escapes
-        _after_quote(rest, end)
+        if end + 1 != len(rest):
+            _after_quote(rest, end)
         return rest[1:end]
     if first == "'":
         pos = 1
@@ -185,13 +194,24 @@ def _scalar(rest: str, in_list: bool = False) -> Any:
             break
         _after_quote(rest, end)
         return rest[1:end].replace("''", "'")
-    if first in _NOT_PLAIN_FIRST:
-        raise _HandOver
     hash_at = rest.find(" #")
     value = rest if hash_at < 0 else rest[:hash_at].rstrip(" ")
+    if first in _NOT_PLAIN_FIRST:
+        if first == "-" and _negative(value):  # `-3`: a negative decimal integer
+            return int(value)
+        raise _HandOver
     if ": " in value or value.endswith(":") or (in_list and value[:2] == "- "):
         raise _HandOver  # a mapping in a list item, an error
     return _typed(value)
+
+
+def _negative(value: str) -> bool:
+    """`-` and decimal digits, no leading zero (`-0`, `-07` are left to the others)."""
+    digits = value[1:]
+    return digits[:1] in _NONZERO and digits.isdigit() and digits.isascii() and len(digits) <= 4000
+
+
+_NONZERO = frozenset("123456789")
 
 
 def _after_quote(rest: str, end: int) -> None:

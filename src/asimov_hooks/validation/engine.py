@@ -349,10 +349,11 @@ class Checker:
         if not kinds:
             return
         from ..checks.schema import evaluator
-        from ..readers import loaders, stream_yaml
+        from ..readers import loaders
 
-        stream_yaml._source()
-        loaders._fast_loader_class()  # what the stream hands over (a batch meets some)
+        # what the plain reader hands over, in a batch (loaders.batch_reading); PyYAML's
+        # event stream, for a text past its size there, is loaded by a worker that meets one
+        loaders._fast_loader_class()
         for rid in DATA_CHECKS:
             registry.check(rid)
         for kind in kinds:

@@ -4,8 +4,6 @@ config file is (`find_config`). Kept apart from `config` (which re-exports all o
 so that reading a pack, or telling whether there is a config, needs no config
 machinery (an agent's write of a file that is not ours asks only these)."""
 
-from __future__ import annotations
-
 import os
 
 TYPE_CHECKING = False
@@ -66,7 +64,7 @@ def find_config(start: str) -> str | None:
 
 # (functools.lru_cache would import more than these two dictionaries save)
 _RULES_DIR: list[str] = []
-_RULE_FILES: dict[str, Any] = {}
+_RULE_FILES: "dict[str, Any]" = {}
 
 
 def rules_dir() -> str:
@@ -81,7 +79,7 @@ def rules_dir() -> str:
     raise ConfigError(f"rule packs not found next to {here} (broken installation)")
 
 
-def load_rule_file(name: str) -> Any:
+def load_rule_file(name: str) -> "Any":
     """A JSON document from rules/ (rule packs and schemas); read once per process."""
     if name in _RULE_FILES:
         return _RULE_FILES[name]
@@ -97,7 +95,7 @@ def load_rule_file(name: str) -> Any:
     return data
 
 
-def load_schema(name: str) -> dict[str, Any]:
+def load_schema(name: str) -> "dict[str, Any]":
     """A shipped schema (rules/schemas/NAME); a path is never joined onto rules/."""
     if not name or "/" in name or "\\" in name or name.startswith("."):
         raise ConfigError(
@@ -112,7 +110,7 @@ def load_schema(name: str) -> dict[str, Any]:
     return load_rule_file(f"schemas/{name}")
 
 
-def deep_merge(base: Any, over: Any) -> Any:
+def deep_merge(base: "Any", over: "Any") -> "Any":
     """Mappings merge key by key; anything else in `over` replaces `base`."""
     if isinstance(base, dict) and isinstance(over, dict):
         merged = dict(base)
@@ -122,7 +120,7 @@ def deep_merge(base: Any, over: Any) -> Any:
     return over
 
 
-def default_data() -> dict[str, Any]:
+def default_data() -> "dict[str, Any]":
     """The rule packs merged; nested parts are the cached packs themselves: read only."""
     data: dict[str, Any] = {}
     for pack in PACKS:

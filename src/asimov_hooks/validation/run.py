@@ -56,9 +56,11 @@ def validate(
     if problems:  # a typo must not switch every check off and pass the commit
         sys.stderr.write("".join(show(f"{prog}: error: {problem}") + "\n" for problem in problems))
         return EXIT_USAGE
+    known_files = set()
     for path in paths:
         try:
-            ensure_exists(path)
+            if ensure_exists(path):
+                known_files.add(path)
         except FileProblem as problem:
             # a dangling symlink is there (git commits it): a finding, as trim says
             if problem.message == "no such file or directory":
@@ -71,24 +73,27 @@ def validate(
     with remembered_trees():  # files share their directories' ancestors
         try:
             # one record per file, made here and carried to the report (docs/architecture.md)
-            files = list(discover(paths or ["."], config))
+            files = list(discover(paths or ["."], config, known_files))
             checker.prefetch(files)
-            if fix:  # fixers write files: one at a time, each checked after its fix
-                for record in files:
-                    fixed, fix_error = _fix(record, checker)
-                    result = checker.check(record)
-                    result.fixed = fixed
-                    result.fix_error = fix_error
-                    results.append(result)
-            elif len(files) < 2 or jobs == 1:  # nothing to spread: no worker machinery
-                results = [checker.check(record) for record in files]
-            else:
-                from .parallel import check_files, plan_jobs
+            with _Batch(files, checker):
+                if fix:  # fixers write files: one at a time, each checked after its fix
+                    for record in files:
+                        fixed, fix_error = _fix(record, checker)
+                        result = checker.check(record)
+                        result.fixed = fixed
+                        result.fix_error = fix_error
+                        results.append(result)
+                elif len(files) < 2 or jobs == 1:  # nothing to spread: no worker machinery
+                    results = [checker.check(record) for record in files]
+                else:
+                    from .parallel import check_files, plan_jobs
 
-                workers = plan_jobs(jobs, len(files), sum(checker.parses(r.kind) for r in files))
-                if workers > 1:
-                    checker.warm_up(r.kind for r in files if r.kind is not None)
-                results = check_files(checker, files, workers)
+                    workers = plan_jobs(
+                        jobs, len(files), sum(checker.parses(r.kind) for r in files)
+                    )
+                    if workers > 1:
+                        checker.warm_up(r.kind for r in files if r.kind is not None)
+                    results = check_files(checker, files, workers)
         except ConfigError as exc:
             sys.stderr.write(error_lines(prog, exc))
             return EXIT_USAGE
@@ -115,6 +120,31 @@ def validate(
                     show(describe(config, record.kind, record.rel, record.path)) + "\n"
                 )
     return EXIT_FAIL if any(r.fails(strict) for r in results) else EXIT_OK
+
+
+# from this many parsed files a run is read as a batch (readers.loaders.batch_reading)
+BATCH_FILES = 32
+
+
+class _Batch:  # a statement: `with _Batch(files, checker):`
+    """`readers.loaders.batch_reading()` around a run of many parsed files; nothing
+    (and no reader imported) around fewer."""
+
+    def __init__(self, files: list[FileRecord], checker: Checker) -> None:
+        parsed = sum(1 for r in files if checker.parses(r.kind)) if len(files) >= BATCH_FILES else 0
+        self.inner: Any = None
+        if parsed >= BATCH_FILES:
+            from ..readers.loaders import batch_reading
+
+            self.inner = batch_reading()
+
+    def __enter__(self) -> None:
+        if self.inner is not None:
+            self.inner.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.inner is not None:
+            self.inner.__exit__()
 
 
 def _nothing_found(paths: Sequence[str], config: Any) -> str:

@@ -65,8 +65,6 @@ cheap "not a protocol file" answer. No click, sqlite3, ruamel.yaml or jsonschema
 `json` only inside `render` when there is an answer.
 """
 
-from __future__ import annotations
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from types import ModuleType
@@ -75,7 +73,7 @@ AGENTS = ("claude", "codex", "gemini", "cursor", "copilot", "qwen")
 DEFAULT = "claude"
 
 
-def load(name: str) -> ModuleType:
+def load(name: str) -> "ModuleType":
     """The adapter module of `name`; EventError for an unknown or missing one."""
     from ..runtime.payload import EventError
 

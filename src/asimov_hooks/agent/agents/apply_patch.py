@@ -22,8 +22,6 @@ the line, so the caller can leave the refusal to Codex.
 Pure Python without `re`: the cheap path of the agent hook imports it.
 """
 
-from __future__ import annotations
-
 from .patch_lines import PatchError, updated
 
 TYPE_CHECKING = False
@@ -117,7 +115,7 @@ def _move_target(line: str) -> str | None:
 
 def parse_patch(
     text: str, *, max_chars: int = MAX_PATCH_CHARS, max_files: int = MAX_FILES
-) -> list[FileOp]:
+) -> "list[FileOp]":
     """The file sections of a patch, in order; `PatchError` where Codex would refuse it."""
     if len(text) > max_chars:
         raise PatchError(
@@ -160,7 +158,7 @@ def parse_patch(
     return ops
 
 
-def _parse_hunks(lines: list[str], i: int, number: int, op: FileOp) -> int:
+def _parse_hunks(lines: list[str], i: int, number: int, op: "FileOp") -> int:
     while i < len(lines) and _header(lines[i]) is None:
         line = lines[i]
         stripped = line.strip()
@@ -224,9 +222,9 @@ def patch_paths(text: str) -> list[str]:
 
 def apply_patch(
     text: str,
-    read: Callable[[str], str | None],
+    read: "Callable[[str], str | None]",
     *,
-    select: Callable[[str], bool] | None = None,
+    select: "Callable[[str], bool] | None" = None,
     max_chars: int = MAX_PATCH_CHARS,
     max_files: int = MAX_FILES,
     max_result_chars: int = MAX_RESULT_CHARS,
@@ -282,7 +280,7 @@ def apply_patch(
     return out
 
 
-def _closure(ops: Iterable[FileOp], select: Callable[[str], bool] | None) -> set[str] | None:
+def _closure(ops: "Iterable[FileOp]", select: "Callable[[str], bool] | None") -> set[str] | None:
     """The paths whose results are needed: the selected ones and, transitively, the
     sources moved onto them."""
     if select is None:

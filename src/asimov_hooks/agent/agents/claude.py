@@ -33,8 +33,6 @@ Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
   terminal may inherit it.
 """
 
-from __future__ import annotations
-
 from ..runtime.model import (
     CLEAR,
     COMPACT,
@@ -73,7 +71,7 @@ AUTO_EDIT = frozenset({"acceptEdits", "bypassPermissions"})  # modes that run ed
 SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMPACT, "fork": FORK}
 
 
-def stands_aside(payload: dict[str, Any]) -> bool:
+def stands_aside(payload: "dict[str, Any]") -> bool:
     """Whether the event is Cursor's (it runs Claude Code's hooks too): then nothing
     is said, the Cursor hooks answer it."""
     if payload.get("cursor_version") is not None:
@@ -81,7 +79,7 @@ def stands_aside(payload: dict[str, Any]) -> bool:
     return "conversation_id" in payload and "workspace_roots" in payload
 
 
-def normalize(payload: dict[str, Any]) -> Event:
+def normalize(payload: "dict[str, Any]") -> "Event":
     tools = (SHELL_TOOL, FILE_TOOLS)
     event = tool_event(payload, NAME, KINDS, PROJECT_ENV, tools, SOURCES, _change)
     if event.edits:  # a file tool's write, before it runs
@@ -90,7 +88,7 @@ def normalize(payload: dict[str, Any]) -> Event:
     return event
 
 
-def _change(tool: str, tool_input: dict[str, Any]) -> Any:
+def _change(tool: str, tool_input: "dict[str, Any]") -> "Any":
     return _Change(tool, tool_input)
 
 
@@ -100,7 +98,7 @@ class _Change:
 
     __slots__ = ("tool", "tool_input")
 
-    def __init__(self, tool: str, tool_input: dict[str, Any]) -> None:
+    def __init__(self, tool: str, tool_input: "dict[str, Any]") -> None:
         self.tool, self.tool_input = tool, tool_input
 
     def apply(self, current: str | None, limit: int) -> str | None:
@@ -115,12 +113,12 @@ class _Change:
         return change.apply(current, limit)
 
 
-def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
+def _rewriter(tool: str, tool_input: "dict[str, Any]", path: str) -> "Any":
     """The same tool leaving the content the core asks for (`updatedInput` keeps the
     tool): a Write carries it, an Edit or MultiEdit replaces the whole current text.
     Nothing is imported until a protocol file is trimmed."""
 
-    def build(plans: dict[str, tuple[str | None, str]]) -> Any:
+    def build(plans: dict[str, tuple[str | None, str]]) -> "Any":
         from ..runtime import rewrite
 
         if tool == "Write":
@@ -133,7 +131,7 @@ def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
     return build
 
 
-def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
+def render(event: "Event", answer: "Answer | None") -> tuple[str | None, int]:
     if answer is None:
         return None, 0
     out: dict[str, Any] | None = None

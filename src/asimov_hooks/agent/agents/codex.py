@@ -21,8 +21,6 @@ Events (developers.openai.com/codex/hooks; openai/codex hook schemas):
 - No project directory variable: the project is the git top level of `cwd`.
 """
 
-from __future__ import annotations
-
 from ..runtime.model import (
     CLEAR,
     COMPACT,
@@ -63,7 +61,7 @@ KINDS = {
 SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMPACT}
 
 
-def normalize(payload: dict[str, Any]) -> Event:
+def normalize(payload: "dict[str, Any]") -> "Event":
     event = begin(payload, NAME, KINDS, None)
     if event.kind is None:
         return event
@@ -91,7 +89,7 @@ def normalize(payload: dict[str, Any]) -> Event:
     return event
 
 
-def _shell(event: Event, payload: dict[str, Any], command: object, cwd: str) -> Event:
+def _shell(event: "Event", payload: "dict[str, Any]", command: object, cwd: str) -> "Event":
     """A shell command: the patches it runs through `apply_patch`/`applypatch` (Codex
     applies them itself) are judged as the apply_patch tool's; any other command is
     watched for what it changes (`agent.runtime.shellwatch`)."""
@@ -113,7 +111,7 @@ def _shell(event: Event, payload: dict[str, Any], command: object, cwd: str) -> 
     return event
 
 
-def _patch_targets(event: Event, patch: str, cwd: str) -> None:
+def _patch_targets(event: "Event", patch: str, cwd: str) -> None:
     """Every file the patch names (added to the event's); before the write, what each
     would hold."""
     import os
@@ -154,12 +152,12 @@ def _patch_targets(event: Event, patch: str, cwd: str) -> None:
     ]
 
 
-def _patch_rewriter(tool_input: dict[str, Any], patch: str, cwd: str) -> Any:
+def _patch_rewriter(tool_input: "dict[str, Any]", patch: str, cwd: str) -> "Any":
     """The patch changed so that each trimmed file's section leaves the trimmed content,
     the other sections as they were (`patch_rewrite`); Codex takes it as
     `updatedInput.command`."""
 
-    def build(plans: dict[str, tuple[str | None, str]]) -> Any:
+    def build(plans: dict[str, tuple[str | None, str]]) -> "Any":
         from .patch_rewrite import rewrite_patch
 
         done = rewrite_patch(patch, plans, lambda name: absolute(name, cwd, f"{PATCH_TOOL} path"))
@@ -171,15 +169,15 @@ def _patch_rewriter(tool_input: dict[str, Any], patch: str, cwd: str) -> Any:
 
 
 def _shell_rewriter(
-    tool_input: dict[str, Any], command: str, found: list[tuple[str | None, str]], cwd: str
-) -> Any:
+    tool_input: "dict[str, Any]", command: str, found: list[tuple[str | None, str]], cwd: str
+) -> "Any":
     """The shell command with each patch it hands to apply_patch changed as for the
     tool (Codex takes a shell tool's `updatedInput.command`). Only a patch that stands
     verbatim in the command once (a heredoc, not `<<-`) is changed, only for a file no
     other patch of the command touches, and the command must give back exactly the
     changed patches when read again."""
 
-    def build(plans: dict[str, tuple[str | None, str]]) -> Any:
+    def build(plans: dict[str, tuple[str | None, str]]) -> "Any":
         import os
 
         from ..runtime.shellcmd import patches
@@ -289,7 +287,7 @@ def _read_other(path: str, limit: int, project: str) -> str | None:
         raise CannotSimulate("a file the patch moves is not UTF-8 text") from None
 
 
-def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
+def render(event: "Event", answer: "Answer | None") -> tuple[str | None, int]:
     if answer is None:
         return None, 0
     out: dict[str, Any] | None = None

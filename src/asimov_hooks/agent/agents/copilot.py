@@ -28,8 +28,6 @@ reference"; `.github/hooks/*.json`, `"version": 1`, command hooks with `bash`):
   which the documentation does not name).
 """
 
-from __future__ import annotations
-
 from ..runtime.model import (
     POST_WRITE,
     PRE_WRITE,
@@ -78,7 +76,7 @@ KINDS = {
 SOURCES = {"new": STARTUP, "startup": STARTUP, "resume": RESUME}
 
 
-def event_name(payload: dict[str, Any]) -> str:
+def event_name(payload: "dict[str, Any]") -> str:
     """The event a payload belongs to, from its documented fields."""
     for key in ("hookEventName", "hook_event_name"):
         named = payload.get(key)
@@ -101,7 +99,7 @@ def event_name(payload: dict[str, Any]) -> str:
     raise EventError("stdin JSON is not a GitHub Copilot CLI hook event (no cwd, no timestamp)")
 
 
-def normalize(payload: dict[str, Any]) -> Event:
+def normalize(payload: "dict[str, Any]") -> "Event":
     name = event_name(payload)
     cwd = working_dir(payload.get("cwd"))
     event = Event(NAME, name, KINDS.get(name), cwd)
@@ -131,7 +129,7 @@ def normalize(payload: dict[str, Any]) -> Event:
     return event
 
 
-def _args(value: object, tool: object) -> dict[str, Any]:
+def _args(value: object, tool: object) -> "dict[str, Any]":
     """`toolArgs`: a JSON string as documented (an object is taken as it is)."""
     if isinstance(value, dict):
         return value
@@ -150,11 +148,11 @@ def _args(value: object, tool: object) -> dict[str, Any]:
     return parsed
 
 
-def _rewriter(tool: str, args: dict[str, Any], path: str) -> Any:
+def _rewriter(tool: str, args: "dict[str, Any]", path: str) -> "Any":
     """The same tool leaving the content the core asks for (`modifiedArgs`): create
     carries it, edit replaces the whole current text (of an existing file)."""
 
-    def build(plans: dict[str, tuple[str | None, str]]) -> Any:
+    def build(plans: dict[str, tuple[str | None, str]]) -> "Any":
         from ..runtime import rewrite
 
         if tool == "create":  # of a new file only: create does not overwrite one
@@ -173,7 +171,7 @@ class _ToolChange:
 
     __slots__ = ("args", "tool")
 
-    def __init__(self, tool: str, args: dict[str, Any]) -> None:
+    def __init__(self, tool: str, args: "dict[str, Any]") -> None:
         self.tool, self.args = tool, args
 
     def apply(self, current: str | None, limit: int) -> str | None:
@@ -185,7 +183,7 @@ class _ToolChange:
         return Replace([edit]).apply(current, limit)
 
 
-def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
+def render(event: "Event", answer: "Answer | None") -> tuple[str | None, int]:
     if answer is None:
         return None, 0
     out: dict[str, Any] | None = None

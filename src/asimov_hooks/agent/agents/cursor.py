@@ -41,8 +41,6 @@ from the project root):
   the first root).
 """
 
-from __future__ import annotations
-
 from ..runtime.model import (
     CLEAR,
     COMPACT,
@@ -96,7 +94,7 @@ FOLLOWUP_CAP = 3  # checkpoint requests after one real prompt, at most
 CONTINUE = '{"continue": true}\n'
 
 
-def normalize(payload: dict[str, Any]) -> Event:
+def normalize(payload: "dict[str, Any]") -> "Event":
     name = payload.get("hook_event_name")
     if not isinstance(name, str) or not name:
         raise EventError("stdin JSON has no hook_event_name")
@@ -160,7 +158,7 @@ def _roots(value: object) -> list[str]:
     return [os.path.realpath(v) for v in value if isinstance(v, str) and v and os.path.isdir(v)]
 
 
-def _tool_input(payload: dict[str, Any]) -> dict[str, Any]:
+def _tool_input(payload: "dict[str, Any]") -> "dict[str, Any]":
     """The tool's input, an object (also read when a version sends it as JSON text)."""
     value = payload.get("tool_input")
     if isinstance(value, str):
@@ -173,7 +171,7 @@ def _tool_input(payload: dict[str, Any]) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _path_of(tool_input: dict[str, Any]) -> str | None:
+def _path_of(tool_input: "dict[str, Any]") -> str | None:
     for key in ("file_path", "path"):
         value = tool_input.get(key)
         if isinstance(value, str) and value:
@@ -181,7 +179,7 @@ def _path_of(tool_input: dict[str, Any]) -> str | None:
     return None
 
 
-def _change(tool_input: dict[str, Any]) -> Change | None:
+def _change(tool_input: "dict[str, Any]") -> "Change | None":
     """What the write does to the file: the whole content or one exact replacement;
     None for a form not worked out before the write."""
     for key in ("content", "contents"):
@@ -199,7 +197,7 @@ class Change:
 
     __slots__ = ("content", "replace")
 
-    def __init__(self, content: str | None, replace: dict[str, Any] | None) -> None:
+    def __init__(self, content: str | None, replace: "dict[str, Any] | None") -> None:
         self.content, self.replace = content, replace
 
     def apply(self, current: str | None, limit: int) -> str | None:
@@ -210,7 +208,7 @@ class Change:
         return Write(self.content).apply(current, limit)
 
 
-def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
+def render(event: "Event", answer: "Answer | None") -> tuple[str | None, int]:
     if event.kind == PROMPT:
         return CONTINUE, 0  # never hold a prompt back
     if answer is None:

@@ -23,8 +23,6 @@ Events (geminicli.com/docs/hooks and /docs/hooks/reference; google-gemini/gemini
 - $GEMINI_PROJECT_DIR: the absolute project root, set for every hook command.
 """
 
-from __future__ import annotations
-
 from ..runtime.model import (
     CLEAR,
     POST_SHELL,
@@ -67,7 +65,7 @@ CONTEXT_EVENTS = frozenset(
 )  # where additionalContext is read
 
 
-def normalize(payload: dict[str, Any]) -> Event:
+def normalize(payload: "dict[str, Any]") -> "Event":
     tools = (SHELL_TOOL, FILE_TOOLS)
     # the file tools resolve a relative path against the project root, not cwd
     event = tool_event(
@@ -78,16 +76,16 @@ def normalize(payload: dict[str, Any]) -> Event:
     return event
 
 
-def _change(tool: str, tool_input: dict[str, Any]) -> ToolChange:
+def _change(tool: str, tool_input: "dict[str, Any]") -> "ToolChange":
     return ToolChange(tool, tool_input, writer="write_file", replace_all="allow_multiple")
 
 
-def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
+def _rewriter(tool: str, tool_input: "dict[str, Any]", path: str) -> "Any":
     """The same tool leaving the content the core asks for: write_file carries it,
     replace replaces the whole current text (which keeps the current final newline,
     or its lack, as replace does). Nothing is imported until a file is trimmed."""
 
-    def build(plans: dict[str, tuple[str | None, str]]) -> Any:
+    def build(plans: dict[str, tuple[str | None, str]]) -> "Any":
         from ..runtime import rewrite
 
         if tool == "write_file":
@@ -98,7 +96,7 @@ def _rewriter(tool: str, tool_input: dict[str, Any], path: str) -> Any:
     return build
 
 
-def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
+def render(event: "Event", answer: "Answer | None") -> tuple[str | None, int]:
     if answer is None:
         return None, 0
     out: dict[str, Any] | None = None

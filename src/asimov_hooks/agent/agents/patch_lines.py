@@ -8,8 +8,6 @@ where each line occurs, are built once per file, so a hunk costs the places its 
 line occurs, not a pass over the file. Pure Python without `re`.
 """
 
-from __future__ import annotations
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from collections.abc import Callable
@@ -43,10 +41,10 @@ def _loose(line: str) -> str:
     return line.strip().translate(_ASCII)
 
 
-_NORMS: tuple[Callable[[str], str] | None, ...] = (None, str.rstrip, str.strip, _loose)
+_NORMS: "tuple[Callable[[str], str] | None, ...]" = (None, str.rstrip, str.strip, _loose)
 
 
-def _normalised(norm: Callable[[str], str] | None, lines: list[str]) -> list[str]:
+def _normalised(norm: "Callable[[str], str] | None", lines: list[str]) -> list[str]:
     return lines if norm is None else [norm(line) for line in lines]
 
 
@@ -106,7 +104,7 @@ class _Lines:
         return self.index[level]
 
 
-def updated(path: str, original: str, hunks: list[Any]) -> str:
+def updated(path: str, original: str, hunks: "list[Any]") -> str:
     """The file's text after the section's hunks; PatchError where Codex refuses."""
     lines = original.split("\n")
     if lines and lines[-1] == "":

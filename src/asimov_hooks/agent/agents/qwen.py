@@ -26,8 +26,6 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
   `cwd`, set for every hook command.
 """
 
-from __future__ import annotations
-
 from ..runtime.model import (
     CLEAR,
     COMPACT,
@@ -77,17 +75,17 @@ SOURCES = {
 CONTEXT_EVENTS = frozenset({PRE_WRITE, POST_WRITE, PRE_SHELL, POST_SHELL, SESSION_START, PROMPT})
 
 
-def normalize(payload: dict[str, Any]) -> Event:
+def normalize(payload: "dict[str, Any]") -> "Event":
     tools = (SHELL_TOOL, FILE_TOOLS)
     event = tool_event(payload, NAME, KINDS, PROJECT_ENV, tools, SOURCES, _change)
     return event
 
 
-def _change(tool: str, tool_input: dict[str, Any]) -> ToolChange:
+def _change(tool: str, tool_input: "dict[str, Any]") -> "ToolChange":
     return ToolChange(tool, tool_input, writer="write_file", replace_all="replace_all")
 
 
-def render(event: Event, answer: Answer | None) -> tuple[str | None, int]:
+def render(event: "Event", answer: "Answer | None") -> tuple[str | None, int]:
     if answer is None:
         return None, 0
     out: dict[str, Any] | None = None

@@ -13,8 +13,6 @@ agents show it and carry on), never a traceback; refusals and messages to the ag
 are the adapter's documented output.
 """
 
-from __future__ import annotations
-
 import os
 import sys
 
@@ -41,7 +39,7 @@ cannot be handled. See docs/agent.md and docs/agents.md.
 """
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: "Sequence[str] | None" = None) -> int:
     args = list(sys.argv[2:] if argv is None else argv)
     try:
         return _main(args)
@@ -130,7 +128,7 @@ def _main(args: list[str]) -> int:
     return code
 
 
-def read_payload() -> dict[str, Any]:
+def read_payload() -> "dict[str, Any]":
     """The hook JSON on stdin: UTF-8, strict JSON (no NaN or Infinity), an object."""
     if sys.stdin is None or sys.stdin.isatty():
         raise EventError("expects the agent's hook event as JSON on stdin")

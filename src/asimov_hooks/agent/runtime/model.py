@@ -5,8 +5,6 @@ Plain classes with slots, not dataclasses: this module is on the path of every f
 edit an agent makes, and `dataclasses` imports `re` and `inspect`.
 """
 
-from __future__ import annotations
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from collections.abc import Callable, Iterable
@@ -47,7 +45,7 @@ class Edit:
 
     __slots__ = ("change", "path", "source")
 
-    def __init__(self, path: str, change: Change, source: str | None = None) -> None:
+    def __init__(self, path: str, change: "Change", source: str | None = None) -> None:
         self.path, self.change, self.source = path, change, source or path
 
 
@@ -114,7 +112,7 @@ class Answer:
         decision: str = "allow",
         reason: str = "",
         context: str = "",
-        updated: dict[str, Any] | None = None,
+        updated: "dict[str, Any] | None" = None,
     ) -> None:
         self.decision, self.reason, self.context = decision, reason, context
         # "allow" on a pre_write: the tool input the agent runs instead (its result
@@ -125,7 +123,7 @@ class Answer:
         return f"Answer({self.decision!r}, reason={self.reason!r}, context={self.context!r})"
 
 
-def as_text(value: Any) -> str | None:
+def as_text(value: "Any") -> str | None:
     """A non-empty string from a payload field, else None."""
     return value if isinstance(value, str) and value else None
 
@@ -140,7 +138,7 @@ class ToolChange:
     __slots__ = ("replace_all", "tool", "tool_input", "writer")
 
     def __init__(
-        self, tool: str, tool_input: dict[str, Any], *, writer: str, replace_all: str
+        self, tool: str, tool_input: "dict[str, Any]", *, writer: str, replace_all: str
     ) -> None:
         self.tool, self.tool_input = tool, tool_input
         self.writer, self.replace_all = writer, replace_all

@@ -1,8 +1,6 @@
 """Helpers the adapters share to read a hook payload and to log what the agent does not
 show, and the one error they raise."""
 
-from __future__ import annotations
-
 import os
 
 TYPE_CHECKING = False
@@ -69,8 +67,8 @@ def inside(path: str, directory: str) -> bool:
 
 
 def begin(
-    payload: dict[str, Any], agent: str, kinds: dict[str, str], project_env: str | None
-) -> Event:
+    payload: "dict[str, Any]", agent: str, kinds: dict[str, str], project_env: str | None
+) -> "Event":
     """The part of an event every agent that names its event in `hook_event_name`
     shares: the event's name and kind, the working directory, and (for an event we
     handle) the session, the project (the git top level of `cwd`) and the turn root
@@ -91,15 +89,15 @@ def begin(
 
 
 def tool_event(
-    payload: dict[str, Any],
+    payload: "dict[str, Any]",
     agent: str,
     kinds: dict[str, str],
     project_env: str | None,
     tools: tuple[str, frozenset[str]],
     sources: dict[str, str],
-    change: Callable[[str, dict[str, Any]], Any],
+    change: "Callable[[str, dict[str, Any]], Any]",
     paths_from_project: bool = False,
-) -> Event:
+) -> "Event":
     """`begin`, then what the agents that name their tool in `tool_name` and its
     arguments in `tool_input` (Claude Code, Gemini CLI, Qwen Code) share: a shell
     command (`tools[0]`, its `command`) or a write by a file tool (`tools[1]`, its
@@ -133,7 +131,7 @@ def tool_event(
     return event
 
 
-def shell_event(event: Event, payload: dict[str, Any], command: object) -> Event:
+def shell_event(event: "Event", payload: "dict[str, Any]", command: object) -> "Event":
     """The event as a shell command's (`pre_shell` / `post_shell`): its text, the tool
     and the tool call's id. A command that is not text is still watched."""
     from .model import POST_SHELL, POST_WRITE, PRE_SHELL, as_text
@@ -146,13 +144,13 @@ def shell_event(event: Event, payload: dict[str, Any], command: object) -> Event
     return event
 
 
-def specific(event: Event, **fields: Any) -> dict[str, Any]:
+def specific(event: "Event", **fields: "Any") -> "dict[str, Any]":
     """`hookSpecificOutput` for the event, the answer form Claude Code, Codex, Gemini CLI
     and Qwen Code read."""
     return {"hookSpecificOutput": {"hookEventName": event.name, **fields}}
 
 
-def answer_line(out: dict[str, Any] | None) -> tuple[str | None, int]:
+def answer_line(out: "dict[str, Any] | None") -> tuple[str | None, int]:
     """An adapter's `render` result: the answer as one JSON line on stdout, exit 0;
     nothing at all when there is no answer."""
     if out is None:

@@ -5,8 +5,6 @@ a protocol file. Only then does `agent-event` load the configuration, the parser
 and the checks; everything here costs a few stats and the rule packs' patterns.
 """
 
-from __future__ import annotations
-
 import os
 
 from .payload import inside

@@ -155,6 +155,13 @@ class Store:
             return None
         return {"last_message_sent_at": row[0], "last_checkpoint_at": row[1], "checkpoints": row[2]}
 
+    def turn_start(self, session_id: str, project: str) -> float | None:
+        """max(last_message_sent_at, last_checkpoint_at); None when both are unset."""
+        row = self.get(session_id, project) or {}
+        stamps = [row.get(k) for k in ("last_message_sent_at", "last_checkpoint_at")]
+        known = [float(t) for t in stamps if t is not None]  # type: ignore[arg-type]
+        return max(known) if known else None
+
     def message_sent(self, session_id: str, project: str, now: float) -> None:
         """A real prompt: the turn starts now, and its checkpoint state (the requests
         made since the last real prompt included) is cleared."""

@@ -53,14 +53,19 @@ def stop(event: Event) -> Answer | None:
     if event.aborted:
         return None  # the user ended the turn: a continuation would override them
     config, settings = project_config(event)
-    used = protocols.used(config, settings, event.project)
-    if not used:
-        return None
+    threshold = settings["turn-threshold"]
     try:
         with open_store(event.turns) as store:
-            due = store.checkpoint_due(
-                session, event.turns, time.time(), settings["turn-threshold"], event.cap
-            )
+            # most stops end a quick turn: told from the state alone, before asking git
+            # which protocols the repository uses; the decision itself is made again,
+            # and recorded, in one transaction
+            start = store.turn_start(session, event.turns)
+            if start is None or time.time() - start < threshold:
+                return None
+            used = protocols.used(config, settings, event.project)
+            if not used:
+                return None
+            due = store.checkpoint_due(session, event.turns, time.time(), threshold, event.cap)
     except StateError as exc:
         raise EventError(str(exc)) from None
     if not due:
