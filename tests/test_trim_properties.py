@@ -16,7 +16,6 @@ which comment belongs to which item, so the properties can check ownership too:
 
 from __future__ import annotations
 
-import copy
 import os
 import tempfile
 from dataclasses import dataclass, field
@@ -215,9 +214,15 @@ def is_subsequence(small: str, big: str) -> bool:
 
 
 def config_for(base: str, soft: bool = True) -> Config:
-    data = copy.deepcopy(default_data())
+    """The shipped configuration, as load_config has it (its nested parts are the cached
+    rule packs, read only); `soft=False` turns max-lines-soft off in copies of the parts
+    on the way to it, never in the packs."""
+    data = default_data()
     if not soft:
-        data["kinds"]["asimov-checkpoint"]["rules"]["max-lines-soft"] = {"level": "off"}
+        kinds = dict(data["kinds"])
+        kind = kinds["asimov-checkpoint"] = dict(kinds["asimov-checkpoint"])
+        kind["rules"] = {**kind["rules"], "max-lines-soft": {"level": "off"}}
+        data = {**data, "kinds": kinds}
     return Config(data, None, base)
 
 
