@@ -39,8 +39,16 @@ def reference_invalid(schema: dict, instance: object) -> bool:
     return bool(list(validator.iter_errors(instance)))
 
 
+_EVALUATORS: dict[int, Evaluator] = {}
+
+
 def ours_invalid(schema: dict, instance: object) -> bool:
-    return bool(Evaluator(schema).errors(instance))
+    """As validate uses it: one Evaluator per schema, compiled once, for every instance
+    (as reference_invalid keeps one jsonschema validator per schema)."""
+    evaluator = _EVALUATORS.get(id(schema))
+    if evaluator is None or evaluator.root is not schema:
+        evaluator = _EVALUATORS[id(schema)] = Evaluator(schema)
+    return bool(evaluator.errors(instance))
 
 
 @functools.cache
