@@ -468,6 +468,37 @@ def pytest_collection(session: pytest.Session) -> None:
         return
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadgroup` (pyproject.toml) as pytest-xdist has it, less its cost per
+    test: each test not in a group is a work unit of its own, and xdist counts what a
+    worker has left over every unit it ever gave that worker, once per test finished
+    (seconds of the controller's CPU, beside the workers', on a run of thousands of
+    tests). Here a unit whose every test has finished is dropped from the count (it
+    adds nothing to it), so the count is over the few units the worker has in hand."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    try:
+        from xdist.scheduler import LoadGroupScheduling
+    except ImportError:  # pragma: no cover - an xdist without it runs its own
+        return None
+    needed = ("_split_scope", "_reschedule", "mark_test_complete", "_pending_of")
+    if not all(hasattr(LoadGroupScheduling, name) for name in needed):
+        return None
+
+    class Scheduling(LoadGroupScheduling):
+        def mark_test_complete(self, node: Any, item_index: int, duration: float = 0) -> None:
+            nodeid = self.registered_collections[node][item_index]
+            work = self.assigned_work[node]
+            scope = self._split_scope(nodeid)
+            work[scope][nodeid] = True
+            if all(work[scope].values()):
+                del work[scope]
+            self._reschedule(node)
+
+    return Scheduling(config, log)
+
+
 def _cost(item: pytest.Item) -> int:
     """How long a test takes, roughly, as a rank (0 the longest): the real agents'
     end-to-end runs; then the tests marked slow (a hook environment, a wheel, hundreds

@@ -28,23 +28,34 @@ def _nothing_to_trim(ctx: Context, opts: dict[str, Any]) -> str | None:
     template = opts.get("suggestion-trimmed")
     if template is None or "schema" not in ctx.rules:
         return None
+    found = ctx.memo.get("untrimmed")  # both line limits ask: worked out once
+    if found is None:
+        found = ctx.memo["untrimmed"] = _untrimmed(ctx)
+    if found is False:
+        return None
+    if isinstance(found, str):
+        return f"`asimov-hooks trim` cannot shorten this file ({found}); shorten it by hand"
+    return template.format(**found)
+
+
+def _untrimmed(ctx: Context) -> bool | str | dict[str, int]:
+    """Why trim cannot shorten the file (its refusal), what it holds besides what trim
+    removes (comments, blank lines, lines), or False when there is nothing to say."""
     from ..trim.settings import Settings
 
     settings = Settings.from_config(ctx.config)  # the one reading of the trim section
     if ctx.kind not in settings.kinds:
-        return None
+        return False
     text = ctx.text.text
     if _trims(ctx, text, settings):
         from ..trim.algorithm import trim_refusal
 
         refused = trim_refusal(ctx)  # "run trim" only where trim would run
-        if refused is None:
-            return None
-        return f"`asimov-hooks trim` cannot shorten this file ({refused}); shorten it by hand"
+        return False if refused is None else refused
     rows = text.splitlines()
     comments = sum(1 for row in rows if row.lstrip().startswith("#"))
     blank = sum(1 for row in rows if not row.strip())
-    return template.format(comments=comments, blank=blank, lines=len(rows))
+    return {"comments": comments, "blank": blank, "lines": len(rows)}
 
 
 def _trims(ctx: Context, text: str, settings: Any) -> bool:

@@ -126,13 +126,17 @@ def _sequence(
     rows: list[tuple[int, str]], at: int, indent: int, parent: int
 ) -> tuple[list[Any], int]:
     out = []
-    while at < len(rows) and rows[at][0] == indent and rows[at][1][:2] == "- ":
-        item = rows[at][1][2:].lstrip(" ")
+    count = len(rows)
+    while at < count:
+        row_indent, content = rows[at]
+        if row_indent != indent or not content.startswith("- "):
+            break
+        item = content[2:].lstrip(" ")
         if not item or item[0] == "#":
             raise _HandOver  # an item on the next lines
         out.append(_scalar(item, in_list=True))
         at += 1
-        if at < len(rows) and rows[at][0] > indent:
+        if at < count and rows[at][0] > indent:
             raise _HandOver
     if at < len(rows):
         nxt = rows[at][0]
@@ -154,7 +158,10 @@ def _key(content: str) -> tuple[str, str]:
     if (
         not key
         or key[0] in _KEY_FIRST_REFUSED
-        or not key.replace("-", "_").replace(".", "_").replace("/", "_").isidentifier()
+        or not (
+            key.isidentifier()
+            or key.replace("-", "_").replace(".", "_").replace("/", "_").isidentifier()
+        )
     ):
         raise _HandOver
     if _typed(key) is not key:
@@ -170,9 +177,10 @@ def _scalar(rest: str, in_list: bool = False) -> Any:
     first = rest[0]
     if first == '"':
         end = rest.find('"', 1)
-        if end < 0 or "\\" in rest[:end]:
+        if end < 0 or rest.find("\\", 1, end) >= 0:
             raise _HandOver  # over several lines, or escapes
-        _after_quote(rest, end)
+        if end + 1 != len(rest):
+            _after_quote(rest, end)
         return rest[1:end]
     if first == "'":
         pos = 1

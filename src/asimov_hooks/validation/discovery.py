@@ -59,17 +59,20 @@ def iter_files(paths: Iterable[str], config: Config) -> Iterator[tuple[str, bool
         yield record.path, record.explicit
 
 
-def discover(paths: Iterable[str], config: Config) -> Iterator[FileRecord]:
+def discover(
+    paths: Iterable[str], config: Config, files: set[str] | frozenset[str] = frozenset()
+) -> Iterator[FileRecord]:
     """A record for every file to check; directories are searched by name.
 
     Inside a git work tree a directory search honours .gitignore (tracked files and
     untracked files that are not ignored), except for files of the kinds marked
     `ephemeral` (local by design, so always ignored: the session checkpoints), which
-    it finds ignored or not; elsewhere it walks the tree.
+    it finds ignored or not; elsewhere it walks the tree. `files`: paths known to be
+    files already (`ensure_exists` looked), not asked again.
     """
     seen: set[str] = set()
     for raw in paths:
-        if os.path.isdir(raw):
+        if raw not in files and os.path.isdir(raw):
             for found in sorted(_with_named_dirs(raw, _walk(raw, config), config)):
                 if found in seen:
                     continue
@@ -192,17 +195,20 @@ def _git_ls_files(
     return out
 
 
-def ensure_exists(path: str) -> None:
-    """Raise FileProblem for a path argument that names nothing."""
+def ensure_exists(path: str) -> bool:
+    """Raise FileProblem for a path argument that names nothing; True when it is a
+    regular file (so a search need not ask whether it is a directory)."""
     import stat
 
     try:  # the common case in one call: a file or a directory that is there
-        if stat.S_IFMT(os.stat(path).st_mode) in (stat.S_IFREG, stat.S_IFDIR):
-            return
+        mode = stat.S_IFMT(os.stat(path).st_mode)
+        if mode in (stat.S_IFREG, stat.S_IFDIR):
+            return mode == stat.S_IFREG
     except OSError:
         pass
     if not os.path.lexists(path):
         raise FileProblem("io-error", "no such file or directory")
     if os.path.isdir(path):
-        return
+        return False
     check_regular_file(path)
+    return False

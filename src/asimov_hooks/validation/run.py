@@ -56,9 +56,11 @@ def validate(
     if problems:  # a typo must not switch every check off and pass the commit
         sys.stderr.write("".join(show(f"{prog}: error: {problem}") + "\n" for problem in problems))
         return EXIT_USAGE
+    known_files = set()
     for path in paths:
         try:
-            ensure_exists(path)
+            if ensure_exists(path):
+                known_files.add(path)
         except FileProblem as problem:
             # a dangling symlink is there (git commits it): a finding, as trim says
             if problem.message == "no such file or directory":
@@ -71,7 +73,7 @@ def validate(
     with remembered_trees():  # files share their directories' ancestors
         try:
             # one record per file, made here and carried to the report (docs/architecture.md)
-            files = list(discover(paths or ["."], config))
+            files = list(discover(paths or ["."], config, known_files))
             checker.prefetch(files)
             with _Batch(files, checker):
                 if fix:  # fixers write files: one at a time, each checked after its fix
