@@ -77,3 +77,30 @@ def test_a_write_of_another_file_imports_no_future_module(tmp_path) -> None:
     that need it instead."""
     names, _ = loaded(tmp_path, "src/app.py", "x = 1\n", ("__future__",))
     assert names == set(), names
+
+
+def test_the_process_ends_with_its_whole_answer_and_exit_code(tmp_path) -> None:
+    """The console script ends the process as soon as the answer is out (no tear-down of
+    the modules it imported): a long answer through a pipe arrives whole, and a failure
+    keeps its exit code and its one line."""
+    from conftest import run_installed, script_env
+
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / ".gitignore").write_text(".claude_checkpoint.yaml\n")
+    (repo / "warmup.yaml").write_text("identity:\n  project: demo\n")  # the protocol
+    subprocess.run(["git", "-C", str(repo), "add", "warmup.yaml"], check=True)
+    steps = "".join(f'  - "step {i} {"x" * 60}"\n' for i in range(30))
+    (repo / ".claude_checkpoint.yaml").write_text(CHECKPOINT + steps)
+    env = script_env(ASIMOV_HOOKS_STATE_DIR=str(tmp_path / "state"))
+    payload = {"session_id": "s", "cwd": str(repo), "hook_event_name": "SessionStart"}
+    payload["source"] = "compact"
+    done = run_installed(
+        "asimov-hooks", "agent-event", cwd=repo, env=env, stdin=json.dumps(payload)
+    )
+    assert done.returncode == 0, done.stderr
+    context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "step 0 " in context and "step 1 " in context
+    failed = run_installed("asimov-hooks", "agent-event", cwd=repo, env=env, stdin="[1]")
+    assert failed.returncode == 1 and failed.stdout == ""
+    assert failed.stderr.count("\n") == 1 and "not an object" in failed.stderr

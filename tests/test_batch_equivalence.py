@@ -192,3 +192,18 @@ def test_a_batch_loads_one_yaml_library(tmp_path) -> None:
         assert proc.returncode == 1, proc
         assert "30/.claude_checkpoint.yaml:" in proc.stdout
         assert "LOADED ['ruamel.yaml']" in proc.stdout, proc.stdout[-300:]
+
+
+def test_a_normal_absolute_path_is_taken_as_it_is() -> None:
+    """fs.trees.absolute skips abspath's normalising pass only where it changes nothing."""
+    import itertools
+
+    from asimov_hooks.fs.trees import absolute
+
+    parts = ["a", ".", "..", "", ".git", "b c", "x.", "..y"]
+    for n in range(4):
+        for combo in itertools.product(parts, repeat=n):
+            for lead, tail in itertools.product(("", "/", "//", "///"), ("", "/")):
+                path = lead + "/".join(combo) + tail
+                if path:
+                    assert absolute(path) == os.path.abspath(path), path

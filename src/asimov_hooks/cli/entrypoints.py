@@ -97,7 +97,10 @@ def hooks_main(argv: "Sequence[str] | None" = None) -> int:
     if args[:1] == ["agent-event"]:
         from ..agent.runtime.event import main as agent_event
 
-        return agent_event(args[1:])
+        code = agent_event(args[1:])
+        if argv is None:  # the console script, a process of its own: done
+            _exit_now(code)
+        return code
     if args[:1] == ["ephemeral"]:
         from ..agent.ephemeral import fast_main
 
@@ -122,3 +125,17 @@ def hooks_main(argv: "Sequence[str] | None" = None) -> int:
         return run(**opts)  # type: ignore[arg-type]
 
     return run_guarded("asimov-hooks", call)
+
+
+def _exit_now(code: int) -> None:
+    """End the process with `code` once its output is out, without the interpreter's
+    tear-down of every module it imported (a hook event's whole answer is written and
+    every file it touched is closed by then; nothing registers an exit handler)."""
+    import os
+
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed or broken stream: as the normal exit would say
+        return
+    os._exit(code)

@@ -46,6 +46,20 @@ def _asked(question: str, path: str) -> object:
     return found
 
 
+def absolute(path: str) -> str:
+    """`os.path.abspath(path)`, without its normalising pass over a path that is absolute
+    and normal already (no `//`, no `.` or `..` component, no trailing `/`)."""
+    if (
+        os.sep == "/"
+        and path[:1] == "/"
+        and "//" not in path
+        and "/." not in path
+        and path[-1:] != "/"
+    ):
+        return path
+    return os.path.abspath(path)
+
+
 def tree_of(directory: str) -> str | None:
     """The real path of the work tree holding `directory` (None outside one). Looked for
     along the path as written: the outermost directory with a `.git`, then each nested
@@ -53,7 +67,7 @@ def tree_of(directory: str) -> str | None:
     submodule); a link out to another repository does not make it the tree. A path with
     no `.git` on it as written (a link outside every tree, into one) is looked at as the
     file system resolves it."""
-    directory = os.path.abspath(directory)
+    directory = absolute(directory)
     if not _MEMO:
         return _tree_of(directory)
     memo = _MEMO[-1]

@@ -20,6 +20,7 @@ import errno
 import os
 
 from .dirfd import DIRS, KeptDirs
+from .trees import absolute
 from .trees import remembered_trees as remembered_trees  # where they were first
 from .trees import tree_of as tree_of
 
@@ -77,7 +78,7 @@ def relative_parts(path: str, top: str) -> list[str] | None:
     """`path`'s components below `top` (a real path): from the path as written when it
     is written below the top, else from the nearest directory on it that is the top
     (a link above the tree is the user's own); None when no part of it is the top."""
-    full = os.path.abspath(path)
+    full = absolute(path)
     if _inside(full, top):
         rest = full[len(top) :]
         return [p for p in rest.split(os.sep) if p]

@@ -9,6 +9,8 @@ import os
 from ..cli.options import COLOR_MODES as COLOR_MODES
 from ..cli.options import FORMATS as FORMATS
 from ..findings import FileResult
+from ..fs.access import github_escape
+from ..fs.access import show as _show  # repository text made safe to print (fs.access)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -77,14 +79,6 @@ def summary_line(results: Sequence[FileResult]) -> str:
 
 def _plain(role: str, text: str) -> str:
     return text
-
-
-def _show(text: str) -> str:
-    """A path or value from the repository with control characters made visible: a
-    directory named `x\n::error ...` cannot start a line of its own."""
-    from ..fs.access import show
-
-    return show(text)
 
 
 def _status_text(res: FileResult, paint: Callable[[str, str], str] = _plain) -> str:
@@ -170,12 +164,10 @@ def _escape(value: str, prop: bool = False) -> str:
     a property (`file=`, `title=`) also `:` and `,`. Other control characters, which
     the command syntax cannot carry (an escape sequence would colour the log), are
     shown as text."""
-    from ..fs.access import github_escape, show
-
     if not value.isprintable():
         lines = value.split("\n")
         value = "\n".join(
-            "\r".join(show(part, line_start=False) for part in line.split("\r")) for line in lines
+            "\r".join(_show(part, line_start=False) for part in line.split("\r")) for line in lines
         )
     return github_escape(value, property_value=prop)
 

@@ -89,6 +89,9 @@ class Checker:
         self._known: set[str] | None = None  # rule ids, for inline directives
         # id(the config's rules for a file) -> (those rules, what this run selects of them)
         self._narrowed: dict[int, tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {}
+        # id(a file's selected rules) -> (those rules, the checks of each stage they run,
+        # whether any rule needs the data): files that share their rules share the plan
+        self._plans: dict[int, tuple[Any, ...]] = {}
 
     # ------------------------------------------------------------- selection
     def record(self, path: str | FileRecord) -> FileRecord:
@@ -231,9 +234,12 @@ class Checker:
                 line, col = ctx.position(found[0], len(found) > 2 and found[2])
                 emit(rid, found[1], line, col, found[3] if len(found) > 3 else None)
 
-        for rid in PATH_CHECKS:
-            if rid in rules:
-                run(Context(path, rel, kind, spec, self.config, None, rules), rid)  # type: ignore[arg-type]
+        plan = self._plans.get(id(rules))
+        if plan is None or plan[0] is not rules:
+            plan = self._plans[id(rules)] = self._plan(rules)
+        _, path_checks, text_checks, data_checks, needs_data = plan
+        for rid in path_checks:
+            run(Context(path, rel, kind, spec, self.config, None, rules), rid)  # type: ignore[arg-type]
 
         limit = rules.get("max-bytes-hard", {}).get("max")
         try:
@@ -262,11 +268,10 @@ class Checker:
                 return result
 
         before = len(result.findings)
-        for rid in TEXT_CHECKS:
-            if rid in rules:
-                run(ctx, rid)
+        for rid in text_checks:
+            run(ctx, rid)
         size_findings = len(result.findings) > before
-        needs_parse = fmt != "text" and any(r not in TEXT_RULES for r in rules)
+        needs_parse = fmt != "text" and needs_data
         if fmt == "yaml" and not needs_parse:
             # a look-alike only matters here when it would fail or is to be reported
             if size_findings or NOT_PROTOCOL in rules:
@@ -290,7 +295,7 @@ class Checker:
                 max_nodes = rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
                 # without a data check nothing asks where a value sits (the archive):
                 # the data is read without a node tree
-                positions = any(rid in rules for rid in DATA_CHECKS)
+                positions = bool(data_checks)
                 ctx.document = ctx.memo.get("document") or load_yaml(
                     text.text, max_nodes, self.config.limits, positions
                 )
@@ -319,11 +324,20 @@ class Checker:
             reason = foreign_reason(ctx.data.keys(), spec)
             if reason and self._look_alike(result, reason, kind, rel, emit):
                 return result
-        for rid in DATA_CHECKS:
-            if rid in rules:
-                run(ctx, rid)
+        for rid in data_checks:
+            run(ctx, rid)
         result.findings.sort(key=lambda f: (f.line, f.col))
         return result
+
+    @staticmethod
+    def _plan(rules: dict[str, dict[str, Any]]) -> tuple[Any, ...]:
+        return (
+            rules,
+            tuple(rid for rid in PATH_CHECKS if rid in rules),
+            tuple(rid for rid in TEXT_CHECKS if rid in rules),
+            tuple(rid for rid in DATA_CHECKS if rid in rules),
+            any(rid not in TEXT_RULES for rid in rules),
+        )
 
     def _look_alike(self, result: FileResult, reason: str, kind: str, rel: str, emit: Any) -> bool:
         """A file named like a protocol file that is not one (checks/foreign): it is
