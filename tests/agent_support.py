@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 
 from conftest import ROOT, call_script, run_installed, script_env
 
@@ -139,3 +140,32 @@ def work(project: str, seconds: float = 31) -> None:
             "last_checkpoint_at = last_checkpoint_at - ?",
             (seconds, seconds),
         )
+
+
+def loaded_by_event(
+    payload: dict, names: tuple[str, ...], cwd: os.PathLike | str, state_dir: os.PathLike | str
+) -> tuple[set[str], subprocess.CompletedProcess]:
+    """Which of `names` are in sys.modules after Claude Code's hook event `payload`, run
+    as a process of its own (its state in `state_dir`); and the finished process."""
+    probe = (
+        "import sys\n"
+        "from asimov_hooks.cli.entrypoints import hooks_main\n"
+        "code = hooks_main(['agent-event', '--agent', 'claude'])\n"
+        f"names = {names!r}\n"
+        "sys.stderr.write('LOADED ' + ' '.join(n for n in names if n in sys.modules) + '\\n')\n"
+        "sys.exit(code)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ASIMOV_HOOKS")}
+    env["ASIMOV_HOOKS_STATE_DIR"] = os.fspath(state_dir)
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=os.fspath(cwd),
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    line = [x for x in done.stderr.splitlines() if x.startswith("LOADED")][-1]
+    return set(line.split()[1:]), done

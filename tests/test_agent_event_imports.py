@@ -6,9 +6,7 @@ in a real git repository."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 
 CHECKPOINT = (
     'timestamp: "2026-11-20T10:30:00Z"\nmilestone: "Imports"\nstatus: in_progress\n'
@@ -35,28 +33,10 @@ def loaded(
         "tool_name": "Write",
         "tool_input": {"file_path": str(repo / rel), "content": content},
     }
-    probe = (
-        "import sys\n"
-        "from asimov_hooks.cli.entrypoints import hooks_main\n"
-        "code = hooks_main(['agent-event', '--agent', 'claude'])\n"
-        f"names = {names!r}\n"
-        "sys.stderr.write('LOADED ' + ' '.join(n for n in names if n in sys.modules) + '\\n')\n"
-        "sys.exit(code)\n"
-    )
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ASIMOV_HOOKS")}
-    env["ASIMOV_HOOKS_STATE_DIR"] = str(tmp_path / "state")
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        cwd=repo,
-        env=env,
-        check=True,
-        timeout=60,
-    )
-    line = [x for x in done.stderr.splitlines() if x.startswith("LOADED")][-1]
-    return set(line.split()[1:]), done.stdout
+    from agent_support import loaded_by_event
+
+    found, done = loaded_by_event(payload, names, repo, tmp_path / "state")
+    return found, done.stdout
 
 
 def test_a_write_of_another_file_loads_no_configuration(tmp_path) -> None:

@@ -4,7 +4,6 @@ and the next event that reads the state folds them in, in order, exactly once.""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -163,33 +162,16 @@ def _stop_loads(tmp_path, prompt_first: bool) -> set[str]:
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     (repo / "warmup.yaml").write_text("identity:\n  project: x\n")
     subprocess.run(["git", "-C", str(repo), "add", "warmup.yaml"], check=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ASIMOV_HOOKS")}
-    env[turnlog.ENV_STATE_DIR] = str(tmp_path / "state")
+    from agent_support import loaded_by_event
 
-    def event(name: str, probe: bool = False, **fields: object) -> str:
+    def event(name: str, **fields: object) -> set[str]:
         payload = {"session_id": "s", "cwd": str(repo), "hook_event_name": name, **fields}
-        code = (
-            "import sys\n"
-            "from asimov_hooks.cli.entrypoints import hooks_main\n"
-            "code = hooks_main(['agent-event', '--agent', 'claude'])\n"
-            "names = ('subprocess', 'asimov_hooks.validation.follows')\n"
-            "sys.stderr.write('LOADED ' + ' '.join(n for n in names if n in sys.modules))\n"
-            "sys.exit(code)\n"
-        )
-        done = subprocess.run(
-            [sys.executable, "-c", code],
-            input=json.dumps(payload),
-            capture_output=True,
-            text=True,
-            cwd=repo,
-            env=env,
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stderr.rsplit("LOADED", 1)[1]
+        names = ("subprocess", "asimov_hooks.validation.follows")
+        return loaded_by_event(payload, names, repo, tmp_path / "state")[0]
 
     if prompt_first:
         event("UserPromptSubmit", prompt="go")
-    return set(event("Stop", stop_hook_active=False).split())
+    return event("Stop", stop_hook_active=False)
 
 
 def test_a_stop_that_ends_a_quick_turn_asks_git_nothing(tmp_path) -> None:

@@ -31,6 +31,10 @@ from .turnlog import LOG_NAME, PROMPT, parse
 from .turnlog import StateError as StateError
 from .turnlog import state_dir as state_dir
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from collections.abc import Callable
+
 DB_NAME = "agent.sqlite3"
 BUSY_MS = 10_000
 SCHEMA = """
@@ -165,9 +169,15 @@ class Store:
     def message_sent(self, session_id: str, project: str, now: float) -> None:
         """A real prompt: the turn starts now, and its checkpoint state (the requests
         made since the last real prompt included) is cleared."""
+        self._change(self._message_sent, session_id, project, now)
+
+    def _change(
+        self, change: Callable[..., None], session_id: str, project: str, now: float
+    ) -> None:
+        """`change(conn, session_id, project, now)` in a transaction of its own."""
         try:
             with self.transaction() as conn:
-                self._message_sent(conn, session_id, project, now)
+                change(conn, session_id, project, now)
         except sqlite3.Error as exc:
             raise StateError(f"{self.path}: {exc}") from None
 
@@ -187,11 +197,7 @@ class Store:
 
     def checkpoint_delivered(self, session_id: str, project: str, now: float) -> None:
         """A checkpoint happened: asked for at a restart, or written by the agent."""
-        try:
-            with self.transaction() as conn:
-                self._checkpoint_delivered(conn, session_id, project, now)
-        except sqlite3.Error as exc:
-            raise StateError(f"{self.path}: {exc}") from None
+        self._change(self._checkpoint_delivered, session_id, project, now)
 
     @staticmethod
     def _checkpoint_delivered(
