@@ -213,6 +213,8 @@ def _edit(top: str, path: str, agent: Agent, change, *, create: bool) -> Outcome
                 make_dirs(directory, top)
         except FileProblem as exc:
             raise SettingsError(f"{_rel(path, top)}: {exc.message}; nothing changed") from None
+        except FileNotFoundError:  # an uninstall removed a parent just made: again
+            continue
         except OSError as exc:
             raise SettingsError(
                 f"{_rel(directory, top)}: cannot create the directory: {exc.strerror}; "
