@@ -43,10 +43,7 @@ def validate_main(argv: "Sequence[str] | None" = None) -> int:
 
         return run_options(**opts)  # type: ignore[arg-type]
 
-    code = run_guarded("asimov-validate", call)
-    if argv is None:  # the console script, a process of its own: done
-        _exit_now(code)
-    return code
+    return _done(run_guarded("asimov-validate", call), argv)
 
 
 def check_size_main(argv: "Sequence[str] | None" = None) -> int:
@@ -63,10 +60,8 @@ def check_size_main(argv: "Sequence[str] | None" = None) -> int:
             return -1 if code is None else code
 
         code = run_guarded("asimov-check-size", slim)
-        if code == 0 and argv is None:  # the console script, nothing printed: done
-            _exit_now(code)
         if code != -1:
-            return code
+            return _done(code, argv)
     from .options import CHECK_SIZE, parse_command
 
     opts = parse_command(CHECK_SIZE, args)
@@ -102,10 +97,7 @@ def hooks_main(argv: "Sequence[str] | None" = None) -> int:
     if args[:1] == ["agent-event"]:
         from ..agent.runtime.event import main as agent_event
 
-        code = agent_event(args[1:])
-        if argv is None:  # the console script, a process of its own: done
-            _exit_now(code)
-        return code
+        return _done(agent_event(args[1:]), argv)
     if args[:1] == ["ephemeral"]:
         from ..agent.ephemeral import fast_main
 
@@ -129,23 +121,23 @@ def hooks_main(argv: "Sequence[str] | None" = None) -> int:
 
         return run(**opts)  # type: ignore[arg-type]
 
-    code = run_guarded("asimov-hooks", call)
-    if argv is None:  # the console script, a process of its own: done
-        _exit_now(code)
-    return code
+    return _done(run_guarded("asimov-hooks", call), argv)
 
 
-def _exit_now(code: int) -> None:
-    """End the process with `code` once its output is out, without the interpreter's
-    tear-down of every module it imported, which costs a one-file hook a sixth of
-    Python's own start-up. Only called once the command has returned: every file it
-    wrote is closed and renamed into place by then, its forked workers are waited for,
-    and nothing on these paths registers an exit handler."""
+def _done(code: int, argv: "Sequence[str] | None") -> int:
+    """A command's exit code, returned to an in-process caller (`argv` given); for the
+    console script (a process of its own) the end of the process, once its output is
+    out, without the interpreter's tear-down of every module it imported, which costs a
+    one-file hook a sixth of Python's own start-up. Only called once the command has
+    returned: every file it wrote is closed and renamed into place by then, its forked
+    workers are waited for, and nothing on these paths registers an exit handler."""
+    if argv is not None:
+        return code
     import os
 
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except (OSError, ValueError):  # a closed or broken stream: as the normal exit would say
-        return
+        return code
     os._exit(code)

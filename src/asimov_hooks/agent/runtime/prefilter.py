@@ -49,7 +49,8 @@ def may_be_protocol_file(path: str) -> bool:
         for spec in load_rule_file("kinds.json").get("kinds", {}).values()
         for pattern in spec.get("files", ())
     ]
-    name = os.path.basename(os.path.abspath(path))  # the last part of any relative path
+    absolute = os.path.abspath(path)
+    name = os.path.basename(absolute)  # the last part of any relative path
     if not any(_name_may_match(name, p.strip("/").rsplit("/", 1)[-1]) for p in patterns):
         return False  # the usual answer, without the pattern matcher
     # A pattern that is not anchored (no leading `/`) matches the end of a path, so one
@@ -58,7 +59,7 @@ def may_be_protocol_file(path: str) -> bool:
     from ...validation.globs import match_any
 
     if not any(p.startswith("/") for p in patterns):
-        whole = os.path.abspath(path).replace(os.sep, "/").lstrip("/")
+        whole = absolute.replace(os.sep, "/").lstrip("/")
         if not match_any(whole, patterns):
             return False
     from ...fs.trees import tree_of as find_toplevel  # gitutil's finder, without gitutil

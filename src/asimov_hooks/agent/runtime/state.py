@@ -31,10 +31,6 @@ from .turnlog import LOG_NAME, PROMPT, parse
 from .turnlog import StateError as StateError
 from .turnlog import state_dir as state_dir
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:  # annotations only
-    from collections.abc import Callable
-
 DB_NAME = "agent.sqlite3"
 BUSY_MS = 10_000
 SCHEMA = """
@@ -69,6 +65,16 @@ CREATE TABLE IF NOT EXISTS followups (
 )
 """
 SHELL_RUN_TTL = 24 * 3600  # a snapshot whose command never reported back is dropped
+_TURN_STAMPS = (
+    "SELECT last_message_sent_at, last_checkpoint_at FROM turns "
+    "WHERE project = ? AND session_id = ?"
+)
+
+
+def _started(stamps: tuple[float | None, ...] | None) -> float | None:
+    """When the turn started: the later of a row's two stamps (None when neither is set)."""
+    known = [t for t in (stamps or ()) if t is not None]
+    return max(known) if known else None
 
 
 class _Transaction:
@@ -161,23 +167,8 @@ class Store:
 
     def turn_start(self, session_id: str, project: str) -> float | None:
         """max(last_message_sent_at, last_checkpoint_at); None when both are unset."""
-        row = self.get(session_id, project) or {}
-        stamps = [row.get(k) for k in ("last_message_sent_at", "last_checkpoint_at")]
-        known = [float(t) for t in stamps if t is not None]  # type: ignore[arg-type]
-        return max(known) if known else None
-
-    def message_sent(self, session_id: str, project: str, now: float) -> None:
-        """A real prompt: the turn starts now, and its checkpoint state (the requests
-        made since the last real prompt included) is cleared."""
-        self._change(self._message_sent, session_id, project, now)
-
-    def _change(
-        self, change: Callable[..., None], session_id: str, project: str, now: float
-    ) -> None:
-        """`change(conn, session_id, project, now)` in a transaction of its own."""
         try:
-            with self.transaction() as conn:
-                change(conn, session_id, project, now)
+            return _started(self.conn.execute(_TURN_STAMPS, (project, session_id)).fetchone())
         except sqlite3.Error as exc:
             raise StateError(f"{self.path}: {exc}") from None
 
@@ -197,7 +188,11 @@ class Store:
 
     def checkpoint_delivered(self, session_id: str, project: str, now: float) -> None:
         """A checkpoint happened: asked for at a restart, or written by the agent."""
-        self._change(self._checkpoint_delivered, session_id, project, now)
+        try:
+            with self.transaction() as conn:
+                self._checkpoint_delivered(conn, session_id, project, now)
+        except sqlite3.Error as exc:
+            raise StateError(f"{self.path}: {exc}") from None
 
     @staticmethod
     def _checkpoint_delivered(
@@ -227,13 +222,8 @@ class Store:
         key = (project, session_id)
         try:
             with self.transaction() as conn:
-                row = conn.execute(
-                    "SELECT last_message_sent_at, last_checkpoint_at FROM turns "
-                    "WHERE project = ? AND session_id = ?",
-                    key,
-                ).fetchone()
-                stamps = [t for t in (row or ()) if t is not None]
-                if not stamps or now - max(stamps) < threshold:
+                start = _started(conn.execute(_TURN_STAMPS, key).fetchone())
+                if start is None or now - start < threshold:
                     return False
                 if cap is not None:
                     made = conn.execute(
