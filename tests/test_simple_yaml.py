@@ -163,16 +163,20 @@ def test_mutated_checkpoints_read_the_same(text: str) -> None:
     agrees(text)
 
 
-def test_benchmark_families_read_the_same() -> None:
+def benchmark_texts() -> list[str]:
+    """120 files of the benchmark corpus: checkpoints and warmups, every variant."""
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "benchmarks"))
     import corpus_files
 
-    read = 0
-    for index in range(60):
-        for make in (corpus_files.asimov_checkpoint, corpus_files.warmup):
-            variant = ["valid", "oversized", "schema", "syntax", "foreign"][index % 5]
-            read += agrees(make(random.Random(index), variant))
-    assert read > 60
+    return [
+        make(random.Random(index), ["valid", "oversized", "schema", "syntax", "foreign"][index % 5])
+        for index in range(60)
+        for make in (corpus_files.asimov_checkpoint, corpus_files.warmup)
+    ]
+
+
+def test_benchmark_families_read_the_same() -> None:
+    assert sum(agrees(text) for text in benchmark_texts()) > 60
 
 
 def test_positions_of_what_it_reads_are_libyamls() -> None:
@@ -241,15 +245,7 @@ def test_positions_in_generated_checkpoints_are_libyamls(generated) -> None:
 
 
 def test_positions_in_benchmark_families_are_libyamls() -> None:
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "benchmarks"))
-    import corpus_files
-
-    read = 0
-    for index in range(60):
-        for make in (corpus_files.asimov_checkpoint, corpus_files.warmup):
-            variant = ["valid", "oversized", "schema", "syntax", "foreign"][index % 5]
-            read += positions_agree(make(random.Random(index), variant))
-    assert read > 60
+    assert sum(positions_agree(text) for text in benchmark_texts()) > 60
 
 
 def test_the_locator_refuses_what_the_reader_hands_over() -> None:

@@ -75,7 +75,8 @@ def validate(
             # one record per file, made here and carried to the report (docs/architecture.md)
             files = list(discover(paths or ["."], config, known_files))
             checker.prefetch(files)
-            with _Batch(files, checker):
+            parsed = sum(1 for r in files if checker.parses(r.kind))
+            with _Batch(parsed):
                 if fix:  # fixers write files: one at a time, each checked after its fix
                     for record in files:
                         fixed, fix_error = _fix(record, checker)
@@ -88,9 +89,7 @@ def validate(
                 else:
                     from .parallel import check_files, plan_jobs
 
-                    workers = plan_jobs(
-                        jobs, len(files), sum(checker.parses(r.kind) for r in files)
-                    )
+                    workers = plan_jobs(jobs, len(files), parsed)
                     if workers > 1:
                         checker.warm_up(r.kind for r in files if r.kind is not None)
                     results = check_files(checker, files, workers)
@@ -127,11 +126,10 @@ BATCH_FILES = 32
 
 
 class _Batch:  # a statement: `with _Batch(files, checker):`
-    """`readers.loaders.batch_reading()` around a run of many parsed files; nothing
-    (and no reader imported) around fewer."""
+    """`readers.loaders.batch_reading()` around a run of `parsed` files when they are
+    many; nothing (and no reader imported) around fewer."""
 
-    def __init__(self, files: list[FileRecord], checker: Checker) -> None:
-        parsed = sum(1 for r in files if checker.parses(r.kind)) if len(files) >= BATCH_FILES else 0
+    def __init__(self, parsed: int) -> None:
         self.inner: Any = None
         if parsed >= BATCH_FILES:
             from ..readers.loaders import batch_reading
