@@ -105,11 +105,18 @@ def age_turn(project: str, session: str, seconds: float) -> None:
     however loaded the machine is (the threshold can be the real 30 s)."""
     store = state_of(project)
     assert store is not None, "no turn state recorded"
+    _age(
+        store, seconds, " WHERE project = ? AND session_id = ?", os.path.realpath(project), session
+    )
+
+
+def _age(store: Store, seconds: float, where: str = "", *params: str) -> None:
+    """Every turn `where` selects (all of them by default) `seconds` further back."""
     with store:
         store.conn.execute(
             "UPDATE turns SET last_message_sent_at = last_message_sent_at - ?, "
-            "last_checkpoint_at = last_checkpoint_at - ? WHERE project = ? AND session_id = ?",
-            (seconds, seconds, os.path.realpath(project), session),
+            "last_checkpoint_at = last_checkpoint_at - ?" + where,
+            (seconds, seconds, *params),
         )
 
 
@@ -132,14 +139,8 @@ def work(project: str, seconds: float = 31) -> None:
     30 s threshold): every stored turn of the project's repository moves that far
     into the past, whatever the session (age_turn moves one)."""
     store = state_of(project)
-    if store is None:
-        return
-    with store:
-        store.conn.execute(
-            "UPDATE turns SET last_message_sent_at = last_message_sent_at - ?, "
-            "last_checkpoint_at = last_checkpoint_at - ?",
-            (seconds, seconds),
-        )
+    if store is not None:
+        _age(store, seconds)
 
 
 def loaded_by_event(
