@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import bench_module, call_script, git_init, write
+from conftest import bench_module, call_script, git, git_init, write
 
 from asimov_hooks.validation import packs, profiles, slim
 
@@ -257,3 +257,65 @@ def test_the_slim_check_reads_only_kinds_json() -> None:
 def test_profile_names_are_the_profiles_modules() -> None:
     assert slim._ENV_PROFILE == profiles.ENV_PROFILE
     assert set(slim._PROFILES) == {"", profiles.AUTO, profiles.ASIMOV, profiles.GENERIC}
+
+
+SHORT_CLAUDE_MD = "# CLAUDE.md\n\nRead warmup.yaml first.\n"
+LONG_CLAUDE_MD = "".join(f"- rule {n}: keep it short\n" for n in range(20))  # 20 lines
+
+
+@pytest.mark.parametrize("asimov", [False, True], ids=["generic-repo", "asimov-repo"])
+def test_a_short_claude_md_needs_no_profile_decision(tmp_path, monkeypatch, asimov) -> None:
+    """Within the limits of every profile, CLAUDE.md passes whichever applies: the slim
+    check says so without asking git which profile the repository follows."""
+    monkeypatch.delenv("ASIMOV_HOOKS_PROFILE")  # auto: decided by the repository
+    repo = git_init(tmp_path / "repo")
+    write(repo, "CLAUDE.md", SHORT_CLAUDE_MD)
+    if asimov:
+        write(repo, "warmup.yaml", "identity:\n  project: p\n")
+        git(repo, "add", "-A")
+    _same(*_both(repo, "CLAUDE.md"))
+    assert _probe(repo, "CLAUDE.md") == {"code": 0, "loaded": []}
+
+
+@pytest.mark.parametrize("asimov", [False, True], ids=["generic-repo", "asimov-repo"])
+def test_a_claude_md_between_the_profiles_takes_the_full_check(tmp_path, monkeypatch, asimov) -> None:
+    """Over the Asimov protocol's limits, within the loader's: the profile decides, so
+    the full check runs, and fails the file only in a repository that follows it."""
+    monkeypatch.delenv("ASIMOV_HOOKS_PROFILE")
+    repo = git_init(tmp_path / "repo")
+    write(repo, "CLAUDE.md", LONG_CLAUDE_MD)
+    if asimov:
+        write(repo, "warmup.yaml", "identity:\n  project: p\n")
+        git(repo, "add", "-A")
+    slim_run, full_run = _both(repo, "CLAUDE.md")
+    _same(slim_run, full_run)
+    assert slim_run.returncode == (1 if asimov else 0)
+    probe = _probe(repo, "CLAUDE.md")
+    assert "asimov_hooks.validation.engine" in probe["loaded"]
+    assert probe["code"] == (1 if asimov else 0)
+
+
+@pytest.mark.parametrize(
+    ("body", "fast"),
+    [
+        ("x" * 40_000, True),
+        ("x" * 40_001, False),
+        ("\U0001f600" * 20_000, True),
+        ("\U0001f600" * 20_001, False),
+    ],
+    ids=["ascii-at-limit", "ascii-past", "astral-at-limit", "astral-past"],
+)
+def test_characters_are_counted_as_the_agent_counts_them(tmp_path, body, fast) -> None:
+    """CLAUDE.md's character limit is in UTF-16 code units (an astral character counts
+    two): at the limit the slim check passes the file, past it the full check warns."""
+    repo = git_init(tmp_path / "repo")
+    write(repo, "CLAUDE.md", body)
+    env = {"ASIMOV_HOOKS_PROFILE": "generic"}
+    slim_run, full_run = _both(repo, "CLAUDE.md", **env)
+    _same(slim_run, full_run)
+    probe = _probe(repo, "CLAUDE.md", **env)
+    if fast:
+        assert probe == {"code": 0, "loaded": []}
+    else:
+        assert "asimov_hooks.validation.engine" in probe["loaded"]
+        assert "warning max-chars" in full_run.stdout

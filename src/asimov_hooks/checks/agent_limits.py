@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import os
 
+from .measure import utf16_len
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Iterator
@@ -39,10 +41,6 @@ def _utf16_cut(text: str, limit: int) -> int | None:
         if units > limit:
             return index
     return None
-
-
-def _utf16_len(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
 def position(text: str, index: int) -> tuple[int, int]:
@@ -69,9 +67,9 @@ def max_chars(text: TextFile, opts: dict[str, Any], estimator: TokenEstimator) -
     effect = opts.get("effect", f"are dropped by {opts.get('agent', 'the agent')}")
     dropped = text.text[cut:]
     line, col = position(text.text, cut)
-    message = f"{_utf16_len(text.text):,} characters; characters after {limit:,} {effect}"
+    message = f"{utf16_len(text.text):,} characters; characters after {limit:,} {effect}"
     if opts.get("drops", True):
-        message += ": " + unseen(estimator, dropped, _utf16_len(dropped))
+        message += ": " + unseen(estimator, dropped, utf16_len(dropped))
     return [(line, col, message)]
 
 

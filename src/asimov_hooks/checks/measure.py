@@ -14,6 +14,12 @@ if TYPE_CHECKING:  # annotations only
 _METHOD_NAMES = {"chars": "characters", "bytes": "UTF-8 bytes", "words": "words"}
 
 
+def utf16_len(text: str) -> int:
+    """Characters as JavaScript counts them (UTF-16 code units): how the agents that
+    publish a character limit count."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+
+
 def count_lines(text: str) -> int:
     if not text:
         return 0

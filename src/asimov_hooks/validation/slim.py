@@ -5,10 +5,12 @@ The size hook runs on every commit that touches a protocol file, and almost ever
 the files are within their limits and it prints nothing. This module answers that case
 alone: with the shipped rule packs (no repository config), plain text output and
 files it can read, it finds each file's kind and limits in `rules/kinds.json`, reads
-the file through `fs.access` (the same guarded read the full check uses) and counts.
-Whenever anything could make the full check say something (a limit reached, a file it
-cannot read, an inline directive, a config, a profile, a format other than text, a
-kind whose rules it does not count), it answers None and the full check runs, from
+the file through `fs.access` (the same guarded read the full check uses) and counts. A
+kind whose limits depend on the repository's profile (CLAUDE.md) is counted against
+every profile's: a file within all of them needs no decision. Whenever anything could
+make the full check say something (a limit reached, a file it cannot read, an inline
+directive, a config, a format other than text, a kind whose rules it does not count),
+it answers None and the full check runs, from
 the start, and says it. So the findings, messages and exit codes are the full check's
 by construction: this path only ever prints nothing and exits 0.
 """
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 import os
 
-from ..checks.measure import TokenEstimator, count_lines
+from ..checks.measure import TokenEstimator, count_lines, utf16_len
 from ..checks.registry import ESSENTIAL_RULES, SIZE_RULES, normalize_rule
 from .packs import ENV_CONFIG, ConfigError, deep_merge, find_config, load_rule_file
 
@@ -26,9 +28,11 @@ if TYPE_CHECKING:  # annotations only
     from collections.abc import Sequence
     from typing import Any
 
-# the rules this path counts itself; a kind that selects another size rule (an agent's
-# character or shared byte budget) takes the full path
-COUNTED = frozenset({"max-lines-hard", "max-lines-soft", "max-tokens", "max-bytes-soft"})
+# the rules this path counts itself; a kind that selects another size rule (a byte
+# budget shared along a path) takes the full path
+COUNTED = frozenset(
+    {"max-lines-hard", "max-lines-soft", "max-tokens", "max-bytes-soft", "max-chars"}
+)
 # what the default rule packs hold and the full check's Config would act on beyond kinds
 _UNHANDLED_KEYS = ("overrides", "select", "ignore")
 _ENV_PROFILE = "ASIMOV_HOOKS_PROFILE"  # validation/profiles: only kinds with profiles heed it
@@ -94,54 +98,82 @@ class _Plan:
             return None  # excluded: the full check says what it found instead
         return self._kind_of(rel)
 
-    def rules_for(self, kind: str) -> dict[str, dict[str, Any]] | None:
+    def rules_for(self, kind: str) -> list[dict[str, dict[str, Any]]] | None:
         """The kind's enabled size rules (as the full check selects them for
-        asimov-check-size), or None when it has any this path does not count."""
+        asimov-check-size), one set per profile the full check may choose for it (a
+        kind with profiles, CLAUDE.md: a file within all of them is within the one that
+        applies, so nothing needs deciding), or None when any holds a rule this path
+        does not count."""
         if kind in self.rules:
             return self.rules[kind]
         spec = self.kinds[kind]
-        chosen: dict[str, dict[str, Any]] | None = None
-        if not spec.get("profiles"):  # CLAUDE.md's profile decides its limits: full path
-            merged = {rid: normalize_rule(v) for rid, v in self.data.get("rules", {}).items()}
-            for rid, value in spec.get("rules", {}).items():
-                merged[rid] = deep_merge(merged.get(rid, {}), normalize_rule(value))
-            wanted = SIZE_RULES | ESSENTIAL_RULES
-            chosen = {
-                rid: opts
-                for rid, opts in merged.items()
-                if rid in wanted and opts.get("level", "error") != "off"
-            }
-            if any(
-                rid not in ESSENTIAL_RULES
-                and (rid not in COUNTED or not isinstance(opts.get("max"), int))
-                for rid, opts in chosen.items()
-            ):
+        layers = [{}]  # a kind without profiles: its own rules
+        profiles = spec.get("profiles")
+        if profiles:
+            named = os.environ.get(_ENV_PROFILE) or self.data.get("profile") or "auto"
+            names = sorted({"asimov", "generic", *profiles}) if named == "auto" else [named]
+            layers = [profiles.get(name, {}).get("rules", {}) for name in names]
+        chosen: list[dict[str, dict[str, Any]]] | None = []
+        for layer in layers:
+            rules = self._selected(spec, layer)
+            if rules is None:
                 chosen = None
+                break
+            chosen.append(rules)
         self.rules[kind] = chosen
+        return chosen
+
+    def _selected(
+        self, spec: dict[str, Any], profile: dict[str, Any]
+    ) -> dict[str, dict[str, Any]] | None:
+        merged = {rid: normalize_rule(v) for rid, v in self.data.get("rules", {}).items()}
+        for layer in (spec.get("rules", {}), profile):
+            for rid, value in layer.items():
+                merged[rid] = deep_merge(merged.get(rid, {}), normalize_rule(value))
+        wanted = SIZE_RULES | ESSENTIAL_RULES
+        chosen = {
+            rid: opts
+            for rid, opts in merged.items()
+            if rid in wanted and opts.get("level", "error") != "off"
+        }
+        if any(
+            rid not in ESSENTIAL_RULES
+            and (rid not in COUNTED or not isinstance(opts.get("max"), int))
+            for rid, opts in chosen.items()
+        ):
+            return None
         return chosen
 
     def within(self, path: str, rel: str) -> bool:
         """Whether the full check would find nothing in this file."""
         kind = self.kind_for(rel)
-        rules = self.rules_for(kind) if kind else None
-        if rules is None:
+        variants = self.rules_for(kind) if kind else None
+        if not variants:
             return False
         from ..readers.fileio import FileProblem, read_text
 
-        hard = rules.get("max-bytes-hard", {})
+        caps = [r["max-bytes-hard"]["max"] for r in variants if "max-bytes-hard" in r]
         try:  # the full check's read: confined, bounded, decoded
-            read = read_text(path, hard.get("max"), bound=hard.get("bound", "limit"))
+            read = read_text(path, min(caps) if caps else None)
         except FileProblem:  # the full check reports it (or says why it skipped it)
             return False
         text = read.text
         if "asimov-hooks:" in text:  # directives: the full check's to apply
             return False
-        if "max-bytes-soft" in rules and len(read.raw) > rules["max-bytes-soft"]["max"]:
-            return False
         lines = count_lines(text)
+        return all(self._counted(kind, rules, read.raw, text, lines) for rules in variants)
+
+    def _counted(
+        self, kind: str, rules: dict[str, dict[str, Any]], raw: bytes, text: str, lines: int
+    ) -> bool:
+        if "max-bytes-soft" in rules and len(raw) > rules["max-bytes-soft"]["max"]:
+            return False
         for rid in ("max-lines-hard", "max-lines-soft"):
             if rid in rules and lines > rules[rid]["max"]:
                 return False
+        chars = rules.get("max-chars")  # as an agent counts: UTF-16 code units
+        if chars is not None and utf16_len(text) > chars["max"]:
+            return False
         tokens = rules.get("max-tokens")
         return tokens is None or self._estimator(kind).estimate(text) <= tokens["max"]
 
