@@ -17,6 +17,8 @@ history, and is left as configured.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from typing import Any
@@ -34,8 +36,6 @@ def _trend(values: list[object]) -> str | None:
     known = [v for v in values if v is not None]
     if len(known) < 2:
         return None
-    from itertools import pairwise
-
     pairs = list(pairwise(known))
     if all(a > b for a, b in pairs):  # type: ignore[operator]
         return NEWEST_FIRST
@@ -62,20 +62,25 @@ def detect(items: list[str]) -> str | None:
         return None
     date, task, newest = _patterns()
     texts = [item if isinstance(item, str) else "" for item in items]
-    dates: list[object] = []
-    for text in texts:
-        found = date(text)
-        dates.append(found.group(1).replace(" ", "T") if found else None)
-    order = _trend(dates)
-    if order:
-        return order
-    tasks: list[object] = []
-    for text in texts:
-        found = task(text)
-        tasks.append(int(found.group(1)) if found else None)
-    order = _trend(tasks)
-    if order:
-        return order
+    # one search of all the items first: a list with no date (or no task number) in any
+    # item needs no search of each. NUL joins them: no pattern matches it or across it,
+    # and to `\b` it is the edge of a text, so every item's match is found in the whole
+    # (a NUL inside an item can only add a match there, never lose one)
+    joined = "\0".join(texts)
+    if date(joined):
+        dates: list[object] = [
+            found.group(1).replace(" ", "T") if (found := date(text)) else None for text in texts
+        ]
+        order = _trend(dates)
+        if order:
+            return order
+    if task(joined):
+        tasks: list[object] = [
+            int(found.group(1)) if (found := task(text)) else None for text in texts
+        ]
+        order = _trend(tasks)
+        if order:
+            return order
     first, last = bool(newest(texts[0])), bool(newest(texts[-1]))
     if first != last:
         return NEWEST_FIRST if first else OLDEST_FIRST
