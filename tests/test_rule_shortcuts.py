@@ -4,9 +4,11 @@ nodes, and what validate works out once per rule set and reuses for the next fil
 
 from __future__ import annotations
 
+import json
 import re
 
 import jsonschema
+from conftest import git_init, write
 from hypothesis import given
 from hypothesis import strategies as st
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
@@ -14,6 +16,8 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from asimov_hooks.minischema import Evaluator
 from asimov_hooks.trim import order
 from asimov_hooks.trim.order import _trend, detect
+
+CP = ".claude_checkpoint.yaml"
 
 
 def detect_item_by_item(items: list) -> str | None:
@@ -96,3 +100,70 @@ def test_type_only_shortcuts_agree_with_jsonschema(value: object) -> None:
     for schema in (INTEGERS, ITEMS, OBJECT, {**OBJECT, "additionalProperties": False}):
         ours, ref = verdicts(schema, value)
         assert ours == ref
+
+
+# ------------------------------------------- answers kept per rule set, in one run
+def _findings(cli, *names: str) -> dict[str, list[tuple]]:
+    """{file: its findings} of one `asimov-validate --format json` run over `names`."""
+    out = json.loads(cli("--jobs", "1", "--format", "json", *names).out)
+    found: dict[str, list[tuple]] = {}
+    for result in out["files"]:
+        found.setdefault(result["path"], []).append(
+            [(f["line"], f["rule"], f["message"], f["suggestion"]) for f in result["findings"]]
+        )
+    return found
+
+
+def test_two_rule_sets_in_one_run_each_get_their_own_line_limit_advice(
+    tmp_path, monkeypatch, cli
+) -> None:
+    # one text, two rule sets: under the default limits it is over the soft one and trim
+    # would remove `notes` (so "run trim"); under the override it is over a hard limit of
+    # 20 with no soft limit, where trim only caps the lists (nothing to remove)
+    git_init(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    write(
+        tmp_path,
+        ".asimov-hooks.yaml",
+        "overrides:\n  - files: ['strict/**']\n"
+        "    rules: {max-lines-soft: 'off', max-lines-hard: {max: 20}}\n",
+    )
+    text = (
+        "milestone: M\nstatus: in_progress\n# a comment\n\ncompleted:\n"
+        + "".join(f'  - "Task {n}"\n' for n in range(1, 4))
+        + "notes:\n"
+        + "".join(f'  - "note {n}"\n' for n in range(1, 17))
+    )
+    loose, strict = "loose/" + CP, "strict/" + CP
+    write(tmp_path, loose, text)
+    write(tmp_path, strict, text)
+    alone = {**_findings(cli, loose), **_findings(cli, strict)}
+    assert "run `asimov-hooks trim`" in alone[loose][0][0][3], alone
+    assert "(1 comment and 1 blank lines of 25)" in alone[strict][0][0][3], alone
+    assert _findings(cli, loose, strict) == alone
+    assert _findings(cli, strict, loose) == alone
+
+
+def test_two_known_key_lists_in_one_run_each_name_their_own_closest_key(
+    tmp_path, monkeypatch, cli
+) -> None:
+    git_init(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    write(
+        tmp_path,
+        ".asimov-hooks.yaml",
+        "overrides:\n  - files: ['own/**']\n"
+        "    rules: {unknown-key: {known: [milestone, milestones_done]}}\n",
+    )
+    text = "milestone: M\nstatus: done\nmilestones_don: 1\n"
+    names = ["shipped/" + CP, "own/" + CP, "again/" + CP]
+    for name in names:
+        write(tmp_path, name, text)
+    found = _findings(cli, *names)
+    hints = {name: [f[2] for f in found[name][0] if "milestones_don" in f[2]] for name in names}
+    assert hints["own/" + CP] == [
+        "unknown key 'milestones_don' (not one of the checkpoint's known keys); "
+        "did you mean 'milestones_done'?"
+    ], found
+    shipped = hints["shipped/" + CP]
+    assert shipped == hints["again/" + CP] and "milestones_done" not in shipped[0], found
