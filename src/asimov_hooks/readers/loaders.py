@@ -9,7 +9,7 @@ file does not pay for `json`), the shared pieces in `document`.
 
 from __future__ import annotations
 
-from .document import Document, Path_, YAMLProblem, guard
+from .document import Document, Path_, YAMLProblem, guard, guard_plain
 from .guards import limits as default_limits
 from .markers import find_conflict_marker
 from .problem import UnkeptComments
@@ -158,10 +158,11 @@ def load_yaml(
     `positions` is kept for callers; both readings give the same positions.
     """
     lim = limits if limits is not None else default_limits()
-    guard(text, "yaml", lim)
     simple, data = simple_data(text, bool(_BATCH))
     if simple:  # the plainest shape: no YAML library loaded, positions from its lines
+        guard_plain(text, lim)
         return Document(data, read_locator(text), plain=True)
+    guard(text, "yaml", lim)
     stray = stray_problem(text)
     if stray is not None:  # a stray `key:` line: the round trip's words, without it
         raise stray
