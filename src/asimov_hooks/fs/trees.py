@@ -7,7 +7,13 @@ Kept apart from `fs.walk` (which re-exports it): every agent event asks which tr
 project is, and most ask nothing else of the file system.
 """
 
+from __future__ import annotations
+
 import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from .dirfd import KeptDirs
 
 # Inside `remembered_trees()` (one validate run: its files share ancestors) which
 # directories hold a `.git`, which work tree holds a directory, and where a found top
@@ -118,3 +124,41 @@ def _tree_of(directory: str) -> str | None:
             break
         accepted = inner
     return str(_asked("real", accepted))
+
+
+def is_git_name(name: str) -> bool:
+    """`.git` as a case-insensitive file system sees it (`.GIT`, `.Git`, `.git.`, `.git `:
+    Windows drops trailing dots and spaces)."""
+    return name.rstrip(". ").casefold() == ".git" or name.casefold() == ".git"
+
+
+def inside(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def plain_folder(
+    dirs: KeptDirs, cwd: str, folder: str, *, below: bool = False
+) -> tuple[str, tuple[str, ...]] | None:
+    """The work tree's top and the names below it of `folder` (relative to `cwd`, or
+    absolute when `cwd` is empty), remembered for the run (`dirs.folders`); None unless
+    it is written plainly below the top (no `..`, no `.git`) of a work tree.
+
+    `below`: from its parent folder's answer and its own name, not remembered; the
+    caller's walk must show it no link and no tree of its own (no `.git` in it), which
+    is when `tree_of` answers for it as for its parent. None when its name is not plain."""
+    if below:
+        parent, _, leaf = folder.rpartition("/")
+        if leaf in ("", ".", "..") or is_git_name(leaf):
+            return None
+        up = dirs.folders.get((cwd, parent), dirs)
+        up = plain_folder(dirs, cwd, parent) if up is dirs else up
+        return None if up is None else (up[0], (*up[1], leaf))  # type: ignore[index]
+    full = absolute(os.path.join(cwd, folder) if cwd else folder or "/")
+    top = tree_of(full)
+    found = None
+    if top is not None and inside(full, top):
+        parts = tuple(p for p in full[len(top) :].split("/") if p)
+        if not any(p in (".", "..") or is_git_name(p) for p in parts):
+            found = (top, parts)
+    dirs.folders[(cwd, folder)] = found
+    return found
