@@ -233,3 +233,29 @@ def test_kept_descriptors_end_with_the_run_and_stay_in_this_process(tmp_path) ->
         read_bytes(paths[0])
         raise RuntimeError
     assert _open_fds() == before
+
+
+@pytest.mark.parametrize("size", [0, 1, 4095, 1 << 20, (1 << 20) + 1, 3 * (1 << 20) + 7])
+def test_a_file_is_read_to_its_end_whatever_its_size(tmp_path, size) -> None:
+    """One read takes a file to its end at the size it was checked to have; a file of
+    more than a megabyte, or of exactly the bound, is read whole, one byte more refused."""
+    repo = str(tmp_path / "repo")
+    git_init(repo)
+    data = bytes(range(256)) * (size // 256) + b"x" * (size % 256)
+    path = write(repo, "d/f.bin", data)
+    with remembered_trees():
+        assert read_bytes(path, 4 << 20) == data
+        assert read_bytes(path, size) == data
+        if size:
+            with pytest.raises(FileProblem) as over:
+                read_bytes(path, size - 1)
+            assert over.value.rule == "max-bytes-hard"
+    assert read_bytes(path, 4 << 20) == data
+
+
+@pytest.mark.skipif(not os.path.isfile("/proc/self/status"), reason="needs /proc")
+def test_a_file_whose_size_says_nothing_is_read_to_its_end() -> None:
+    """A regular file that gives its size as 0 (procfs) is read until it ends."""
+    assert os.stat("/proc/self/status").st_size == 0
+    got = read_bytes("/proc/self/status", confined=False)
+    assert got.startswith(b"Name:") and b"\nPid:" in got and b"ctxt_switches" in got

@@ -235,17 +235,17 @@ def read_bytes(
             raise FileProblem(
                 "max-bytes-hard", f"{st.st_size:,} bytes, over the {cap:,}-byte {bound}; not parsed"
             )
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, min(1 << 20, cap + 1 - total))
-            if not chunk:
-                break
+        chunks, total, ask = [], 0, st.st_size + 1  # one read to its end, unless it grew
+        while chunk := os.read(fd, want := min(ask, cap + 1 - total)):
             chunks.append(chunk)
             total += len(chunk)
             if total > cap:
                 raise FileProblem(
                     "max-bytes-hard", f"more than {cap:,} bytes (grew while read); not parsed"
                 )
+            if len(chunk) < want and total == st.st_size:  # its end, at the size it had
+                break
+            ask = 1 << 20
         return b"".join(chunks)
     except OSError as exc:
         raise FileProblem("io-error", f"cannot read: {exc.strerror}") from None

@@ -136,29 +136,29 @@ def inside(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
-def plain_folder(
-    dirs: KeptDirs, cwd: str, folder: str, *, below: bool = False
-) -> tuple[str, tuple[str, ...]] | None:
-    """The work tree's top and the names below it of `folder` (relative to `cwd`, or
-    absolute when `cwd` is empty), remembered for the run (`dirs.folders`); None unless
-    it is written plainly below the top (no `..`, no `.git`) of a work tree.
+def plain_folder(dirs: KeptDirs, cwd: str, folder: str) -> tuple[str, tuple[str, ...]] | None:
+    """The top of a work tree that `folder` (relative to `cwd`, or absolute when `cwd`
+    is empty) is written plainly below, and the names below it (no `..`, no `.git`);
+    None when there is none. Remembered for the run (`dirs.folders`).
 
-    `below`: from its parent folder's answer and its own name, not remembered; the
-    caller's walk must show it no link and no tree of its own (no `.git` in it), which
-    is when `tree_of` answers for it as for its parent. None when its name is not plain."""
-    if below:
-        parent, _, leaf = folder.rpartition("/")
-        if leaf in ("", ".", "..") or is_git_name(leaf):
-            return None
+    A folder below one answered already is answered from it and its own name, with no
+    question to the file system: it is for reading a path by plain names from the top
+    (`fs.walk.open_kept`), one `openat(O_NOFOLLOW)` at a time, and along names that are
+    no links, started from the outer tree or from one nested in it (`tree_of`'s answer
+    when a folder holds a `.git`), the same file is opened. A path that is not all plain
+    names takes the full walk, from the tree `tree_of` names."""
+    found = None
+    parent, _, leaf = folder.rpartition("/")
+    if leaf not in ("", ".", "..") and not is_git_name(leaf):
         up = dirs.folders.get((cwd, parent), dirs)
         up = plain_folder(dirs, cwd, parent) if up is dirs else up
-        return None if up is None else (up[0], (*up[1], leaf))  # type: ignore[index]
-    full = absolute(os.path.join(cwd, folder) if cwd else folder or "/")
-    top = tree_of(full)
-    found = None
-    if top is not None and inside(full, top):
-        parts = tuple(p for p in full[len(top) :].split("/") if p)
-        if not any(p in (".", "..") or is_git_name(p) for p in parts):
-            found = (top, parts)
+        found = None if up is None else (up[0], (*up[1], leaf))  # type: ignore[index]
+    if found is None:
+        full = absolute(os.path.join(cwd, folder) if cwd else folder or "/")
+        top = tree_of(full)
+        if top is not None and inside(full, top):
+            parts = tuple(p for p in full[len(top) :].split("/") if p)
+            if not any(p in (".", "..") or is_git_name(p) for p in parts):
+                found = (top, parts)
     dirs.folders[(cwd, folder)] = found
     return found

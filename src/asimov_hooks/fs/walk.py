@@ -301,8 +301,6 @@ _READ_FLAGS = (
     | getattr(os, "O_CLOEXEC", 0)
 )
 _TOP_FLAGS = _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0)
-# `.git` looked for in a folder by its descriptor, a link there not followed (lexists)
-_ACCESS_AT = os.access in os.supports_dir_fd and os.access in os.supports_follow_symlinks
 
 
 def open_kept(path: str) -> int | None:
@@ -313,11 +311,8 @@ def open_kept(path: str) -> int | None:
     machinery, so a batch pays one directory open and one file open per file. None when
     anything on the way is not plain (a link, `..`, `.git`, a missing or unreadable
     component, a path outside every work tree): the caller then takes the full walk,
-    which follows what may be followed and says what is refused.
-
-    A folder met for the first time below one already known is in its parent's work tree
-    when it is no link and holds no `.git` (as `tree_of` answers it): the descriptor walk
-    shows the first (`O_NOFOLLOW`), and `.git` is looked for in the folder it opened."""
+    which follows what may be followed and says what is refused. Where the run starts
+    from: `fs.trees.plain_folder`."""
     if not DIRS or os.sep != "/":
         return None
     folder, _, name = path.rpartition("/")
@@ -329,12 +324,8 @@ def open_kept(path: str) -> int | None:
         return None
     dirs = DIRS[-1]
     where = dirs.folders.get((cwd, folder), dirs)
-    new = False  # met for the first time below a known folder: the walk shows it plain
     if where is dirs:
-        where = plain_folder(dirs, cwd, folder, below=True) if _ACCESS_AT else None
-        new = where is not None
-        if not new:
-            where = plain_folder(dirs, cwd, folder)
+        where = plain_folder(dirs, cwd, folder)
     if where is None:
         return None
     top, parts = where  # type: ignore[misc]
@@ -351,17 +342,11 @@ def open_kept(path: str) -> int | None:
                 below = os.open(parts[depth - 1], _DIR_FLAGS, dir_fd=fd)
                 fresh.append((key, below))
             fd = below
-        if new and os.access(".git", os.F_OK, dir_fd=fd, follow_symlinks=False):
-            raise FileExistsError  # a tree of its own: `tree_of` says which
         opened = os.open(name, _READ_FLAGS, dir_fd=fd)
-    except (OSError, ValueError) as exc:  # the full walk says what it is
+    except (OSError, ValueError):  # the full walk says what it is
         for _, fd in fresh:
             os.close(fd)
-        if isinstance(exc, FileExistsError) and new:
-            plain_folder(dirs, cwd, folder)
         return None
-    if new:
-        dirs.folders[(cwd, folder)] = where
     spare = {fd for _, fd in fresh}
     for key, fd in fresh:  # kept for the run's next files, as `Walk` keeps them
         if not dirs.keep(key, fd, spare):
