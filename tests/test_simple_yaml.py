@@ -41,6 +41,9 @@ def reference(text: str):
 
 def agrees(text: str) -> bool:
     read, data = simple_data(text)
+    # a batch's reading (one regular expression over the commonest lines) is the same,
+    # types and key order included
+    assert repr(simple_data(text, batch=True)) == repr((read, data)), text
     if read:
         assert norm(data) == reference(text), text
     return read
@@ -109,6 +112,21 @@ def test_what_it_reads(text: str, data) -> None:
 
 def test_a_checkpoint_is_read_here() -> None:
     assert agrees(GOOD_CHECKPOINT)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'a: "x"\nb:\n  - "y"\n  - z\nc:\n  d: 1\n',
+        "a: x  \nb: -3\n",  # trailing spaces; a negative number (left to the lines)
+        "a:\n- 'x'\n",
+        'a: "x" # c\n',
+        "a: 1\n\n# c\n   \nb: 2",
+        "a:\n  - x\n b: 1\n",
+    ],
+)
+def test_a_batch_reads_what_the_lines_read(text: str) -> None:
+    agrees(text)
 
 
 WORDS = ["a", "b", "key", "true", "no", "null", "~", "1", "+2", "012", "-3", "-0", "-07",

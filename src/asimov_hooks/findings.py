@@ -49,6 +49,8 @@ class FileResult:
 
     @property
     def status(self) -> str:
+        if not self.findings:  # most files
+            return "valid" if self.skipped is None else "skipped"
         # a skipped file's info findings (not-protocol-file says why) do not check it
         if self.skipped is not None and all(f.level == "info" for f in self.findings):
             return "skipped"

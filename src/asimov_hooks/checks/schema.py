@@ -22,15 +22,12 @@ def check_schema(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
     name = ctx.spec.get("schema")
     if not name:
         return
-    caps: dict[str, tuple[str, int]] | None = None  # read on the first list over its cap
     for err in _errors(name, ctx):
         text = f"{_dotted(err.path)}: {err.message}" if err.path else err.message
         err_path = _data_path(ctx.data, err.path)  # where the file holds it
         cap = None
         if err.keyword == "maxItems" and len(err_path) == 1 and "suggestion-over-cap" in opts:
-            if caps is None:
-                caps = _trim_caps(ctx)
-            cap = caps.get(err_path[0])
+            cap = _trim_cap(ctx, err_path[0])
         refused = _trim_refuses(ctx) if cap is not None else None
         if refused is not None:  # trim would leave the file as it is: say why, not "run it"
             advice = (
@@ -46,16 +43,19 @@ def check_schema(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
             yield err_path, text, err.on_key
 
 
-def _trim_caps(ctx: Context) -> dict[str, tuple[str, int]]:
-    """{list field: (first|last, max)} the trimmer caps in files of this kind."""
+def _trim_cap(ctx: Context, name: Any) -> tuple[str, int] | None:
+    """(first|last, max) when the trimmer caps the list `name` in files of this kind:
+    the end it keeps of this file's list (`Settings.ends`, asked of that list alone),
+    else None."""
+    from ..trim.order import keep_for
     from ..trim.settings import Settings
 
     settings = Settings.from_config(ctx.config)  # the one reading of the section
-    if ctx.kind not in settings.kinds:
-        return {}
+    cap = settings.caps.get(name)
+    if cap is None or ctx.kind not in settings.kinds:
+        return None
     data = ctx.data if isinstance(ctx.data, dict) else {}
-    ends = settings.ends({name: data.get(name) for name in settings.caps})
-    return {name: (ends[name], cap.max) for name, cap in settings.caps.items()}
+    return keep_for(cap.keep, settings.order, data.get(name) or []), cap.max
 
 
 def _trim_refuses(ctx: Context) -> str | None:

@@ -135,6 +135,7 @@ def unknown_key(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str
             _SHIPPED_KEYS[schema] = known
     if not known:
         return
+    names, hints = _known_names(known)
     for key in ctx.data:
         if type(key) is str:
             name = key
@@ -142,13 +143,27 @@ def unknown_key(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str
             from ..minischema.keywords import key_text
 
             name = key_text(key)
-        if name in known:
+        if name in names:
             continue
-        import difflib  # only for a key to name (a valid file does not pay for it)
+        hint = hints.get(name)
+        if hint is None:  # the closest known key, worked out once per key and list
+            import difflib  # only for a key to name (a valid file does not pay for it)
 
-        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+            hint = hints[name] = f"; did you mean {close[0]!r}?" if close else ""
         yield (key,), f"unknown key {name!r} (not one of the checkpoint's known keys){hint}", True
+
+
+# id(a list of known keys) -> (the list, its keys as a set, {unknown key: its hint}):
+# files of a kind share the list (the schema's, or the config's `known`)
+_NAMES: dict[int, tuple[list[str], frozenset[str], dict[str, str]]] = {}
+
+
+def _known_names(known: list[str]) -> tuple[frozenset[str], dict[str, str]]:
+    entry = _NAMES.get(id(known))
+    if entry is None or entry[0] is not known:
+        entry = _NAMES[id(known)] = (known, frozenset(known), {})
+    return entry[1], entry[2]
 
 
 def definitions_cache_keys(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str]]:

@@ -16,6 +16,7 @@ from .keywords import (
     _show,
     _string_step,
     _type_step,
+    exact_types,
     text_keys,
 )
 from .refs import References
@@ -57,6 +58,9 @@ class Evaluator:
         self.pattern_seconds = pattern_seconds  # a time bound for a user schema's patterns
         self.formats = formats  # `format` asserted (formats.CHECKS), else an annotation
         self._compiled: dict[int, tuple[Any, Check]] = {}
+        # id(a node that only checks `type`) -> (the node, the Python types that pass it
+        # as they are): a parent asks a value's type instead of calling the node's check
+        self._only_type: dict[int, tuple[Any, frozenset[type]]] = {}
         self._refs: References | None = None  # built on the first `$ref`
 
     def _resolve(self, schema: dict[str, Any]) -> Any:
@@ -122,6 +126,22 @@ class Evaluator:
         if {"required", "properties", "additionalProperties"} & schema.keys():
             steps.append(self._object_step(schema))
         steps.extend(self._combination_steps(schema))
+        if len(steps) == 1:  # one step (most nodes): no loop; a node's check returns None
+            step = steps[0]
+            if "type" in schema:  # the type step alone (a `$ref` would be a step before it)
+                exact = exact_types(schema["type"])
+                self._only_type[id(schema)] = (schema, exact)
+
+                def typed(value: Any, path: tuple, out: list) -> None:
+                    if type(value) not in exact:
+                        step(value, path, out)
+
+                return typed
+
+            def single(value: Any, path: tuple, out: list) -> None:
+                step(value, path, out)
+
+            return single
         steps_t = tuple(steps)
 
         def run(value: Any, path: tuple, out: list) -> None:
@@ -131,9 +151,17 @@ class Evaluator:
 
         return run
 
+    def _exact(self, schema: Any) -> frozenset[type]:
+        """The Python types whose values pass `schema` (compiled already) with nothing
+        to say: those of its `type` when that is all it checks, else none."""
+        entry = self._only_type.get(id(schema))
+        return entry[1] if entry is not None and entry[0] is schema else frozenset()
+
     def _array_step(self, schema: dict[str, Any]) -> Step:
         least, most = schema.get("minItems"), schema.get("maxItems")
         items = self._fn(schema["items"]) if "items" in schema else None
+        # items that all pass a type-only `items` by their type need no call each
+        same = self._exact(schema["items"]) if items is not None else frozenset()
 
         def array_step(value: Any, path: tuple, out: list) -> None:
             if not isinstance(value, list):
@@ -146,7 +174,7 @@ class Evaluator:
                 out.append(
                     SchemaError(path, f"has {len(value)} items, more than {most}", "maxItems")
                 )
-            if items is not None:
+            if items is not None and not (same and {*map(type, value)} <= same):
                 for i, item in enumerate(value):
                     items(item, (*path, i), out)
 
@@ -154,10 +182,15 @@ class Evaluator:
 
     def _object_step(self, schema: dict[str, Any]) -> Step:
         required = tuple(schema.get("required", ()))
-        props = {key: self._fn(sub) for key, sub in schema.get("properties", {}).items()}
-        has_extra = "additionalProperties" in schema
-        extra = schema.get("additionalProperties")
-        extra_fn = self._fn(extra) if has_extra and extra is not False else None
+        # each property's check, and the types whose values pass it with no call
+        props = {
+            key: (self._fn(sub), self._exact(sub))
+            for key, sub in schema.get("properties", {}).items()
+        }
+        extra = schema.get("additionalProperties", True)
+        refuse_extra = extra is False
+        # `additionalProperties: true` (or absent) accepts any other key: no call
+        extra_fn = self._fn(extra) if extra is not True and not refuse_extra else None
 
         def object_step(value: Any, path: tuple, out: list) -> None:
             if not isinstance(value, dict):
@@ -167,12 +200,13 @@ class Evaluator:
                 if name not in value:
                     out.append(SchemaError(path, f"missing required property {name!r}", "required"))
             for key, item in value.items():
-                check = props.get(key)
-                if check is not None:
-                    check(item, (*path, key), out)
+                prop = props.get(key)
+                if prop is not None:
+                    if type(item) not in prop[1]:
+                        prop[0](item, (*path, key), out)
                 elif extra_fn is not None:
                     extra_fn(item, (*path, key), out)
-                elif has_extra:
+                elif refuse_extra:
                     out.append(
                         SchemaError(
                             (*path, key),

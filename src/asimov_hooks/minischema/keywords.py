@@ -206,9 +206,12 @@ def key_text(key: Any) -> str:
     return str(key)
 
 
+_STR = {str}
+
+
 def text_keys(value: dict) -> dict:
     """`value` with every key its `key_text` (itself when all keys are strings already)."""
-    if all(type(key) is str for key in value):
+    if {*map(type, value)} <= _STR:  # every key a str (one pass in C)
         return value
     return {key_text(key): item for key, item in value.items()}
 
@@ -251,11 +254,34 @@ def _accept(value: Any, path: tuple, out: list) -> None:
     return None
 
 
+# the Python types whose values are certainly of a JSON type (`_type_ok` says so of
+# every value whose type is exactly one of these): most values a step is asked about
+_EXACT = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "null": (type(None),),
+    "array": (list,),
+    "object": (dict,),
+}
+
+
+def exact_types(spec: Any) -> frozenset[type]:
+    """The Python types whose values pass the `type` keyword `spec` without a closer
+    look (exactly these types, not subclasses: `bool` is no `integer`)."""
+    types = spec if isinstance(spec, list) else [spec]
+    return frozenset(t for name in types if isinstance(name, str) for t in _EXACT.get(name, ()))
+
+
 def _type_step(spec: Any) -> Step:
     types = spec if isinstance(spec, list) else [spec]
     expected = " or ".join(types)
+    exact = exact_types(spec)
 
     def type_step(value: Any, path: tuple, out: list) -> bool:
+        if type(value) in exact:
+            return False
         for name in types:
             if _type_ok(value, name):
                 return False

@@ -59,9 +59,12 @@ def summary(results: Sequence[FileResult]) -> dict[str, int]:
     }
     for res in results:
         counts[res.status] += 1
-        counts["errors"] += sum(f.level == "error" for f in res.findings)
-        counts["warnings"] += sum(f.level == "warning" for f in res.findings)
-        counts["fixed"] += bool(res.fixed)
+        if res.findings:
+            levels = [f.level for f in res.findings]
+            counts["errors"] += levels.count("error")
+            counts["warnings"] += levels.count("warning")
+        if res.fixed:
+            counts["fixed"] += 1
     return counts
 
 
@@ -81,15 +84,18 @@ def _plain(role: str, text: str) -> str:
     return text
 
 
-def _status_text(res: FileResult, paint: Callable[[str, str], str] = _plain) -> str:
-    status = res.status
+def _status_text(
+    res: FileResult, paint: Callable[[str, str], str] = _plain, status: str | None = None
+) -> str:
+    """`path: status (counts)`; `status`: the result's, when the caller has it."""
+    status = status or res.status
     path = paint("path", _show(res.path))
     if status == "skipped":
         return f"{path}: skipped ({_show(res.skipped or '')})"
     if status == "valid":
         return f"{path}: {paint('valid', 'valid')}"
-    errors = sum(f.level == "error" for f in res.findings)
-    warnings = sum(f.level == "warning" for f in res.findings)
+    levels = [f.level for f in res.findings]
+    errors, warnings = levels.count("error"), levels.count("warning")
     parts = [
         p
         for p in (errors and _plural(errors, "error"), warnings and _plural(warnings, "warning"))
@@ -115,23 +121,29 @@ def write_text(
         from .color import paint
     reported = False
     for res in results:
+        if not (res.findings or res.fixed or res.fix_error or verbose):
+            continue  # valid or skipped, nothing to say
         for change in res.fixed:
             out.write(f"Fixing {paint('path', _show(res.path))}: {_show(change)}\n")
             reported = True
         if res.fix_error:
             out.write(f"Not fixed {paint('path', _show(res.path))}: {_show(res.fix_error)}\n")
             reported = True
-        problems = [f for f in res.findings if not (quiet and f.level == "info")]
-        if verbose or problems or res.status not in ("valid", "skipped"):
-            out.write(_status_text(res, paint) + "\n")
+        problems = [f for f in res.findings if f.level != "info"] if quiet else res.findings
+        status = res.status
+        if verbose or problems or status not in ("valid", "skipped"):
+            out.write(_status_text(res, paint, status) + "\n")
+        at, shown = None, ""  # a result's findings share its path: shown once
         for f in problems:
+            if f.path is not at:
+                at, shown = f.path, paint("path", _show(f.path))
             out.write(
-                f"{paint('path', _show(f.path))}:{f.line}:{f.col}: {paint(f.level, f.level)} "
+                f"{shown}:{f.line}:{f.col}: {paint(f.level, f.level)} "
                 f"{paint('rule', f.rule)} {_show(f.message)}\n"
             )
             if f.suggestion and not quiet:
                 out.write(f"    suggestion: {_show(f.suggestion)}\n")
-        reported = reported or bool(problems) or res.status not in ("valid", "skipped")
+        reported = reported or bool(problems) or status not in ("valid", "skipped")
     if verbose or reported:
         out.write(summary_line(results) + "\n")
 

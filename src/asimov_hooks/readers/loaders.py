@@ -14,6 +14,7 @@ from .guards import limits as default_limits
 from .markers import find_conflict_marker
 from .problem import UnkeptComments
 from .simple_yaml import _list_first, read_locator, simple_data
+from .stray import stray_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost start-up time
@@ -158,9 +159,12 @@ def load_yaml(
     """
     lim = limits if limits is not None else default_limits()
     guard(text, "yaml", lim)
-    simple, data = simple_data(text)
+    simple, data = simple_data(text, bool(_BATCH))
     if simple:  # the plainest shape: no YAML library loaded, positions from its lines
         return Document(data, read_locator(text), plain=True)
+    stray = stray_problem(text)
+    if stray is not None:  # a stray `key:` line: the round trip's words, without it
+        raise stray
     simple, data = _archive_data(text)
     if simple:  # a trim archive of the trimmer's entries: read line by line
         return Document(data, _positions_later(text, max_nodes, lim))

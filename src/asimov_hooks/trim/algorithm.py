@@ -167,18 +167,29 @@ def _plain_trimmable(
     block scalar, tab or odd line break) with every capped field absent, null or a list
     of strings, within the nesting limit; else None. The trimmer lays such a text out
     and cuts it by whole lines, and refuses none of them (`tests/test_trim_plain.py`).
-    `document`: validate's reading of `text`, whose data is the plain reader's when it
-    says so (`Document.plain`), so the text is not read twice."""
+    `document`: validate's reading of `text` under `limits`, whose data is the plain
+    reader's when it says so (`Document.plain`), so the text is not read twice, nor its
+    nesting measured again (the reader's guards measured it against the same limit)."""
+    if document is not None and document.plain:
+        return _capped_lists_plain(document.data, settings)
     from ..readers.guards import InputProblem, check_depth
     from ..readers.guards import limits as default_limits
+    from ..readers.simple_yaml import simple_data
 
-    if document is not None and document.plain:
-        plain, data = True, document.data
-    else:
-        from ..readers.simple_yaml import simple_data
+    plain, data = simple_data(text)
+    if not plain or _capped_lists_plain(data, settings) is None:
+        return None
+    try:  # the trimmer's parse refuses what the guards refuse (the plain shape has no tags)
+        check_depth(text, "yaml", (limits or default_limits())["max-depth"])
+    except InputProblem:
+        return None
+    return data
 
-        plain, data = simple_data(text)
-    if not plain or not isinstance(data, dict) or not data:
+
+def _capped_lists_plain(data: Any, settings: Settings) -> Any:
+    """`data` (of a plain-shape text) when it is a mapping whose capped fields are each
+    absent, null or a list of strings, else None."""
+    if not isinstance(data, dict) or not data:
         return None
     for name in settings.caps:
         value = data.get(name)
@@ -186,10 +197,6 @@ def _plain_trimmable(
             isinstance(value, list) and all(isinstance(item, str) for item in value)
         ):
             return None  # the trimmer refuses it, and says why
-    try:  # the trimmer's parse refuses what the guards refuse (the plain shape has no tags)
-        check_depth(text, "yaml", (limits or default_limits())["max-depth"])
-    except InputProblem:
-        return None
     return data
 
 

@@ -17,6 +17,8 @@ history, and is left as configured.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from typing import Any
@@ -34,8 +36,6 @@ def _trend(values: list[object]) -> str | None:
     known = [v for v in values if v is not None]
     if len(known) < 2:
         return None
-    from itertools import pairwise
-
     pairs = list(pairwise(known))
     if all(a > b for a, b in pairs):  # type: ignore[operator]
         return NEWEST_FIRST
@@ -44,15 +44,19 @@ def _trend(values: list[object]) -> str | None:
     return None
 
 
+# what every date holds, found at once by its leading `-` (the date pattern, which
+# begins with `\b`, is tried at every character of a text: forty times as long)
+_DATE_PART = r"-\d\d-"
 _COMPILED: list[Any] = []
 
 
 def _patterns() -> Any:
-    """The three patterns' `search`, compiled once (a batch asks for every long list)."""
+    """The patterns' `search` (the three, then `_DATE_PART`), compiled once (a batch
+    asks for every long list)."""
     if not _COMPILED:
         import re
 
-        _COMPILED.extend(re.compile(p).search for p in (_DATE, _TASK, _NEWEST))
+        _COMPILED.extend(re.compile(p).search for p in (_DATE, _TASK, _NEWEST, _DATE_PART))
     return _COMPILED
 
 
@@ -60,22 +64,27 @@ def detect(items: list[str]) -> str | None:
     """The order the items show, or None when they show none."""
     if len(items) < 2:
         return None
-    date, task, newest = _patterns()
+    date, task, newest, date_part = _patterns()
     texts = [item if isinstance(item, str) else "" for item in items]
-    dates: list[object] = []
-    for text in texts:
-        found = date(text)
-        dates.append(found.group(1).replace(" ", "T") if found else None)
-    order = _trend(dates)
-    if order:
-        return order
-    tasks: list[object] = []
-    for text in texts:
-        found = task(text)
-        tasks.append(int(found.group(1)) if found else None)
-    order = _trend(tasks)
-    if order:
-        return order
+    # one search of all the items first: a list with no date (no `-00-` in any item) or
+    # no task number in any item needs no search of each. NUL joins them: no pattern
+    # matches it or across it, and to `\b` it is the edge of a text, so every item's
+    # match is found in the whole (a NUL inside an item can only add one, never lose one)
+    joined = "\0".join(texts)
+    if date_part(joined):  # a date may be there: each item's own search says
+        dates: list[object] = [
+            found.group(1).replace(" ", "T") if (found := date(text)) else None for text in texts
+        ]
+        order = _trend(dates)
+        if order:
+            return order
+    if task(joined):
+        tasks: list[object] = [
+            int(found.group(1)) if (found := task(text)) else None for text in texts
+        ]
+        order = _trend(tasks)
+        if order:
+            return order
     first, last = bool(newest(texts[0])), bool(newest(texts[-1]))
     if first != last:
         return NEWEST_FIRST if first else OLDEST_FIRST

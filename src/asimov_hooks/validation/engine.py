@@ -161,7 +161,7 @@ class Checker:
         if read and "asimov-hooks:" in read[0][0]:
             self._suppress(result, record, *read[0])
         found = result.findings
-        if any(f.rule == "max-lines-hard" for f in found):
+        if found and any(f.rule == "max-lines-hard" for f in found):
             found[:] = [f for f in found if f.rule != "max-lines-soft"]
         return result
 
@@ -209,6 +209,7 @@ class Checker:
         spec = self.config.kinds[kind]
         rules = self.selected(record)
         result = FileResult(path, kind)
+        check = registry.check  # a rule's check, imported on its first use
 
         def emit(
             rule: str, message: str, line: int = 1, col: int = 1, advice: str | None = None
@@ -230,7 +231,7 @@ class Checker:
 
         def run(ctx: Context, rid: str) -> None:
             # (where, message[, on_key[, suggestion for this finding]])
-            for found in registry.check(rid)(ctx, rules[rid]):
+            for found in check(rid)(ctx, rules[rid]):
                 line, col = ctx.position(found[0], len(found) > 2 and found[2])
                 emit(rid, found[1], line, col, found[3] if len(found) > 3 else None)
 
@@ -286,7 +287,7 @@ class Checker:
         if fmt == "text":
             return result
 
-        if not text.text.strip():
+        if not text.text or text.text.isspace():  # (no stripped copy of the text)
             emit("empty-file", f"file is empty; expected a {spec.get('description', kind)}")
             return result
         try:
