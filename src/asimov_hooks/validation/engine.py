@@ -297,6 +297,8 @@ class Checker:
                 # without a data check nothing asks where a value sits (the archive):
                 # the data is read without a node tree
                 positions = bool(data_checks)
+                if "problem" in ctx.memo:  # the size rules' reading of the text failed
+                    raise ctx.memo["problem"]
                 ctx.document = ctx.memo.get("document") or load_yaml(
                     text.text, max_nodes, self.config.limits, positions
                 )
