@@ -41,6 +41,9 @@ def reference(text: str):
 
 def agrees(text: str) -> bool:
     read, data = simple_data(text)
+    # a batch's reading (one regular expression over the commonest lines) is the same,
+    # types and key order included
+    assert repr(simple_data(text, batch=True)) == repr((read, data)), text
     if read:
         assert norm(data) == reference(text), text
     return read
@@ -109,6 +112,21 @@ def test_what_it_reads(text: str, data) -> None:
 
 def test_a_checkpoint_is_read_here() -> None:
     assert agrees(GOOD_CHECKPOINT)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'a: "x"\nb:\n  - "y"\n  - z\nc:\n  d: 1\n',
+        "a: x  \nb: -3\n",  # trailing spaces; a negative number (left to the lines)
+        "a:\n- 'x'\n",
+        'a: "x" # c\n',
+        "a: 1\n\n# c\n   \nb: 2",
+        "a:\n  - x\n b: 1\n",
+    ],
+)
+def test_a_batch_reads_what_the_lines_read(text: str) -> None:
+    agrees(text)
 
 
 WORDS = ["a", "b", "key", "true", "no", "null", "~", "1", "+2", "012", "-3", "-0", "-07",
@@ -250,3 +268,47 @@ def test_positions_in_benchmark_families_are_libyamls() -> None:
 
 def test_the_locator_refuses_what_the_reader_hands_over() -> None:
     assert simple_locator("a: [1, 2]\n") is None
+
+
+def guard_says(check, text: str, limits: dict[str, int]):
+    try:
+        check(text, limits)
+    except YAMLProblem as problem:
+        return problem.message, problem.line, problem.col
+    return None
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_soups(), st.sampled_from([1, 2, 3, 4, 6, 100]))
+def test_the_plain_guard_says_what_the_guard_says(text: str, depth: int) -> None:
+    """What the plain reading proves spares the guard's scan, never its answer."""
+    from asimov_hooks.readers.document import guard, guard_plain
+    from asimov_hooks.readers.guards import limits
+
+    if not simple_data(text)[0]:
+        return
+    lim = {**limits(), "max-depth": depth}
+    assert guard_says(guard_plain, text, lim) == guard_says(
+        lambda t, li: guard(t, "yaml", li), text, lim
+    )
+
+
+def test_the_plain_guard_on_deep_and_long_texts() -> None:
+    from asimov_hooks.readers.document import guard, guard_plain
+    from asimov_hooks.readers.guards import limits
+
+    texts = [t for t in benchmark_texts() if simple_data(t)[0]]
+    texts += ["".join(f"{' ' * i}k{i}:\n" for i in range(n)) + f"{' ' * n}v: 1\n" for n in range(9)]
+    texts += [
+        "a:\n" + "  - x [\n" * 3,
+        "a: 'x!'\n",
+        "a:\n" + "".join(f"b{i}: 1\n" for i in range(150)),
+    ]
+    refused = 0
+    for text in texts:
+        for depth in (1, 2, 3, 5, 8, 100, 200):
+            lim = {**limits(), "max-depth": depth}
+            plain = guard_says(guard_plain, text, lim)
+            assert plain == guard_says(lambda t, li: guard(t, "yaml", li), text, lim), text
+            refused += plain is not None
+    assert refused > 20

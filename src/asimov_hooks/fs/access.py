@@ -75,9 +75,7 @@ def _inside(path: str, directory: str) -> bool:
 
 def _plain(path: str, *, follow: bool = True) -> Walk:
     """A file outside any work tree (nothing to hold it to): its directory by descriptor."""
-    from .walk import plain
-
-    return plain(path, follow=follow)
+    return (_WALK[0] if _WALK else _walk_module()).plain(path, follow=follow)
 
 
 _WALK: list[Any] = []  # fs.walk, imported on the first walk (a hook that reads no file never)
@@ -175,6 +173,9 @@ _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY
 def _open_read(path: str, root: str | None, confined: bool, git_internal: bool) -> int:
     """A descriptor of the file to read, opened (non-blocking) from the directory
     descriptor that the walk checked, the last component not followed."""
+    kept = _WALK and confined and root is None and not git_internal  # a run's short way
+    if kept and (fd := _WALK[0].open_kept(path)) is not None:
+        return fd  # `fs.walk.open_kept`: a plain path from the run's kept descriptors
     walk = _walk(path, root, what="path", git_internal=git_internal) if confined else None
     try:
         if walk is None:
@@ -234,17 +235,17 @@ def read_bytes(
             raise FileProblem(
                 "max-bytes-hard", f"{st.st_size:,} bytes, over the {cap:,}-byte {bound}; not parsed"
             )
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, min(1 << 20, cap + 1 - total))
-            if not chunk:
-                break
+        chunks, total, ask = [], 0, st.st_size + 1  # one read to its end, unless it grew
+        while chunk := os.read(fd, want := min(ask, cap + 1 - total)):
             chunks.append(chunk)
             total += len(chunk)
             if total > cap:
                 raise FileProblem(
                     "max-bytes-hard", f"more than {cap:,} bytes (grew while read); not parsed"
                 )
+            if len(chunk) < want and total == st.st_size:  # its end, at the size it had
+                break
+            ask = 1 << 20
         return b"".join(chunks)
     except OSError as exc:
         raise FileProblem("io-error", f"cannot read: {exc.strerror}") from None
@@ -367,8 +368,7 @@ _CONTROL = {i: f"\\x{i:02x}" for i in [*range(0x20), 0x7F]}
 _CONTROL.update({0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r", 0x1B: "\\x1b"})
 for _c in range(0x80, 0xA0):  # C1 controls (CSI and friends)
     _CONTROL[_c] = f"\\x{_c:02x}"
-_CONTROL[0x2028] = "\\u2028"
-_CONTROL[0x2029] = "\\u2029"
+_CONTROL.update({0x2028: "\\u2028", 0x2029: "\\u2029"})
 
 
 # what a CI runner reads as a command at the start of a line: GitHub's `::error ...::`,

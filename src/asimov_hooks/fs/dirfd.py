@@ -20,6 +20,8 @@ class KeptDirs:
         self.fds: dict[tuple[str, tuple[str, ...], bool], int] = {}
         self.kept: set[int] = set()
         self.busy: dict[int, int] = {}
+        # a folder as written (cwd, name) -> its tree's top and real names below it
+        self.folders: dict[tuple[str, str], object] = {}
 
     def get(self, key: tuple[str, tuple[str, ...], bool]) -> int | None:
         fd = self.fds.pop(key, None)

@@ -7,7 +7,13 @@ Kept apart from `fs.walk` (which re-exports it): every agent event asks which tr
 project is, and most ask nothing else of the file system.
 """
 
+from __future__ import annotations
+
 import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from .dirfd import KeptDirs
 
 # Inside `remembered_trees()` (one validate run: its files share ancestors) which
 # directories hold a `.git`, which work tree holds a directory, and where a found top
@@ -118,3 +124,41 @@ def _tree_of(directory: str) -> str | None:
             break
         accepted = inner
     return str(_asked("real", accepted))
+
+
+def is_git_name(name: str) -> bool:
+    """`.git` as a case-insensitive file system sees it (`.GIT`, `.Git`, `.git.`, `.git `:
+    Windows drops trailing dots and spaces)."""
+    return name.rstrip(". ").casefold() == ".git" or name.casefold() == ".git"
+
+
+def inside(path: str, directory: str) -> bool:
+    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
+
+
+def plain_folder(dirs: KeptDirs, cwd: str, folder: str) -> tuple[str, tuple[str, ...]] | None:
+    """The top of a work tree that `folder` (relative to `cwd`, or absolute when `cwd`
+    is empty) is written plainly below, and the names below it (no `..`, no `.git`);
+    None when there is none. Remembered for the run (`dirs.folders`).
+
+    A folder below one answered already is answered from it and its own name, with no
+    question to the file system: it is for reading a path by plain names from the top
+    (`fs.walk.open_kept`), one `openat(O_NOFOLLOW)` at a time, and along names that are
+    no links, started from the outer tree or from one nested in it (`tree_of`'s answer
+    when a folder holds a `.git`), the same file is opened. A path that is not all plain
+    names takes the full walk, from the tree `tree_of` names."""
+    found = None
+    parent, _, leaf = folder.rpartition("/")
+    if leaf not in ("", ".", "..") and not is_git_name(leaf):
+        up = dirs.folders.get((cwd, parent), dirs)
+        up = plain_folder(dirs, cwd, parent) if up is dirs else up
+        found = None if up is None else (up[0], (*up[1], leaf))  # type: ignore[index]
+    if found is None:
+        full = absolute(os.path.join(cwd, folder) if cwd else folder or "/")
+        top = tree_of(full)
+        if top is not None and inside(full, top):
+            parts = tuple(p for p in full[len(top) :].split("/") if p)
+            if not any(p in (".", "..") or is_git_name(p) for p in parts):
+                found = (top, parts)
+    dirs.folders[(cwd, folder)] = found
+    return found

@@ -20,7 +20,9 @@ import errno
 import os
 
 from .dirfd import DIRS, KeptDirs
-from .trees import absolute
+from .trees import absolute, plain_folder
+from .trees import inside as _inside
+from .trees import is_git_name as is_git_name
 from .trees import remembered_trees as remembered_trees  # where they were first
 from .trees import tree_of as tree_of
 
@@ -41,16 +43,6 @@ class Outside(Exception):
         super().__init__(why)
         self.why = why  # "outside", "git", "hops"
         self.hops = hops  # links followed before it
-
-
-def is_git_name(name: str) -> bool:
-    """`.git` as a case-insensitive file system sees it (`.GIT`, `.Git`, `.git.`, `.git `:
-    Windows drops trailing dots and spaces)."""
-    return name.rstrip(". ").casefold() == ".git" or name.casefold() == ".git"
-
-
-def _inside(path: str, directory: str) -> bool:
-    return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
 def git_dirs(root: str) -> list[str]:
@@ -299,3 +291,64 @@ def plain(path: str, *, follow: bool = True) -> Walk:
     full = os.path.realpath(path) if follow else os.path.abspath(path)
     directory = os.path.realpath(os.path.dirname(full))
     return Walk(directory, [os.path.basename(full)], follow=False, git_ok=True)
+
+
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_NOCTTY", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+_TOP_FLAGS = _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0)
+
+
+def open_kept(path: str) -> int | None:
+    """Inside `remembered_trees()`: `path` opened for reading (non-blocking, the last
+    component not followed) from its folder's descriptor, the folder reached from the
+    run's kept descriptors by `openat(O_NOFOLLOW | O_DIRECTORY)` of each plain name not
+    kept yet. That is what `Walk` does for a path with no link on it, without its general
+    machinery, so a batch pays one directory open and one file open per file. None when
+    anything on the way is not plain (a link, `..`, `.git`, a missing or unreadable
+    component, a path outside every work tree): the caller then takes the full walk,
+    which follows what may be followed and says what is refused. Where the run starts
+    from: `fs.trees.plain_folder`."""
+    if not DIRS or os.sep != "/":
+        return None
+    folder, _, name = path.rpartition("/")
+    if name in ("", ".", "..") or is_git_name(name):
+        return None
+    try:
+        cwd = "" if path[:1] == "/" else os.getcwd()  # asked each time: the cwd may change
+    except OSError:
+        return None
+    dirs = DIRS[-1]
+    where = dirs.folders.get((cwd, folder), dirs)
+    if where is dirs:
+        where = plain_folder(dirs, cwd, folder)
+    if where is None:
+        return None
+    top, parts = where  # type: ignore[misc]
+    fresh: list[tuple[tuple[str, tuple[str, ...], bool], int]] = []
+    try:
+        fd = dirs.get((top, (), False))
+        if fd is None:
+            fd = os.open(top, _TOP_FLAGS)
+            fresh.append(((top, (), False), fd))
+        for depth in range(1, len(parts) + 1):
+            key = (top, parts[:depth], False)
+            below = None if fresh else dirs.get(key)
+            if below is None:
+                below = os.open(parts[depth - 1], _DIR_FLAGS, dir_fd=fd)
+                fresh.append((key, below))
+            fd = below
+        opened = os.open(name, _READ_FLAGS, dir_fd=fd)
+    except (OSError, ValueError):  # the full walk says what it is
+        for _, fd in fresh:
+            os.close(fd)
+        return None
+    spare = {fd for _, fd in fresh}
+    for key, fd in fresh:  # kept for the run's next files, as `Walk` keeps them
+        if not dirs.keep(key, fd, spare):
+            os.close(fd)
+    return opened

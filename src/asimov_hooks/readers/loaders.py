@@ -9,11 +9,12 @@ file does not pay for `json`), the shared pieces in `document`.
 
 from __future__ import annotations
 
-from .document import Document, Path_, YAMLProblem, guard
+from .document import Document, Path_, YAMLProblem, guard, guard_plain
 from .guards import limits as default_limits
 from .markers import find_conflict_marker
 from .problem import UnkeptComments
 from .simple_yaml import _list_first, read_locator, simple_data
+from .stray import stray_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost start-up time
@@ -157,10 +158,14 @@ def load_yaml(
     `positions` is kept for callers; both readings give the same positions.
     """
     lim = limits if limits is not None else default_limits()
-    guard(text, "yaml", lim)
-    simple, data = simple_data(text)
+    simple, data = simple_data(text, bool(_BATCH))
     if simple:  # the plainest shape: no YAML library loaded, positions from its lines
+        guard_plain(text, lim)
         return Document(data, read_locator(text), plain=True)
+    guard(text, "yaml", lim)
+    stray = stray_problem(text)
+    if stray is not None:  # a stray `key:` line: the round trip's words, without it
+        raise stray
     simple, data = _archive_data(text)
     if simple:  # a trim archive of the trimmer's entries: read line by line
         return Document(data, _positions_later(text, max_nodes, lim))

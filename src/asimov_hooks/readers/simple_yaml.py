@@ -42,14 +42,19 @@ _KEY_FIRST_REFUSED = frozenset("-.0123456789+~")
 _MAX_DEPTH = 100
 
 
-def simple_data(text: str) -> tuple[bool, Any]:
+def simple_data(text: str, batch: bool = False) -> tuple[bool, Any]:
     """(True, the data) when `text` is in the plain shape this reader takes, as the
-    libyaml readers read it; else (False, None)."""
+    libyaml readers read it; else (False, None). In a `batch` (many files, `re` loaded
+    anyway) the commonest lines are read with one regular expression (`simple_lines`)."""
+    if batch and text.isascii():  # no line taken there holds a refused character
+        from .simple_lines import lines_data
+
+        read = lines_data(text, _typed, _HandOver, _NOT_KEYS)
+        if read is not None:
+            return read
+    if _refused(text):
+        return False, None
     if _list_first(text):  # a list at the top (the trim archive): not this shape
-        return False, None
-    if not text.isascii() and any(ch in _REFUSED for ch in set(text)):
-        return False, None
-    if text.isascii() and any(ch in text for ch in _ASCII_REFUSED):
         return False, None
     lines = text.split("\n")
     try:
@@ -62,6 +67,13 @@ def simple_data(text: str) -> tuple[bool, Any]:
     if end != len(rows):
         return False, None
     return True, data
+
+
+def _refused(text: str) -> bool:
+    """Whether `text` holds a character no line read here may hold."""
+    if text.isascii():
+        return any(ch in text for ch in _ASCII_REFUSED)
+    return any(ch in _REFUSED for ch in set(text))
 
 
 _ASCII_REFUSED = tuple(ch for ch in _REFUSED if ch.isascii())
@@ -222,6 +234,7 @@ def _after_quote(rest: str, end: int) -> None:
 
 _BOOLS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _NULLS = frozenset({"~", "null", "Null", "NULL"})
+_NOT_KEYS = frozenset(_BOOLS) | _NULLS  # `_typed` reads them as other than strings
 
 
 def _typed(value: str) -> Any:

@@ -1,0 +1,166 @@
+"""A stray `key:` line (readers/stray) is told without a YAML parser, in the round-trip
+reader's words, line and column: compared with the full round-trip reading on
+thousands of generated broken texts (stray indents of every width at every line, bad
+keys, unclosed quotes and brackets, tabs), and load_yaml's answer on each is the one the
+round trip gives."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+from test_simple_yaml import benchmark_texts
+
+from asimov_hooks.readers import loaders
+from asimov_hooks.readers.loaders import YAMLProblem, load_yaml
+from asimov_hooks.readers.stray import stray_problem
+
+
+def round_trip(text: str) -> tuple | None:
+    """The full round-trip reading's problem (rule, message, line, column), or None."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            loaders._rt_document(text, 100_000)
+        except YAMLProblem as problem:
+            return problem.rule, problem.message, problem.line, problem.col
+    return None
+
+
+def said(problem: YAMLProblem | None) -> tuple | None:
+    return None if problem is None else (problem.rule, problem.message, problem.line, problem.col)
+
+
+def plain_document(rng: random.Random) -> str:
+    """A document of the plain shape: nested mappings, lists indented or at their key's
+    indent, quoted and plain values, comments and blank lines."""
+
+    def value() -> str:
+        return rng.choice(
+            ['"a b"', '"q: #x"', "'it''s'", "'x'", "plain", "x y", "12", "true", '""', "~"]
+        ) + rng.choice(["", "", "", "  # c"])
+
+    def block(indent: int, depth: int) -> list[str]:
+        pad = " " * indent
+        lines: list[str] = []
+        for n in range(rng.randint(1, 4)):
+            key = f"{rng.choice(['k', 'name', 'next_steps', 'a_b'])}{depth}{n}"
+            if rng.random() < 0.15:
+                lines.append(rng.choice(["", f"{pad}# note", "#"]))
+            shape = rng.random()
+            if shape < 0.5 or depth > 3:
+                lines.append(f"{pad}{key}: {value()}")
+            elif shape < 0.8:
+                lines.append(f"{pad}{key}:")
+                step = rng.choice([0, 2, 2, 4])
+                lines += [f"{pad}{' ' * step}- {value()}" for _ in range(rng.randint(1, 3))]
+            else:
+                lines.append(f"{pad}{key}:")
+                lines += block(indent + rng.choice([1, 2, 4]), depth + 1)
+        return lines
+
+    return "\n".join(block(0, 0)) + rng.choice(["\n", ""])
+
+
+STRAYS = [
+    'broken: "unclosed', "x: 1", "key:", "a_b: [1", "k: v # c", "y:   ", "q: 'x", 'z: "ok"',
+    "true: 1", "k:v", "- x", "x", '"q": 1', "a b: c", "k: |", "k: &a x", "# c", "k:\tv",
+    "k: {", "k: ]", 'k: "\\q"', "k: -", "--- x", "k: x: y", "_9: 1", "é: 1",
+]  # fmt: skip
+
+
+def broken(rng: random.Random, base: str) -> str:
+    """`base` with a stray line (or another breakage) at a random line."""
+    lines = base.split("\n")
+    at = rng.randrange(len(lines) + 1)
+    choice = rng.random()
+    if choice < 0.75:
+        line = " " * rng.choice([1, 2, 3, 4, 5, 6, 8]) + rng.choice(STRAYS)
+        if rng.random() < 0.15:
+            lines.insert(at, rng.choice(["", "  # note", "#x"]))
+            at += 1
+        lines.insert(at, line)
+    elif choice < 0.85 and lines[at - 1 if at else 0]:
+        row = at - 1 if at else 0  # an unclosed quote or bracket, a tab
+        lines[row] += rng.choice(['"', "'", " [", " {", "\t", ": x", " #"])
+    else:
+        row = rng.randrange(len(lines))
+        lines[row] = rng.choice(["\t", "  ", " ", "?", "-", ":"]) + lines[row]
+    if rng.random() < 0.1:
+        row = rng.randrange(len(lines))
+        lines[row] = lines[row].replace('"', "'", 2)
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_its_answers_are_the_round_trips(seed: int) -> None:
+    rng = random.Random(seed)
+    bases = benchmark_texts()[: 60 if seed % 2 else 20] + [plain_document(rng) for _ in range(60)]
+    told = 0
+    for _ in range(700):
+        text = broken(rng, rng.choice(bases))
+        got = stray_problem(text)
+        if got is None:
+            continue
+        told += 1
+        assert said(got) == round_trip(text), text
+    assert told > 50  # not a reader that hands everything over
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_load_yaml_says_what_the_round_trip_says(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    bases = benchmark_texts()[:40] + [plain_document(rng) for _ in range(40)]
+    for _ in range(300):
+        text = broken(rng, rng.choice(bases))
+        expected = round_trip(text)
+        try:
+            load_yaml(text)
+        except YAMLProblem as problem:
+            if problem.message.startswith("invalid YAML: nested"):
+                continue  # the guards' own refusal comes first
+            if expected is not None:
+                assert said(problem) == expected, text
+            continue
+        assert expected is None, text
+
+
+@pytest.mark.parametrize(
+    "text, where, context",
+    [
+        ('a: "x"\n   broken: "unclosed\nb: 1\n', (2, 4), "block mapping"),
+        ("a:\n  - 'x'\n   k: 1\n", (3, 4), "block collection"),
+        ('a:\n- "x"\n  k:\n', (3, 3), "block mapping"),  # a list at its key's indent
+        ('a:\n  b: "x"  # c\n\n  # note\n      c: d\n', (5, 7), "block mapping"),
+    ],
+)
+def test_what_it_tells(text: str, where: tuple[int, int], context: str) -> None:
+    got = stray_problem(text)
+    assert got is not None and (got.line, got.col) == where
+    assert got.message == (
+        "invalid YAML: expected <block end>, but found '<block mapping start>' "
+        f"(while parsing a {context})"
+    )
+    assert said(got) == round_trip(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: x\n  b: 1\n",  # a plain value runs on into the deeper line
+        "a:\n   b: 'x\n  - y'\n",  # the stray line opens the nested mapping
+        "   b: 1\na: 2\n",
+        'a: "x"\n  - y\n',
+        'a: "x"\n  b c: 1\n',
+        'a: "x"\n  b:c\n',
+        'a: "x"\n\tb: 1\n',
+        'a: "x"\r\n  b: 1\n',
+        'a: "x"\n  b: 1\n\x85',  # a character the reader refuses, after the stray line
+        "- a\n  b: 1\n",
+        'a: "x"\na: "y"\n  b: 1\n',  # a duplicate key first
+        'a: "x"\n',  # nothing broken
+    ],
+)
+def test_what_it_leaves_to_the_parser(text: str) -> None:
+    assert stray_problem(text) is None
