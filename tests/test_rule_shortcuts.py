@@ -167,3 +167,19 @@ def test_two_known_key_lists_in_one_run_each_name_their_own_closest_key(
     ], found
     shipped = hints["shipped/" + CP]
     assert shipped == hints["again/" + CP] and "milestones_done" not in shipped[0], found
+
+
+def test_a_broken_file_over_the_line_limit_reports_its_syntax_error_once(
+    tmp_path, monkeypatch, cli
+) -> None:
+    # the size rules read the text to ask whether trim would help; the engine's parse
+    # then reports the reading's problem (not read twice), exactly as it would alone
+    git_init(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    broken = "milestone: M\nstatus: [done\n" + "".join(f"# line {n}\n" for n in range(40))
+    write(tmp_path, CP, broken)
+    (found,) = _findings(cli, CP)[CP]
+    rules = [f[1] for f in found]
+    assert rules == ["max-lines-hard", "syntax"], found
+    assert found[0][2] == "42 lines, over the hard limit of 30 (soft limit 20)", found
+    assert found[1][0] == 43 and found[1][2].startswith("invalid YAML: expected ','"), found

@@ -268,3 +268,47 @@ def test_positions_in_benchmark_families_are_libyamls() -> None:
 
 def test_the_locator_refuses_what_the_reader_hands_over() -> None:
     assert simple_locator("a: [1, 2]\n") is None
+
+
+def guard_says(check, text: str, limits: dict[str, int]):
+    try:
+        check(text, limits)
+    except YAMLProblem as problem:
+        return problem.message, problem.line, problem.col
+    return None
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_soups(), st.sampled_from([1, 2, 3, 4, 6, 100]))
+def test_the_plain_guard_says_what_the_guard_says(text: str, depth: int) -> None:
+    """What the plain reading proves spares the guard's scan, never its answer."""
+    from asimov_hooks.readers.document import guard, guard_plain
+    from asimov_hooks.readers.guards import limits
+
+    if not simple_data(text)[0]:
+        return
+    lim = {**limits(), "max-depth": depth}
+    assert guard_says(guard_plain, text, lim) == guard_says(
+        lambda t, li: guard(t, "yaml", li), text, lim
+    )
+
+
+def test_the_plain_guard_on_deep_and_long_texts() -> None:
+    from asimov_hooks.readers.document import guard, guard_plain
+    from asimov_hooks.readers.guards import limits
+
+    texts = [t for t in benchmark_texts() if simple_data(t)[0]]
+    texts += ["".join(f"{' ' * i}k{i}:\n" for i in range(n)) + f"{' ' * n}v: 1\n" for n in range(9)]
+    texts += [
+        "a:\n" + "  - x [\n" * 3,
+        "a: 'x!'\n",
+        "a:\n" + "".join(f"b{i}: 1\n" for i in range(150)),
+    ]
+    refused = 0
+    for text in texts:
+        for depth in (1, 2, 3, 5, 8, 100, 200):
+            lim = {**limits(), "max-depth": depth}
+            plain = guard_says(guard_plain, text, lim)
+            assert plain == guard_says(lambda t, li: guard(t, "yaml", li), text, lim), text
+            refused += plain is not None
+    assert refused > 20

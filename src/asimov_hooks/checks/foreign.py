@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
 _TOP_KEY = r"""^(?:"([^"\n]+)"|'([^'\n]+)'|([^\s#&*!|>'"%@`{}\[\],?:-][^:\n]*?|-[^\s:][^:\n]*?))[ \t]*:(?:[ \t]|$)"""
 
 RULES: dict[str, object] = {}
+_SETS = (set, frozenset, type({}.keys()))
 
 
 def top_level_keys(text: str) -> list[str]:
@@ -29,9 +30,13 @@ def top_level_keys(text: str) -> list[str]:
 def foreign_reason(keys: Iterable[str], spec: dict[str, Any]) -> str | None:
     """Why a file that only shares a protocol file's name is not one, or None."""
     wanted = spec.get("identify", {}).get("keys")
-    keys = set(keys)
-    if not wanted or not keys or keys & set(wanted):
+    if not wanted:
         return None
+    if type(keys) not in _SETS:
+        keys = set(keys)
+    if not keys or not keys.isdisjoint(wanted):  # (a dict's keys are asked as they are)
+        return None
+    keys = set(keys)
     description = spec.get("description", "protocol file")
     if {"apiVersion", "kind"} <= keys:
         looks = "looks like a Kubernetes manifest (apiVersion/kind)"

@@ -10,7 +10,7 @@ from .measure import TokenEstimator, count_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
-    from collections.abc import Iterator
+    from collections.abc import Iterable
     from typing import Any
 
     from .context import Context
@@ -69,7 +69,8 @@ def _trims(ctx: Context, text: str, settings: Any) -> bool:
         max_nodes = ctx.rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
         try:
             document = load_yaml(text, max_nodes, ctx.config.limits)
-        except YAMLProblem:  # the trimmer refuses what cannot be read: nothing to trim
+        except YAMLProblem as problem:  # the trimmer refuses what cannot be read: nothing to trim
+            ctx.memo["problem"] = problem  # the engine's parse, failed already: not read again
             data = None
         else:
             ctx.memo["document"] = document  # the engine's parse, done already
@@ -78,44 +79,46 @@ def _trims(ctx: Context, text: str, settings: Any) -> bool:
     return bool(known)
 
 
-def _over_lines(ctx: Context, opts: dict[str, Any], which: str, other: str) -> Iterator[tuple]:
-    """Both line limits word their message alike and name the other limit."""
+def _over_lines(ctx: Context, opts: dict[str, Any], which: str, other: str) -> Iterable[tuple]:
+    """Both line limits word their message alike and name the other limit. (The size
+    checks, asked of every file, hand back a tuple, not a generator, for what they find.)"""
     limit, lines = opts["max"], count_lines(ctx.text.text)
-    if lines > limit:
-        paired = ctx.rules.get(f"max-lines-{other}", {}).get("max")
-        also = f" ({other} limit {paired})" if paired is not None else ""
-        message = f"{lines} lines, over the {which} limit of {limit}{also}"
-        yield limit + 1, message, False, _nothing_to_trim(ctx, opts)
+    if lines <= limit:
+        return ()
+    paired = ctx.rules.get(f"max-lines-{other}", {}).get("max")
+    also = f" ({other} limit {paired})" if paired is not None else ""
+    message = f"{lines} lines, over the {which} limit of {limit}{also}"
+    return ((limit + 1, message, False, _nothing_to_trim(ctx, opts)),)
 
 
-def max_lines_hard(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
+def max_lines_hard(ctx: Context, opts: dict[str, Any]) -> Iterable[tuple]:
     return _over_lines(ctx, opts, "hard", "soft")
 
 
-def max_lines_soft(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple]:
+def max_lines_soft(ctx: Context, opts: dict[str, Any]) -> Iterable[tuple]:
     """Found with the hard one; only the most severe is reported (`Checker.check`
     drops this one after inline suppressions, so a suppressed hard limit leaves it)."""
     return _over_lines(ctx, opts, "soft", "hard")
 
 
-def max_tokens(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[int, str]]:
+def max_tokens(ctx: Context, opts: dict[str, Any]) -> Iterable[tuple[int, str]]:
     text, cap, est = ctx.text.text, opts["max"], ctx.config.estimator_for(ctx.kind)
     tokens = est.estimate(text)
-    if tokens > cap:
-        line = 1
-        if est.method == "chars":
-            line = text.count("\n", 0, int(cap * est.divisor)) + 1
-        yield (
-            line,
-            f"~{tokens:,} tokens, over the cap of {cap:,} (estimated as {est.name}, rounded up)",
-        )
+    if tokens <= cap:
+        return ()
+    line = 1
+    if est.method == "chars":
+        line = text.count("\n", 0, int(cap * est.divisor)) + 1
+    message = f"~{tokens:,} tokens, over the cap of {cap:,} (estimated as {est.name}, rounded up)"
+    return ((line, message),)
 
 
-def max_bytes_soft(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[int, str]]:
+def max_bytes_soft(ctx: Context, opts: dict[str, Any]) -> Iterable[tuple[int, str]]:
     cap, size = opts["max"], len(ctx.text.raw)
-    if size > cap:
-        line = ctx.text.raw.count(b"\n", 0, cap) + 1
-        yield line, f"{size:,} bytes, over the {cap:,}-byte guideline"
+    if size <= cap:
+        return ()
+    line = ctx.text.raw.count(b"\n", 0, cap) + 1
+    return ((line, f"{size:,} bytes, over the {cap:,}-byte guideline"),)
 
 
 RULES = {

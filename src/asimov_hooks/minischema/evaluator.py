@@ -143,6 +143,15 @@ class Evaluator:
 
             return single
         steps_t = tuple(steps)
+        if "type" in schema and "$ref" not in schema:  # the type step first, then others
+            exact, rest = exact_types(schema["type"]), steps_t[1:]
+
+            def typed_run(value: Any, path: tuple, out: list) -> None:
+                for step in rest if type(value) in exact else steps_t:
+                    if step(value, path, out):
+                        return
+
+            return typed_run
 
         def run(value: Any, path: tuple, out: list) -> None:
             for step in steps_t:

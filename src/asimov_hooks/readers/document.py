@@ -4,7 +4,7 @@ reader runs before parsing."""
 
 from __future__ import annotations
 
-from .guards import InputProblem, check_depth, check_tags
+from .guards import InputProblem, _widest_indent, check_depth, check_tags
 from .guards import limits as default_limits
 from .problem import YAMLProblem
 
@@ -42,3 +42,22 @@ def guard(text: str, fmt: str, limits: dict[str, int] | None = None) -> None:
         what = "JSON" if fmt == "json" else "YAML"
         message = f"invalid {what}: {problem.message}"
         raise YAMLProblem("syntax", message, problem.line, problem.col) from None
+
+
+def guard_plain(text: str, limits: dict[str, int]) -> None:
+    """`guard` for a text `simple_yaml` has read, sparing what that reading proves: its
+    lines hold no flow collection and no tag when the text has no `[`, `{` or `!`, each
+    line adds at most one level (its indentation) and one more for a list item's `- `,
+    so the text nests at most its line count plus one, and at most its widest
+    indentation plus two levels deep. Anything else: the full guard."""
+    max_depth = limits["max-depth"]
+    if (
+        "[" in text
+        or "{" in text
+        or "!" in text
+        or (
+            text.count("\n") + 2 > max_depth
+            and _widest_indent("\n" + text, max_depth) + 2 > max_depth
+        )
+    ):
+        guard(text, "yaml", limits)

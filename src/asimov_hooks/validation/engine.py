@@ -146,7 +146,7 @@ class Checker:
         for item in files:
             record = self.record(item)
             if record.kind is not None:
-                for rid in PATH_RULES.intersection(self.selected(record)):
+                for rid in self._plan_of(self.selected(record))[1]:  # its path rules
                     wanted.setdefault(rid, []).append(record.path)
         if wanted:
             registry.prefetch(wanted)
@@ -235,10 +235,7 @@ class Checker:
                 line, col = ctx.position(found[0], len(found) > 2 and found[2])
                 emit(rid, found[1], line, col, found[3] if len(found) > 3 else None)
 
-        plan = self._plans.get(id(rules))
-        if plan is None or plan[0] is not rules:
-            plan = self._plans[id(rules)] = self._plan(rules)
-        _, path_checks, text_checks, data_checks, needs_data = plan
+        _, path_checks, text_checks, data_checks, needs_data = self._plan_of(rules)
         for rid in path_checks:
             run(Context(path, rel, kind, spec, self.config, None, rules), rid)  # type: ignore[arg-type]
 
@@ -297,6 +294,8 @@ class Checker:
                 # without a data check nothing asks where a value sits (the archive):
                 # the data is read without a node tree
                 positions = bool(data_checks)
+                if "problem" in ctx.memo:  # the size rules' reading of the text failed
+                    raise ctx.memo["problem"]
                 ctx.document = ctx.memo.get("document") or load_yaml(
                     text.text, max_nodes, self.config.limits, positions
                 )
@@ -329,6 +328,13 @@ class Checker:
             run(ctx, rid)
         result.findings.sort(key=lambda f: (f.line, f.col))
         return result
+
+    def _plan_of(self, rules: dict[str, dict[str, Any]]) -> tuple[Any, ...]:
+        """The plan of a file's selected rules (`_plan`), made once per rule set."""
+        plan = self._plans.get(id(rules))
+        if plan is None or plan[0] is not rules:
+            plan = self._plans[id(rules)] = self._plan(rules)
+        return plan
 
     @staticmethod
     def _plan(rules: dict[str, dict[str, Any]]) -> tuple[Any, ...]:
