@@ -1,8 +1,9 @@
 """A stray `key:` line (readers/stray) is told without a YAML parser, in the round-trip
-reader's words, line and column: compared with the full round-trip reading on
-thousands of generated broken texts (stray indents of every width at every line, bad
-keys, unclosed quotes and brackets, tabs), and load_yaml's answer on each is the one the
-round trip gives."""
+reader's words, line and column, and any other broken text is read by the round trip
+from its last entries only (`stray.focused`): both compared with the full round-trip
+reading on thousands of generated broken texts (stray indents of every width at every
+line, bad keys, unclosed quotes and brackets, tabs), and load_yaml's answer on each is
+the one the round trip gives."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from test_simple_yaml import benchmark_texts
 
 from asimov_hooks.readers import loaders
 from asimov_hooks.readers.loaders import YAMLProblem, load_yaml
-from asimov_hooks.readers.stray import stray_problem
+from asimov_hooks.readers.stray import focused, stray_problem
 
 
 def round_trip(text: str) -> tuple | None:
@@ -106,6 +107,24 @@ def test_its_answers_are_the_round_trips(seed: int) -> None:
         told += 1
         assert said(got) == round_trip(text), text
     assert told > 50  # not a reader that hands everything over
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_focused_reading_says_what_the_whole_reading_says(seed: int) -> None:
+    rng = random.Random(200 + seed)
+    bases = benchmark_texts()[:60] + [plain_document(rng) for _ in range(60)]
+    told = 0
+    for _ in range(500):
+        text = broken(rng, rng.choice(bases))
+        part = focused(text)
+        if part is None:
+            continue
+        assert part.count("\n") == text.count("\n") and text.endswith(part.lstrip("\n"))
+        problem = loaders._focused_problem(text)
+        if problem is not None:
+            told += 1
+            assert said(problem) == round_trip(text), text
+    assert told > 50
 
 
 @pytest.mark.parametrize("seed", range(2))

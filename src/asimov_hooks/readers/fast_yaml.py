@@ -113,7 +113,9 @@ def _needs_round_trip(text: str) -> bool:
     return any(ch in text for ch in _HAND_OVER_CHARS)
 
 
-def _fast_document(text: str, max_nodes: int) -> Document | None:
+def _fast_document(text: str, max_nodes: int, refused: list[Any] | None = None) -> Document | None:
+    """The fast reading, or None; libyaml's refusal (a syntax error: not a shape this
+    reading leaves to the round trip) goes to `refused`."""
     if _needs_round_trip(text):
         return None  # the round-trip loader's reading is the reference for these
     cls = _fast_loader_class()
@@ -127,7 +129,11 @@ def _fast_document(text: str, max_nodes: int) -> Document | None:
             warnings.simplefilter("ignore")
             root = loader.get_single_node()
             data = _build(loader, root) if root is not None else None
-    except Exception:  # any problem: the round-trip loader reports it properly
+    except _HandOver:
+        return None
+    except Exception as problem:  # any problem: the round-trip loader reports it properly
+        if refused is not None and type(problem).__name__ in _SYNTAX_ERRORS:
+            refused.append(problem)
         return None
     finally:
         loader.dispose()
@@ -135,6 +141,8 @@ def _fast_document(text: str, max_nodes: int) -> Document | None:
 
 
 _FAST_MAX_DEPTH = 100
+# what libyaml raises for a text it cannot parse (ruamel.yaml's names for them)
+_SYNTAX_ERRORS = frozenset({"ScannerError", "ParserError", "ReaderError"})
 _KEY_TYPES = frozenset({str, int, float, bool, type(None)})
 
 

@@ -120,11 +120,34 @@ def _check_aliases(root: Any, limits: dict[str, int]) -> None:
         raise YAMLProblem("yaml-aliases", f"{problem.message}; not checked") from None
 
 
-def _fast_document(text: str, max_nodes: int) -> Document | None:
+def _fast_document(text: str, max_nodes: int, refused: list[Any] | None = None) -> Document | None:
     """`fast_yaml`'s node-based libyaml reading (imported when a text needs it)."""
     from .fast_yaml import _fast_document as read
 
-    return read(text, max_nodes)
+    return read(text, max_nodes, refused)
+
+
+def _focused_problem(text: str) -> YAMLProblem | None:
+    """The round-trip reader's problem with a text libyaml refuses, found by composing
+    only its last entries (`stray.focused`); None: read the whole text."""
+    from .stray import focused
+
+    part = focused(text)
+    if part is None:
+        return None
+    from .yamlio import _PURE_SCANNER_ONLY, ROUND_TRIP, make_yaml, reading
+
+    try:
+        with reading(part, ROUND_TRIP):
+            for _ in make_yaml(ROUND_TRIP).compose_all(part):
+                pass
+    except UnkeptComments:
+        return None
+    except YAMLProblem as problem:
+        if any(words in problem.message for words in _PURE_SCANNER_ONLY):
+            return None  # libyaml reads the whole text there
+        return problem
+    return None
 
 
 def _fast_loader_class() -> Any:
@@ -175,8 +198,15 @@ def load_yaml(
         streamed, data = stream_data(text)
         if streamed:
             return Document(data, _positions_later(text, max_nodes, lim))
-    fast = _fast_document(text, max_nodes)
-    return fast if fast is not None else _rt_document(text, max_nodes, lim)
+    refused: list[Any] = []
+    fast = _fast_document(text, max_nodes, refused)
+    if fast is not None:
+        return fast
+    if refused:  # broken: the round trip's words, from as little of the text as it needs
+        problem = _focused_problem(text)
+        if problem is not None:
+            raise problem
+    return _rt_document(text, max_nodes, lim)
 
 
 # Inside `batch_reading()` (a validate run of many files) a text the plain reader hands

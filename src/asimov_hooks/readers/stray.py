@@ -33,6 +33,51 @@ class _Stray(Exception):
 def stray_problem(text: str) -> YAMLProblem | None:
     """The round-trip reader's problem with `text` when it is a stray `key:` line after
     a quoted value (see above); None when the text is not that case."""
+    rows = _rows(text)
+    if rows is None:
+        return None
+    try:
+        _mapping(rows, 0, rows[0][0], 1, [])
+    except _Stray as stray:
+        return stray.problem
+    except _HandOver:
+        return None
+    return None
+
+
+def focused(text: str) -> str | None:
+    """`text` with its first top-level entries blanked (their lines left empty), where
+    the round-trip reader meets the same problem, at the same line and column, sooner;
+    None when there is nothing to blank. Only entries of the plain shape before the one
+    the plain reader cannot read are blanked, and the entry before that one is kept:
+    from the top-level key that opens it, the reader is where it was in the whole
+    text (at the top-level mapping's next key, nothing pending), and it reads the
+    same tokens from there. A text of one document only (no document marker): its
+    problem, when composing it fails, comes before any value is built. `tests/test_stray_yaml.py` holds every answer to the whole
+    text's reading."""
+    rows = _rows(text)
+    if rows is None or rows[0][0] != 0:
+        return None
+    entries: list[int] = []  # the line of each top-level key met
+    _walk(rows, entries)
+    if len(entries) < 3:
+        return None
+    keep = entries[-2]
+    lines = text.split("\n")
+    return "\n" * keep + "\n".join(lines[keep:])
+
+
+def _walk(rows: list[tuple[int, str, int]], entries: list[int]) -> None:
+    """Read the rows as far as the plain shape goes."""
+    try:
+        _mapping(rows, 0, 0, 1, entries)
+    except (_Stray, _HandOver):
+        return None
+
+
+def _rows(text: str) -> list[tuple[int, str, int]] | None:
+    """(indent, content, line number) of every line that holds more than a comment; None
+    when the text is not for this module (a document marker: one document only)."""
     if not text.isascii() or any(ch in text for ch in _ASCII_REFUSED):
         return None  # the reader refuses some characters before it parses anything
     rows = []
@@ -45,13 +90,7 @@ def stray_problem(text: str) -> YAMLProblem | None:
         rows.append((len(line) - len(content), content.rstrip(" "), number))
     if not rows or rows[0][1][:1] == "-":
         return None
-    try:
-        _mapping(rows, 0, rows[0][0], 1)
-    except _Stray as stray:
-        return stray.problem
-    except _HandOver:
-        return None
-    return None
+    return rows
 
 
 def _check(rows: list[tuple[int, str, int]], at: int, value: str, message: str) -> None:
@@ -72,13 +111,18 @@ def _check(rows: list[tuple[int, str, int]], at: int, value: str, message: str) 
     raise _Stray(YAMLProblem("syntax", message, number + 1, indent + 1))
 
 
-def _mapping(rows: list[tuple[int, str, int]], at: int, indent: int, depth: int) -> int:
-    """`simple_yaml._mapping`, raising `_Stray` where it meets a stray line."""
+def _mapping(
+    rows: list[tuple[int, str, int]], at: int, indent: int, depth: int, entries: list[int]
+) -> int:
+    """`simple_yaml._mapping`, raising `_Stray` where it meets a stray line; the line of
+    each top-level key goes to `entries`."""
     if indent != rows[at][0] or depth > _MAX_DEPTH:
         raise _HandOver
     keys: set[str] = set()
     while at < len(rows) and rows[at][0] == indent:
         content = rows[at][1]
+        if depth == 1:
+            entries.append(rows[at][2])
         key, rest = _key(content)
         if key in keys:
             raise _HandOver
@@ -94,7 +138,7 @@ def _mapping(rows: list[tuple[int, str, int]], at: int, indent: int, depth: int)
         elif rows[at][1][:2] == "- " and rows[at][0] >= indent:
             at = _sequence(rows, at, rows[at][0], indent)
         elif rows[at][0] > indent:
-            at = _mapping(rows, at, rows[at][0], depth + 1)
+            at = _mapping(rows, at, rows[at][0], depth + 1, entries)
     if at < len(rows) and rows[at][0] > indent:
         raise _HandOver
     return at
