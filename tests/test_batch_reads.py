@@ -202,15 +202,20 @@ def test_kept_descriptors_end_with_the_run_and_stay_in_this_process(tmp_path) ->
     inherited by a program the run starts."""
     repo = str(tmp_path / "repo")
     git_init(repo)
-    paths = [write(repo, f"f{index:03d}/x.yaml", f"n: {index}\n") for index in range(150)]
+    paths = [
+        write(repo, f"f{index // 2:03d}/{index % 2}.yaml", f"n: {index}\n") for index in range(300)
+    ]
     before = _open_fds()
+    real = os.path.realpath(repo)
     with remembered_trees():
         for index, path in enumerate(paths):
             assert read_bytes(path) == f"n: {index}\n".encode()
             assert len(_open_fds()) - len(before) <= MAX_KEPT_DIRS
-        real = os.path.realpath(repo)
+            assert (real + "/" + path.split("/")[-2] in dict(_open_fds(real)).values()) == (
+                index % 2 == 1
+            )  # a folder's descriptor is kept from its second file on
         kept = [int(fd) for fd, where in _open_fds(real)]
-        assert kept
+        assert len(kept) == MAX_KEPT_DIRS
         assert not any(os.get_inheritable(fd) for fd in kept)
         show_fds = (
             "import os\n"

@@ -47,9 +47,7 @@ def _trim_cap(ctx: Context, name: Any) -> tuple[str, int] | None:
     """(first|last, max) when the trimmer caps the list `name` in files of this kind:
     the end it keeps of this file's list (`Settings.ends`, asked of that list alone),
     else None."""
-    from ..trim.order import keep_for
-    from ..trim.settings import Settings
-
+    Settings, keep_for, _ = _TRIM or _trim()
     settings = Settings.from_config(ctx.config)  # the one reading of the section
     cap = settings.caps.get(name)
     if cap is None or ctx.kind not in settings.kinds:
@@ -59,9 +57,23 @@ def _trim_cap(ctx: Context, name: Any) -> tuple[str, int] | None:
 
 
 def _trim_refuses(ctx: Context) -> str | None:
-    from ..trim.algorithm import trim_refusal
+    return (_TRIM or _trim())[2](ctx)  # trim_refusal
 
-    return trim_refusal(ctx)
+
+# the trimmer's pieces the advice asks, imported on the first list over its cap and
+# kept (an import statement per file costs more than the lookup)
+_TRIM: list[Any] = []
+
+
+def _trim() -> list[Any]:
+    """[Settings, keep_for, trim_refusal]."""
+    if not _TRIM:
+        from ..trim.algorithm import trim_refusal
+        from ..trim.order import keep_for
+        from ..trim.settings import Settings
+
+        _TRIM.extend((Settings, keep_for, trim_refusal))
+    return _TRIM
 
 
 def _errors(name: str, ctx: Context) -> list[Any]:

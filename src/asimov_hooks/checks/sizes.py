@@ -38,19 +38,31 @@ def _nothing_to_trim(ctx: Context, opts: dict[str, Any]) -> str | None:
     return template.format(**found)
 
 
+# what the advice asks of the reader and the trimmer, imported on its first use (the
+# size-only hook never needs them) and kept: an import statement per file costs more
+_TRIM: list[Any] = []
+
+
+def _trim() -> list[Any]:
+    """[Settings, load_yaml, YAMLProblem, removes_anything, trim_refusal]."""
+    if not _TRIM:
+        from ..readers.loaders import YAMLProblem, load_yaml
+        from ..trim.algorithm import removes_anything, trim_refusal
+        from ..trim.settings import Settings
+
+        _TRIM.extend((Settings, load_yaml, YAMLProblem, removes_anything, trim_refusal))
+    return _TRIM
+
+
 def _untrimmed(ctx: Context) -> bool | str | dict[str, int]:
     """Why trim cannot shorten the file (its refusal), what it holds besides what trim
     removes (comments, blank lines, lines), or False when there is nothing to say."""
-    from ..trim.settings import Settings
-
-    settings = Settings.from_config(ctx.config)  # the one reading of the trim section
+    settings = (_TRIM or _trim())[0].from_config(ctx.config)  # the one reading of `trim`
     if ctx.kind not in settings.kinds:
         return False
     text = ctx.text.text
     if _trims(ctx, text, settings):
-        from ..trim.algorithm import trim_refusal
-
-        refused = trim_refusal(ctx)  # "run trim" only where trim would run
+        refused = _TRIM[4](ctx)  # trim_refusal: "run trim" only where trim would run
         return False if refused is None else refused
     rows = text.splitlines()
     comments = sum(1 for row in rows if row.lstrip().startswith("#"))
@@ -62,9 +74,7 @@ def _trims(ctx: Context, text: str, settings: Any) -> bool:
     """Whether the trimmer would remove anything from this file (asked once per file)."""
     known = ctx.memo.get("trims")
     if known is None:
-        from ..readers.loaders import YAMLProblem, load_yaml
-        from ..trim.algorithm import removes_anything
-
+        _, load_yaml, YAMLProblem, removes_anything, _ = _TRIM or _trim()
         soft = ctx.rules.get("max-lines-soft", {}).get("max")
         max_nodes = ctx.rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
         try:

@@ -9,6 +9,9 @@ from __future__ import annotations
 import os
 
 MAX_KEPT_DIRS = 64  # directory descriptors one run keeps open at once
+# a kept directory: the top of its work tree, the real names below it, whether the walk
+# that opened it may enter `.git`
+Kept = tuple[str, tuple[str, ...], bool]
 
 
 class KeptDirs:
@@ -17,19 +20,20 @@ class KeptDirs:
     `dir_fd` a descriptor is (never closed under them)."""
 
     def __init__(self) -> None:
-        self.fds: dict[tuple[str, tuple[str, ...], bool], int] = {}
+        self.fds: dict[Kept, int] = {}
         self.kept: set[int] = set()
         self.busy: dict[int, int] = {}
-        # a folder as written (cwd, name) -> its tree's top and real names below it
-        self.folders: dict[tuple[str, str], object] = {}
+        # a folder as written (cwd, name) -> the keys from its tree's top down to it
+        # (`fs.trees.plain_folder`), None when it is not plainly below a top
+        self.folders: dict[tuple[str, str], tuple[Kept, ...] | None] = {}
 
-    def get(self, key: tuple[str, tuple[str, ...], bool]) -> int | None:
+    def get(self, key: Kept) -> int | None:
         fd = self.fds.pop(key, None)
         if fd is not None:
             self.fds[key] = fd  # most recently used last
         return fd
 
-    def keep(self, key: tuple[str, tuple[str, ...], bool], fd: int, spare: set[int]) -> bool:
+    def keep(self, key: Kept, fd: int, spare: set[int]) -> bool:
         """Keep `fd` as `key`'s descriptor; False when it is not kept (the caller closes
         it). The least recently used descriptor no walk is using gives way."""
         if key in self.fds:

@@ -4,7 +4,8 @@ symbolic link inside the outer tree leads to it (a link to another repository is
 work tree of its own).
 
 Kept apart from `fs.walk` (which re-exports it): every agent event asks which tree its
-project is, and most ask nothing else of the file system.
+project is, and most ask nothing else of the file system. Here too: `.git` in any letter
+case (`is_git_name`), and where a run's reads of plain paths start (`plain_folder`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
-    from .dirfd import KeptDirs
+    from .dirfd import Kept, KeptDirs
 
 # Inside `remembered_trees()` (one validate run: its files share ancestors) which
 # directories hold a `.git`, which work tree holds a directory, and where a found top
@@ -136,10 +137,11 @@ def inside(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
-def plain_folder(dirs: KeptDirs, cwd: str, folder: str) -> tuple[str, tuple[str, ...]] | None:
-    """The top of a work tree that `folder` (relative to `cwd`, or absolute when `cwd`
-    is empty) is written plainly below, and the names below it (no `..`, no `.git`);
-    None when there is none. Remembered for the run (`dirs.folders`).
+def plain_folder(dirs: KeptDirs, cwd: str, folder: str) -> tuple[Kept, ...] | None:
+    """The kept-directory keys (`fs.dirfd.KeptDirs`: a work tree's top, and the names
+    below it) of each directory from the top of a work tree down to `folder` (relative
+    to `cwd`, or absolute when `cwd` is empty), which is written plainly below that top
+    (no `..`, no `.git`); None when there is none. Remembered for the run.
 
     A folder below one answered already is answered from it and its own name, with no
     question to the file system: it is for reading a path by plain names from the top
@@ -147,18 +149,20 @@ def plain_folder(dirs: KeptDirs, cwd: str, folder: str) -> tuple[str, tuple[str,
     no links, started from the outer tree or from one nested in it (`tree_of`'s answer
     when a folder holds a `.git`), the same file is opened. A path that is not all plain
     names takes the full walk, from the tree `tree_of` names."""
-    found = None
+    found: tuple[Kept, ...] | None = None
     parent, _, leaf = folder.rpartition("/")
     if leaf not in ("", ".", "..") and not is_git_name(leaf):
-        up = dirs.folders.get((cwd, parent), dirs)
-        up = plain_folder(dirs, cwd, parent) if up is dirs else up
-        found = None if up is None else (up[0], (*up[1], leaf))  # type: ignore[index]
+        up = dirs.folders.get((cwd, parent), ())
+        up = plain_folder(dirs, cwd, parent) if up == () else up
+        if up:
+            top, names, _ = up[-1]
+            found = (*up, (top, (*names, leaf), False))
     if found is None:
         full = absolute(os.path.join(cwd, folder) if cwd else folder or "/")
         top = tree_of(full)
         if top is not None and inside(full, top):
             parts = tuple(p for p in full[len(top) :].split("/") if p)
             if not any(p in (".", "..") or is_git_name(p) for p in parts):
-                found = (top, parts)
+                found = tuple((top, parts[:depth], False) for depth in range(len(parts) + 1))
     dirs.folders[(cwd, folder)] = found
     return found

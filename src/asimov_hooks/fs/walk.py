@@ -19,7 +19,7 @@ from __future__ import annotations
 import errno
 import os
 
-from .dirfd import DIRS, KeptDirs
+from .dirfd import DIRS, Kept, KeptDirs
 from .trees import absolute, plain_folder
 from .trees import inside as _inside
 from .trees import is_git_name as is_git_name
@@ -308,7 +308,8 @@ def open_kept(path: str) -> int | None:
     component not followed) from its folder's descriptor, the folder reached from the
     run's kept descriptors by `openat(O_NOFOLLOW | O_DIRECTORY)` of each plain name not
     kept yet. That is what `Walk` does for a path with no link on it, without its general
-    machinery, so a batch pays one directory open and one file open per file. None when
+    machinery, so a batch pays one directory open and one file open per file (a folder's
+    descriptor is kept from its second file on, its parents' from the first). None when
     anything on the way is not plain (a link, `..`, `.git`, a missing or unreadable
     component, a path outside every work tree): the caller then takes the full walk,
     which follows what may be followed and says what is refused. Where the run starts
@@ -316,37 +317,40 @@ def open_kept(path: str) -> int | None:
     if not DIRS or os.sep != "/":
         return None
     folder, _, name = path.rpartition("/")
-    if name in ("", ".", "..") or is_git_name(name):
+    if name in ("", ".", "..") or (name[:1] == "." and is_git_name(name)):
         return None
     try:
         cwd = "" if path[:1] == "/" else os.getcwd()  # asked each time: the cwd may change
     except OSError:
         return None
     dirs = DIRS[-1]
-    where = dirs.folders.get((cwd, folder), dirs)
-    if where is dirs:
-        where = plain_folder(dirs, cwd, folder)
-    if where is None:
+    keys = dirs.folders.get((cwd, folder), ())  # () for a folder not met yet
+    seen = keys != ()  # a folder whose second file this is at least: kept
+    if not seen:
+        keys = plain_folder(dirs, cwd, folder)
+    if not keys:
         return None
-    top, parts = where  # type: ignore[misc]
-    fresh: list[tuple[tuple[str, tuple[str, ...], bool], int]] = []
+    fresh: list[tuple[Kept, int]] = []
     try:
-        fd = dirs.get((top, (), False))
-        if fd is None:
-            fd = os.open(top, _TOP_FLAGS)
-            fresh.append(((top, (), False), fd))
-        for depth in range(1, len(parts) + 1):
-            key = (top, parts[:depth], False)
-            below = None if fresh else dirs.get(key)
-            if below is None:
-                below = os.open(parts[depth - 1], _DIR_FLAGS, dir_fd=fd)
-                fresh.append((key, below))
-            fd = below
+        fd = dirs.get(keys[-1])
+        if fd is None:  # the deepest directory on the way that is kept, else the top
+            at = len(keys) - 1
+            while at and fd is None:
+                at -= 1
+                fd = dirs.get(keys[at])
+            if fd is None:
+                fd = os.open(keys[0][0], _TOP_FLAGS)
+                fresh.append((keys[0], fd))
+            for key in keys[at + 1 :]:
+                fd = os.open(key[1][-1], _DIR_FLAGS, dir_fd=fd)
+                fresh.append((key, fd))
         opened = os.open(name, _READ_FLAGS, dir_fd=fd)
     except (OSError, ValueError):  # the full walk says what it is
         for _, fd in fresh:
             os.close(fd)
         return None
+    if fresh and not seen:  # one file per folder is the common batch: not kept yet
+        os.close(fresh.pop()[1])
     spare = {fd for _, fd in fresh}
     for key, fd in fresh:  # kept for the run's next files, as `Walk` keeps them
         if not dirs.keep(key, fd, spare):

@@ -167,8 +167,7 @@ def write_json(results: Sequence[FileResult], out: TextIO) -> None:
     }
     import json
 
-    json.dump(doc, out, indent=2)
-    out.write("\n")
+    out.write(json.dumps(doc, indent=2) + "\n")  # one write (`dump` writes each piece)
 
 
 def _escape(value: str, prop: bool = False) -> str:

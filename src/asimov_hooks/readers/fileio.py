@@ -73,7 +73,7 @@ def decode(path: str, raw: bytes) -> TextFile:
         ) from None
     if text.startswith("\ufeff"):  # parsers disagree on a second one; no tool writes it
         raise FileProblem("encoding", "a second byte-order mark (U+FEFF) after the first", 1, 1)
-    newline = "\r\n" if "\r\n" in text else "\n"
+    newline = "\r\n" if "\r" in text and "\r\n" in text else "\n"  # a lone CR scan is quick
     return TextFile(path, raw, text, bom, newline)
 
 

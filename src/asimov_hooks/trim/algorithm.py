@@ -295,8 +295,6 @@ def trim_refusal(ctx: Any) -> str | None:
     or None; asked once per file (kept in `ctx.memo`), only where validate would tell
     the user to run trim: that advice must not send them round in a loop."""
     if "trim-refusal" not in ctx.memo:
-        from .parsing import Refused
-
         reason = None
         rules = ctx.rules
         settings = Settings.from_config(ctx.config)
@@ -304,6 +302,8 @@ def trim_refusal(ctx: Any) -> str | None:
         if _plain_trimmable(ctx.text.text, settings, ctx.config.limits, document) is not None:
             ctx.memo["trim-refusal"] = None  # never refused: no trial trim needed
             return None
+        from .parsing import Refused
+
         try:
             trim_text(
                 ctx.text.text,

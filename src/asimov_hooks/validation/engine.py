@@ -235,13 +235,13 @@ class Checker:
                 line, col = ctx.position(found[0], len(found) > 2 and found[2])
                 emit(rid, found[1], line, col, found[3] if len(found) > 3 else None)
 
-        _, path_checks, text_checks, data_checks, needs_data = self._plan_of(rules)
+        _, path_checks, text_checks, data_checks, needs_data, limit, bound, max_nodes = (
+            self._plan_of(rules)
+        )
         for rid in path_checks:
             run(Context(path, rel, kind, spec, self.config, None, rules), rid)  # type: ignore[arg-type]
 
-        limit = rules.get("max-bytes-hard", {}).get("max")
         try:
-            bound = rules.get("max-bytes-hard", {}).get("bound", "limit")
             if content is None:
                 text = read_text(path, limit, bound)
             elif limit is not None and len(content) > limit:
@@ -290,7 +290,6 @@ class Checker:
         try:
             if fmt == "yaml":
                 load_yaml = _READERS.get("yaml") or _reader("yaml")
-                max_nodes = rules.get("yaml-aliases", {}).get("max-nodes", 100_000)
                 # without a data check nothing asks where a value sits (the archive):
                 # the data is read without a node tree
                 positions = bool(data_checks)
@@ -338,12 +337,17 @@ class Checker:
 
     @staticmethod
     def _plan(rules: dict[str, dict[str, Any]]) -> tuple[Any, ...]:
+        """(the rules, the checks each stage runs, whether any needs the data, the byte
+        cap and its wording, the alias bound)."""
         return (
             rules,
             tuple(rid for rid in PATH_CHECKS if rid in rules),
             tuple(rid for rid in TEXT_CHECKS if rid in rules),
             tuple(rid for rid in DATA_CHECKS if rid in rules),
             any(rid not in TEXT_RULES for rid in rules),
+            rules.get("max-bytes-hard", {}).get("max"),
+            rules.get("max-bytes-hard", {}).get("bound", "limit"),
+            rules.get("yaml-aliases", {}).get("max-nodes", 100_000),
         )
 
     def _look_alike(self, result: FileResult, reason: str, kind: str, rel: str, emit: Any) -> bool:
