@@ -312,3 +312,146 @@ def test_the_plain_guard_on_deep_and_long_texts() -> None:
             assert plain == guard_says(lambda t, li: guard(t, "yaml", li), text, lim), text
             refused += plain is not None
     assert refused > 20
+
+
+def more_agrees(text: str) -> bool:
+    """`simple_more` reads what the libyaml readers read, and everything the plain
+    reader reads the same way."""
+    from asimov_hooks.readers.simple_more import more_data
+
+    read, data = more_data(text)
+    if read:
+        assert norm(data) == reference(text), text
+    plain, plain_data = simple_data(text)
+    if plain:
+        assert read and norm(data) == norm(plain_data), text
+    return read
+
+
+@st.composite
+def item_soups(draw: st.DrawFn) -> str:
+    """Lists of mappings (`- key: value`, keys lined up under it or not) and flow lists,
+    and near misses, at a few indents."""
+    lines = []
+    for _ in range(draw(st.integers(1, 10))):
+        indent = " " * draw(st.sampled_from([0, 0, 2, 2, 3, 4, 4, 6, 8]))
+        key = draw(st.sampled_from(["a", "b", "name", "args", "true", "c-d"]))
+        word = draw(st.sampled_from([*WORDS, "warm", "4", '"x"', '"a, b"', "x:1", "r.io/x:3.0"]))
+        items = draw(st.lists(st.sampled_from(['"-v"', '"4"', "4", "x", "true", '"a"', "", "'q'",
+                                               "-1", "x y", "[x]", '"\\n"', "a_b", "0x1"]),
+                              max_size=4))  # fmt: skip
+        flow = "[" + draw(st.sampled_from([", ", ",", " , "])).join(items) + "]"
+        flow += draw(st.sampled_from(["", "", " # c", "x", ","]))
+        lines.append(
+            draw(
+                st.sampled_from(
+                    [
+                        f"{indent}- {key}: {word}",
+                        f"{indent}-   {key}: {word}",
+                        f"{indent}- {key}:",
+                        f"{indent}{key}: {word}",
+                        f"{indent}{key}:",
+                        f"{indent}{key}: {flow}",
+                        f"{indent}- {flow}",
+                        f"{indent}- {word}",
+                        f"{indent}# {word}",
+                        indent,
+                    ]
+                )
+            )
+        )
+    return "\n".join(lines) + draw(st.sampled_from(["\n", ""]))
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(item_soups())
+def test_item_soups_read_the_same(text: str) -> None:
+    more_agrees(text)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_soups())
+def test_line_soups_read_the_same_with_items(text: str) -> None:
+    more_agrees(text)
+
+
+def test_items_and_flow_lists_are_read() -> None:
+    manifest = (
+        "apiVersion: batch/v1\nkind: Job\nspec:\n  template:\n    spec:\n      containers:\n"
+        '        - name: warm\n          image: r.example.com/w:3.0\n          args: ["-c", "4"]\n'
+        "      restartPolicy: Never\n"
+    )
+    texts = [manifest, "a:\n- b: 1\n  c: [x, 2, true]\n- d:\n    - e\n", "a: []\nb: [ ]\n"]
+    assert all(more_agrees(text) for text in texts)
+    assert sum(more_agrees(text) for text in benchmark_texts()) > 60
+    assert sum(more_agrees(case["yaml"]) for case in CASES.values()) > 10
+
+
+def more_document(rng: random.Random) -> str:
+    """A document of mappings, lists (of scalars, flow lists and mappings, `- key:` and
+    its keys lined up under it) and one-line flow lists, at assorted indents."""
+    scalars = ['"x"', '"a, b"', "warm", "4", "true", "~", "r.io/x:3.0", "'q'", "-1", "x y"]
+    flows = ['["-c", "4"]', "[x, 2, true]", "[]", "[ ]", '["a"]', "[a_b,c]"]
+
+    def value() -> str:
+        return rng.choice(scalars + flows) + rng.choice(["", "", "", " # c"])
+
+    def mapping(indent: int, depth: int, first: str = "") -> list[str]:
+        pad, lines = " " * indent, []
+        for n in range(rng.randint(1, 3)):
+            key = f"{rng.choice(['name', 'args', 'k', 'spec'])}{depth}{n}"
+            lead = first if n == 0 and first else pad
+            shape = rng.random() if depth < 4 else 0.0
+            if shape < 0.45:
+                lines.append(f"{lead}{key}: {value()}")
+            elif shape < 0.75:
+                lines.append(f"{lead}{key}:")
+                step = rng.choice([0, 2, 2, 4])
+                for _ in range(rng.randint(1, 3)):
+                    dash = f"{pad}{' ' * step}-{' ' * rng.choice([1, 1, 3])}"
+                    if rng.random() < 0.5:
+                        lines += mapping(len(dash), depth + 1, first=dash)
+                    else:
+                        lines.append(f"{dash}{value()}")
+            else:
+                lines.append(f"{lead}{key}:")
+                lines += mapping(indent + rng.choice([1, 2, 4]), depth + 1)
+        return lines
+
+    return "\n".join(mapping(0, 0)) + rng.choice(["\n", ""])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_documents_with_items_read_the_same(seed: int) -> None:
+    rng = random.Random(seed)
+    read = 0
+    for _ in range(300):
+        text = more_document(rng)
+        read += more_agrees(text)
+        for _ in range(2):  # and near misses
+            at = rng.randrange(len(text) + 1)
+            cut = text[:at] + rng.choice(["", " ", "-", ":", ",", "]", "[", '"', "\n ", "x"])
+            more_agrees(cut + text[at + rng.randint(0, 3) :])
+    assert read > 200
+
+
+def more_positions_agree(text: str) -> bool:
+    """Where `simple_more`'s locator puts every path is where libyaml's marks do."""
+    from asimov_hooks.readers.simple_more import more_data, more_locator
+
+    read, data = more_data(text)
+    if not read:
+        return False
+    nodes = fast_yaml._fast_document(text, 100_000)
+    mine = more_locator(text)
+    for path in _paths(data):
+        for on_key in (False, True):
+            assert mine(path, on_key) == nodes.locate(path, on_key), (text, path, on_key)
+    return True
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_positions_in_documents_with_items_are_libyamls(seed: int) -> None:
+    rng = random.Random(10 + seed)
+    assert sum(more_positions_agree(more_document(rng)) for _ in range(300)) > 200
+    assert sum(more_positions_agree(text) for text in benchmark_texts()) > 60

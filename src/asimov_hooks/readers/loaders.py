@@ -102,6 +102,13 @@ def load_data(text: str) -> tuple[Any, bool]:
     return single(load_all(text, SAFE)), True
 
 
+def _more_data(text: str) -> tuple[bool, Any]:
+    """`simple_more.more_data` (imported when the plain reader hands a text over)."""
+    from .simple_more import more_data
+
+    return more_data(text)
+
+
 def _archive_data(text: str) -> tuple[bool, Any]:
     """`entries.archive_data` for a text whose first item is a list item (imported then)."""
     if not _list_first(text):
@@ -189,6 +196,11 @@ def load_yaml(
     stray = stray_problem(text)
     if stray is not None:  # a stray `key:` line: the round trip's words, without it
         raise stray
+    more, data = _more_data(text)
+    if more:  # mappings in lists, one-line flow lists: positions from the same lines
+        from .simple_more import more_locator
+
+        return Document(data, more_locator(text))
     simple, data = _archive_data(text)
     if simple:  # a trim archive of the trimmer's entries: read line by line
         return Document(data, _positions_later(text, max_nodes, lim))

@@ -1,8 +1,9 @@
 """The commonest broken checkpoints, told without a YAML parser: a `key:` line indented
 deeper than the line before it, where that line ends with a quoted value (a stray
 indent, a pasted line), and a key's double-quoted value left open on its line
-(`_open_quote`). The round-trip reader (ruamel.yaml's pure-Python parser, whose
-words are the reference for every syntax error) says of it
+(`_open_quote`, which says what the reader says of it). The round-trip reader
+(ruamel.yaml's pure-Python parser, whose words are the reference for every syntax
+error) says of a stray line
 
     expected <block end>, but found '<block mapping start>' (while parsing a block
     mapping | while parsing a block collection)
