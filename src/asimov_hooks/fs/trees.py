@@ -4,7 +4,8 @@ symbolic link inside the outer tree leads to it (a link to another repository is
 work tree of its own).
 
 Kept apart from `fs.walk` (which re-exports it): every agent event asks which tree its
-project is, and most ask nothing else of the file system.
+project is, and most ask nothing else of the file system. Here too: `.git` in any letter
+case (`is_git_name`), and where a run's reads of plain paths start (`plain_folder`).
 """
 
 from __future__ import annotations
