@@ -67,7 +67,8 @@ def plain_document(rng: random.Random) -> str:
 STRAYS = [
     'broken: "unclosed', "x: 1", "key:", "a_b: [1", "k: v # c", "y:   ", "q: 'x", 'z: "ok"',
     "true: 1", "k:v", "- x", "x", '"q": 1', "a b: c", "k: |", "k: &a x", "# c", "k:\tv",
-    "k: {", "k: ]", 'k: "\\q"', "k: -", "--- x", "k: x: y", "_9: 1", "é: 1",
+    "k: {", "k: ]", 'k: "\\q"', "k: -", "--- x", "k: x: y", "_9: 1", "é: 1", 'k: "open',
+    'k: "open: x',
 ]  # fmt: skip
 
 
@@ -82,6 +83,8 @@ def broken(rng: random.Random, base: str) -> str:
             lines.insert(at, rng.choice(["", "  # note", "#x"]))
             at += 1
         lines.insert(at, line)
+    elif choice < 0.8 and lines[at - 1 if at else 0].endswith('"'):
+        lines[at - 1 if at else 0] = lines[at - 1 if at else 0][:-1]  # a quote left open
     elif choice < 0.85 and lines[at - 1 if at else 0]:
         row = at - 1 if at else 0  # an unclosed quote or bracket, a tab
         lines[row] += rng.choice(['"', "'", " [", " {", "\t", ": x", " #"])
@@ -107,6 +110,33 @@ def test_its_answers_are_the_round_trips(seed: int) -> None:
         told += 1
         assert said(got) == round_trip(text), text
     assert told > 50  # not a reader that hands everything over
+
+
+def open_quotes(rng: random.Random, base: str) -> list[str]:
+    """`base` with one double-quoted value left open, at every line that ends with one,
+    and with an open `key: "` line put after every line."""
+    lines = base.split("\n")
+    out = []
+    for at, line in enumerate(lines):
+        if line.endswith('"') and line.count('"') == 2:
+            out.append("\n".join([*lines[:at], line[:-1], *lines[at + 1 :]]))
+        stray = " " * rng.choice([0, 1, 2, 3, 4]) + rng.choice(['k: "open', 'k: "a: b', "k: 'x"])
+        out.append("\n".join([*lines[: at + 1], stray, *lines[at + 1 :]]))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_open_quotes_are_the_round_trips(seed: int) -> None:
+    rng = random.Random(300 + seed)
+    bases = benchmark_texts()[seed * 20 : seed * 20 + 20] + [plain_document(rng) for _ in range(20)]
+    told = 0
+    for base in bases:
+        for text in open_quotes(rng, base):
+            got = stray_problem(text)
+            if got is not None:
+                told += 1
+                assert said(got) == round_trip(text), text
+    assert told > 200
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -1,6 +1,7 @@
-"""The commonest broken checkpoint, told without a YAML parser: a `key:` line indented
+"""The commonest broken checkpoints, told without a YAML parser: a `key:` line indented
 deeper than the line before it, where that line ends with a quoted value (a stray
-indent, a pasted line). The round-trip reader (ruamel.yaml's pure-Python parser, whose
+indent, a pasted line), and a key's double-quoted value left open on its line
+(`_open_quote`). The round-trip reader (ruamel.yaml's pure-Python parser, whose
 words are the reference for every syntax error) says of it
 
     expected <block end>, but found '<block mapping start>' (while parsing a block
@@ -30,6 +31,13 @@ class _Stray(Exception):
         self.problem = problem
 
 
+class _OpenQuote(_HandOver):
+    """A key's double-quoted value left open on its line (row, offset of the quote)."""
+
+    def __init__(self, row: tuple[int, str, int], offset: int) -> None:
+        self.row, self.offset = row, offset
+
+
 def stray_problem(text: str) -> YAMLProblem | None:
     """The round-trip reader's problem with `text` when it is a stray `key:` line after
     a quoted value (see above); None when the text is not that case."""
@@ -40,6 +48,8 @@ def stray_problem(text: str) -> YAMLProblem | None:
         _mapping(rows, 0, rows[0][0], 1, [])
     except _Stray as stray:
         return stray.problem
+    except _OpenQuote as open_quote:
+        return _open_quote(text.split("\n"), open_quote.row, open_quote.offset)
     except _HandOver:
         return None
     return None
@@ -129,6 +139,8 @@ def _mapping(
         keys.add(key)
         at += 1
         if rest:
+            if rest[0] == '"' and rest.find('"', 1) < 0:
+                raise _OpenQuote(rows[at - 1], len(content) - len(rest))
             _scalar(rest)
             if at < len(rows) and rows[at][0] > indent:
                 _check(rows, at, rest, _IN_MAPPING)
@@ -167,3 +179,55 @@ def _sequence(rows: list[tuple[int, str, int]], at: int, indent: int, parent: in
         if nxt == indent and indent == parent and rows[at][1][:2] == "- ":
             raise _HandOver
     return at
+
+
+_SCALAR_FOUND = (
+    "invalid YAML: expected <block end>, but found '<scalar>' (while parsing a block mapping)"
+)
+_MAPPING_VALUE = "invalid YAML: mapping values are not allowed here"
+
+
+def _open_quote(lines: list[str], row: tuple[int, str, int], offset: int) -> YAMLProblem | None:
+    """The round-trip reader's problem with a key's double-quoted value left open on its
+    line: the value runs to the next `"` (no escape, no document marker on the way), and
+    right after that quote a plain scalar starts. The reader says `mapping values are
+    not allowed here` at that scalar's `: `, or, when the line ends first and the next
+    line is a `key:` no deeper than the mapping, that it found a scalar where the
+    mapping should end. Anything else: None."""
+    indent, content, number = row
+    if "\\" in content[offset:]:
+        return None
+    for at in range(number + 1, len(lines)):
+        line = lines[at]
+        if line.startswith(("---", "...")) and line[3:4] in ("", " "):
+            return None  # a document marker inside the quotes
+        end = line.find('"')
+        if "\\" in (line if end < 0 else line[:end]):
+            return None
+        if end >= 0:
+            break
+    else:
+        return None  # open to the end of the text
+    rest = line[end + 1 :]
+    if end + 1 <= indent or not rest[:1].isalnum() or "#" in rest or "\t" in rest:
+        return None
+    colon = rest.find(": ")
+    if rest.endswith(":") and (colon < 0 or colon > len(rest) - 1):
+        colon = len(rest) - 1
+    if colon >= 0:
+        return YAMLProblem("syntax", _MAPPING_VALUE, at + 1, end + 1 + colon + 1)
+    for after in lines[at + 1 :]:
+        stripped = after.lstrip(" ")
+        if not stripped:
+            continue
+        colon = stripped.find(":")
+        key = stripped[:colon]
+        if (
+            len(after) - len(stripped) > indent
+            or colon <= 0
+            or not key.isidentifier()
+            or stripped[colon + 1 : colon + 2] not in ("", " ")
+        ):
+            return None
+        break
+    return YAMLProblem("syntax", _SCALAR_FOUND, at + 1, end + 2)
