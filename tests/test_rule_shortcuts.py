@@ -1,6 +1,7 @@
 """The shortcuts the rules take in a batch give the answers the long way gives: the
 list-order detection's one search of all the items, the schema evaluator's type-only
-nodes, and what validate works out once per rule set and reuses for the next file."""
+nodes, what validate works out once per rule set and reuses for the next file, and a
+top-level key's position found from its line."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ import re
 
 import jsonschema
 from conftest import git_init, write
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from test_simple_yaml import benchmark_texts, line_soups
 
 from asimov_hooks.minischema import Evaluator
+from asimov_hooks.readers import plain_marks
+from asimov_hooks.readers.simple_yaml import simple_data
 from asimov_hooks.trim import order
 from asimov_hooks.trim.order import _trend, detect
 
@@ -183,3 +187,40 @@ def test_a_broken_file_over_the_line_limit_reports_its_syntax_error_once(
     assert rules == ["max-lines-hard", "syntax"], found
     assert found[0][2] == "42 lines, over the hard limit of 30 (soft limit 20)", found
     assert found[1][0] == 43 and found[1][2].startswith("invalid YAML: expected ','"), found
+
+
+# ------------------------------------------------ a top-level key's line, found at once
+def _marked(text: str) -> list:
+    rows = plain_marks._marked_rows(text.split("\n"))
+    return plain_marks._marked_mapping(rows, 0, rows[0][0])[0]
+
+
+def _top_level_agrees(text: str) -> bool:
+    """The one-line answer for the document and each top-level key (and keys it does
+    not hold, of every kind a finding names) is the marked nodes' answer."""
+    read, data = simple_data(text)
+    if not read or not isinstance(data, dict):
+        return False
+    nodes = _marked(text)
+    for part in [*data, "missing", True, False, None, 1, "a:b", "x\ny", "-x", ""]:
+        for path in ((), (part,)):
+            for on_key in (False, True):
+                quick = plain_marks._top_mark(text, path, on_key)
+                assert quick in (None, plain_marks._position(nodes, path, on_key)), (text, path)
+    return True
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(line_soups())
+def test_a_top_level_key_is_placed_from_its_line_as_the_marked_nodes_place_it(text) -> None:
+    _top_level_agrees(text)
+
+
+def test_top_level_keys_of_the_benchmark_families_are_placed_from_their_lines() -> None:
+    assert sum(_top_level_agrees(text) for text in benchmark_texts()) > 60
+    odd = "# head\n\n  a: 1\n  b:\n  - x\n  c:\n    d: 2\n  e:   # note\n  f:  'q'  \n"
+    assert _top_level_agrees(odd)
+    assert plain_marks._top_mark(odd, ("f",), False) == (9, 7)
+    assert plain_marks._top_mark(odd, ("b",), False) == (4, 3)
+    assert plain_marks._top_mark(odd, ("e",), False) == (8, 5)
+    assert plain_marks._top_mark(odd, ("zz",), True) == (3, 3)

@@ -9,17 +9,8 @@ only: a position, when a finding asks for one, comes from libyaml's node marks t
 
 from __future__ import annotations
 
-from .simple_yaml import (
-    _HandOver,
-    _key,
-    _list_first,
-    _marked_rows,
-    _position,
-    _refused,
-    _rows,
-    _scalar,
-    _typed,
-)
+from .plain_marks import _marked_rows, _position
+from .simple_yaml import _HandOver, _key, _list_first, _refused, _rows, _scalar, _typed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
@@ -141,13 +132,13 @@ def _value(rest: str, in_list: bool = False) -> Any:
 
 
 # ---------------------------------------------------------------- positions
-# marked nodes as `simple_yaml` builds them ([mark, "scalar"], [mark, "map", {key: (key
+# marked nodes as `plain_marks` builds them ([mark, "scalar"], [mark, "map", {key: (key
 # mark, node)}], [mark, "seq", [nodes]]), where libyaml's node marks put them
 
 
 def more_locator(text: str) -> Any:
     """A `Document.locate` for a text `more_data` has read, worked out from its lines on
-    the first call (`simple_yaml._position` walks the marked nodes)."""
+    the first call (`plain_marks._position` walks the marked nodes)."""
     found: list[Any] = []
 
     def locate(path: Any, on_key: bool = False) -> tuple[int, int]:

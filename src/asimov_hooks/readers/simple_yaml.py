@@ -18,6 +18,8 @@ them out from the same lines, where libyaml's node marks put them.
 
 from __future__ import annotations
 
+from .plain_marks import read_locator
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
     from typing import Any
@@ -272,83 +274,3 @@ def simple_locator(text: str) -> Any:
     text is not in the plain shape."""
     read, _ = simple_data(text)
     return read_locator(text) if read else None
-
-
-def read_locator(text: str) -> Any:
-    """`simple_locator` for a text `simple_data` has read already."""
-    found: list[Any] = []
-
-    def locate(path: Any, on_key: bool = False) -> tuple[int, int]:
-        if not found:
-            rows = _marked_rows(text.split("\n"))
-            found.append(_marked_mapping(rows, 0, rows[0][0])[0])
-        return _position(found[0], path, on_key)
-
-    return locate
-
-
-def _marked_rows(lines: list[str]) -> list[tuple[int, str, int]]:
-    """`_rows` with each row's line number (0-based)."""
-    rows = []
-    for number, line in enumerate(lines):
-        content = line.lstrip(" ")
-        if content and content[0] != "#":
-            rows.append((len(line) - len(content), content.rstrip(" "), number))
-    return rows
-
-
-def _marked_mapping(rows: list[tuple[int, str, int]], at: int, indent: int) -> tuple[list, int]:
-    """The mapping `_mapping` reads at `rows[at]`, as marked nodes."""
-    pairs: dict[str, tuple[tuple[int, int], list]] = {}
-    start = (rows[at][2], indent)
-    while at < len(rows) and rows[at][0] == indent:
-        content, line = rows[at][1], rows[at][2]
-        colon = content.find(": ")
-        if colon < 0:
-            colon = len(content) - 1
-        after = content[colon + 1 :]
-        rest = after.lstrip(" ")
-        key_mark = (line, indent)
-        at += 1
-        if rest and rest[0] != "#":
-            value = [(line, indent + colon + 1 + len(after) - len(rest)), "scalar"]
-        elif at < len(rows) and rows[at][1][:2] == "- " and rows[at][0] >= indent:
-            value, at = _marked_sequence(rows, at, rows[at][0])
-        elif at < len(rows) and rows[at][0] > indent:
-            value, at = _marked_mapping(rows, at, rows[at][0])
-        else:  # an empty value: libyaml marks it just after the `:`
-            value = [(line, indent + colon + 1), "scalar"]
-        pairs[content[:colon]] = (key_mark, value)
-    return [start, "map", pairs], at
-
-
-def _marked_sequence(rows: list[tuple[int, str, int]], at: int, indent: int) -> tuple[list, int]:
-    """The list `_sequence` reads at `rows[at]`, as marked nodes."""
-    items = []
-    start = (rows[at][2], indent)
-    while at < len(rows) and rows[at][0] == indent and rows[at][1][:2] == "- ":
-        after = rows[at][1][1:]
-        items.append([(rows[at][2], indent + 1 + len(after) - len(after.lstrip(" "))), "scalar"])
-        at += 1
-    return [start, "seq", items], at
-
-
-def _position(root: list, path: Any, on_key: bool) -> tuple[int, int]:
-    """`fast_yaml._node_position` over the marked nodes."""
-    node, mark = root, root[0]
-    for i, part in enumerate(path):
-        if node[1] == "seq" and isinstance(part, int) and 0 <= part < len(node[2]):
-            node = node[2][part]
-            mark = node[0]
-            continue
-        if node[1] != "map":
-            break
-        wanted = str(part).lower() if isinstance(part, bool) else str(part)
-        pair = node[2].get(wanted)
-        if pair is None:
-            break
-        key_mark, value = pair
-        last = i == len(path) - 1
-        mark = key_mark if (on_key and last) or value[1] != "scalar" else value[0]
-        node = value
-    return mark[0] + 1, mark[1] + 1
