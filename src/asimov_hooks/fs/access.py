@@ -173,9 +173,9 @@ _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY
 def _open_read(path: str, root: str | None, confined: bool, git_internal: bool) -> int:
     """A descriptor of the file to read, opened (non-blocking) from the directory
     descriptor that the walk checked, the last component not followed."""
-    kept = _WALK and confined and root is None and not git_internal  # a run's short way
-    if kept and (fd := _WALK[0].open_kept(path)) is not None:
-        return fd  # `fs.walk.open_kept`: a plain path from the run's kept descriptors
+    kept = confined and root is None and not git_internal  # in a run: `fs.walk.open_kept`
+    if kept and (fd := (_WALK[0] if _WALK else _walk_module()).open_kept(path)) is not None:
+        return fd  # a plain path, opened from the run's kept descriptors
     walk = _walk(path, root, what="path", git_internal=git_internal) if confined else None
     try:
         if walk is None:

@@ -8,12 +8,10 @@ project is, and most ask nothing else of the file system. Here too: `.git` in an
 case (`is_git_name`), and where a run's reads of plain paths start (`plain_folder`).
 """
 
-from __future__ import annotations
-
 import os
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # annotations only
+if TYPE_CHECKING:  # annotations only (quoted: `__future__` is an import of its own)
     from .dirfd import Kept, KeptDirs
 
 # Inside `remembered_trees()` (one validate run: its files share ancestors) which
@@ -137,7 +135,7 @@ def inside(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
 
 
-def plain_folder(dirs: KeptDirs, cwd: str, folder: str) -> tuple[Kept, ...] | None:
+def plain_folder(dirs: "KeptDirs", cwd: str, folder: str) -> "tuple[Kept, ...] | None":
     """The kept-directory keys (`fs.dirfd.KeptDirs`: a work tree's top, and the names
     below it) of each directory from the top of a work tree down to `folder` (relative
     to `cwd`, or absolute when `cwd` is empty), which is written plainly below that top
