@@ -143,6 +143,14 @@ class Evaluator:
 
             return single
         steps_t = tuple(steps)
+        if "type" in schema and "$ref" not in schema and len(steps_t) == 2:
+            exact, (check_type, then) = exact_types(schema["type"]), steps_t
+
+            def typed_then(value: Any, path: tuple, out: list) -> None:
+                if type(value) in exact or not check_type(value, path, out):
+                    then(value, path, out)  # the type step passed: the other one
+
+            return typed_then
         if "type" in schema and "$ref" not in schema:  # the type step first, then others
             exact, rest = exact_types(schema["type"]), steps_t[1:]
 

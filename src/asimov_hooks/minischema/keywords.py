@@ -319,9 +319,12 @@ def _string_step(schema: dict[str, Any], seconds: float | None = None) -> Step:
         search = _regex(pattern).search if seconds is None else _timed(pattern, seconds)
 
     def string_step(value: Any, path: tuple, out: list) -> None:
-        if not (isinstance(value, str) or _is_date(value)) or isinstance(value, bool):
+        if type(value) is str:  # most values: no closer look
+            text = value
+        elif not (isinstance(value, str) or _is_date(value)) or isinstance(value, bool):
             return
-        text = value if isinstance(value, str) else value.isoformat()
+        else:
+            text = value if isinstance(value, str) else value.isoformat()
         if least is not None and len(text) < least:
             out.append(
                 SchemaError(path, f"{_show(text)} is shorter than {least} characters", "minLength")
@@ -341,7 +344,7 @@ def _number_step(schema: dict[str, Any]) -> Step:
     above, below = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
 
     def number_step(value: Any, path: tuple, out: list) -> None:
-        if not _type_ok(value, "number"):
+        if type(value) is not int and type(value) is not float and not _type_ok(value, "number"):
             return
         if value != value and (least is not None or most is not None):  # NaN: no order
             bound = f"the minimum of {least}" if least is not None else f"the maximum of {most}"
