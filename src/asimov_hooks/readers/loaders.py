@@ -14,7 +14,6 @@ from .guards import limits as default_limits
 from .markers import find_conflict_marker
 from .problem import UnkeptComments
 from .simple_yaml import _list_first, read_locator, simple_data
-from .stray import stray_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost start-up time
@@ -193,6 +192,8 @@ def load_yaml(
         guard_plain(text, lim)
         return Document(data, read_locator(text), plain=True)
     guard(text, "yaml", lim)
+    from .stray import stray_problem  # a text the plain reader hands over: seldom
+
     stray = stray_problem(text)
     if stray is not None:  # a stray `key:` line: the round trip's words, without it
         raise stray
