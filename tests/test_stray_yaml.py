@@ -182,6 +182,8 @@ def test_load_yaml_says_what_the_round_trip_says(seed: int) -> None:
         ("a:\n  - 'x'\n   k: 1\n", (3, 4), "block collection"),
         ('a:\n- "x"\n  k:\n', (3, 3), "block mapping"),  # a list at its key's indent
         ('a:\n  b: "x"  # c\n\n  # note\n      c: d\n', (5, 7), "block mapping"),
+        ("a:\n  b:\n    - x\n   k: 1\n", (4, 4), "block mapping"),  # between two levels
+        ("a:\n  b:\n    c: x\n   k:\n", (4, 4), "block mapping"),
     ],
 )
 def test_what_it_tells(text: str, where: tuple[int, int], context: str) -> None:

@@ -8,7 +8,8 @@ error) says of a stray line
     expected <block end>, but found '<block mapping start>' (while parsing a block
     mapping | while parsing a block collection)
 
-at the stray key, and reads no further. Everything before the stray line must be the
+at the stray key, and reads no further; so it does of a `key:` line indented less than
+the block above it but more than the mapping the reader goes back to. Everything before the stray line must be the
 plain shape `simple_yaml` reads (so the parser meets nothing else first); the line
 before it must end with a quoted scalar (a plain one would run on into the stray line);
 the stray line must start with a word and a colon. Anything else: None, and the
@@ -104,10 +105,12 @@ def _rows(text: str) -> list[tuple[int, str, int]] | None:
     return rows
 
 
-def _check(rows: list[tuple[int, str, int]], at: int, value: str, message: str) -> None:
+def _check(rows: list[tuple[int, str, int]], at: int, value: str | None, message: str) -> None:
     """Raise `_Stray` when rows[at] is a stray `key:` line after a line ending with the
-    quoted `value`; else `_HandOver` (the text is not read here)."""
-    if value[:1] not in ("'", '"'):
+    quoted `value` (or `value` None: a line less indented than the block that ends
+    there, more than the mapping the reader goes back to); else `_HandOver` (the text
+    is not read here)."""
+    if value is not None and value[:1] not in ("'", '"'):
         raise _HandOver  # a plain scalar runs on into a deeper line
     indent, content, number = rows[at]
     colon = content.find(":")
@@ -153,7 +156,8 @@ def _mapping(
         elif rows[at][0] > indent:
             at = _mapping(rows, at, rows[at][0], depth + 1, entries)
     if at < len(rows) and rows[at][0] > indent:
-        raise _HandOver
+        # between this mapping's indentation and the one of the mapping that ended
+        _check(rows, at, None, _IN_MAPPING)
     return at
 
 
@@ -176,6 +180,8 @@ def _sequence(rows: list[tuple[int, str, int]], at: int, indent: int, parent: in
     if at < count:
         nxt = rows[at][0]
         if nxt > parent and not (nxt == indent and indent == parent):
+            if nxt < indent:  # between the list's indentation and its key's
+                _check(rows, at, None, _IN_MAPPING)
             raise _HandOver
         if nxt == indent and indent == parent and rows[at][1][:2] == "- ":
             raise _HandOver
