@@ -278,7 +278,9 @@ def test_a_short_claude_md_needs_no_profile_decision(tmp_path, monkeypatch, asim
 
 
 @pytest.mark.parametrize("asimov", [False, True], ids=["generic-repo", "asimov-repo"])
-def test_a_claude_md_between_the_profiles_takes_the_full_check(tmp_path, monkeypatch, asimov) -> None:
+def test_a_claude_md_between_the_profiles_takes_the_full_check(
+    tmp_path, monkeypatch, asimov
+) -> None:
     """Over the Asimov protocol's limits, within the loader's: the profile decides, so
     the full check runs, and fails the file only in a repository that follows it."""
     monkeypatch.delenv("ASIMOV_HOOKS_PROFILE")
