@@ -198,9 +198,9 @@ def _open_quote(lines: list[str], row: tuple[int, str, int], offset: int) -> YAM
     """The round-trip reader's problem with a key's double-quoted value left open on its
     line: the value runs to the next `"` (no escape, no document marker on the way), and
     right after that quote a plain scalar starts. The reader says `mapping values are
-    not allowed here` at that scalar's `: `, or, when the line ends first and the next
-    line is a `key:` no deeper than the mapping, that it found a scalar where the
-    mapping should end. Anything else: None."""
+    not allowed here` at that scalar's `: `, or that it found a scalar where the mapping
+    should end (the line ends first, or a comment, and the next line starts with a list
+    item's `-` or a word). Anything else: None."""
     indent, content, number = row
     if "\\" in content[offset:]:
         return None
@@ -216,25 +216,24 @@ def _open_quote(lines: list[str], row: tuple[int, str, int], offset: int) -> YAM
     else:
         return None  # open to the end of the text
     rest = line[end + 1 :]
-    if end + 1 <= indent or not rest[:1].isalnum() or "#" in rest or "\t" in rest:
+    comment = rest.find(" #")  # a comment ends the plain scalar
+    plain = rest if comment < 0 else rest[:comment]
+    if end + 1 <= indent or not rest[:1].isalnum() or "#" in plain:
         return None
-    colon = rest.find(": ")
-    if rest.endswith(":") and (colon < 0 or colon > len(rest) - 1):
-        colon = len(rest) - 1
+    colon = plain.find(": ")
+    if colon < 0 and plain.endswith(":"):
+        colon = len(plain) - 1
     if colon >= 0:
         return YAMLProblem("syntax", _MAPPING_VALUE, at + 1, end + 1 + colon + 1)
     for after in lines[at + 1 :]:
         stripped = after.lstrip(" ")
-        if not stripped:
+        if not stripped or (comment >= 0 and stripped[0] == "#"):
             continue
-        colon = stripped.find(":")
-        key = stripped[:colon]
-        if (
-            len(after) - len(stripped) > indent
-            or colon <= 0
-            or not key.isidentifier()
-            or stripped[colon + 1 : colon + 2] not in ("", " ")
-        ):
+        # the reader reads one token past the scalar: a list item's `-` or a word, and
+        # without a comment the line must not carry the scalar on (no deeper)
+        if not (stripped[:2] == "- " or stripped[0].isalnum() or stripped[0] == "_"):
+            return None
+        if comment < 0 and len(after) - len(stripped) > indent:
             return None
         break
     return YAMLProblem("syntax", _SCALAR_FOUND, at + 1, end + 2)
