@@ -363,7 +363,7 @@ def item_soups(draw: st.DrawFn) -> str:
     return "\n".join(lines) + draw(st.sampled_from(["\n", ""]))
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(item_soups())
 def test_item_soups_read_the_same(text: str) -> None:
     more_agrees(text)
