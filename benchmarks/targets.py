@@ -73,7 +73,7 @@ def evaluate(res: Results, sizes: Sequence[int]) -> list[Target]:
                             f"1,000 files ≥ {need:g}× faster than {other} ({family})",
                             "met" if speed >= need else "missed",
                             f"{fmt_time(ours.median)} vs {fmt_time(theirs.median)} = "
-                            f"{speed:.2f}× as fast (default: one worker per core){one}",
+                            f"{speed:.2f}× as fast (default `--jobs`){one}",
                         )
                     )
     for tool in ("asimov-check-size", "asimov-validate", SERIAL):

@@ -56,22 +56,19 @@ def test_install_instructions_name_python_and_pre_commit() -> None:
 
 
 def test_size_only_ratio_matches_the_benchmarks() -> None:
-    """The README's figures for the size-only hook are the size-only rows of results.md:
-    a range for the kinds it answers without the validate machinery, one figure for
-    CLAUDE.md (whose limits need git)."""
+    """The README's figure for the size-only hook is the range of the size-only rows of
+    results.md, CLAUDE.md's among them (its limits need no git when it is within every
+    profile's)."""
     with open(os.path.join(ROOT, "benchmarks", "results.md"), encoding="utf-8") as fh:
         rows = dict(
             re.findall(r"size only ≤ 2× bare Python start \(([a-z-]+)\).*?= ([0-9.]+)×", fh.read())
         )
-    claude = float(rows.pop("claude-md"))
-    assert rows
+    assert "claude-md" in rows and len(rows) > 1
     low, high = min(map(float, rows.values())), max(map(float, rows.values()))
     m = re.search(r"pays about ([0-9.]+)-([0-9.]+)× a bare", readme())
     assert m, "the README states the size-only hook's ratio"
     assert float(m.group(1)) <= low + 0.05 and float(m.group(2)) >= high - 0.05
-    m = re.search(r"`CLAUDE.md` \(about ([0-9.]+)×\)", readme())
-    assert m, "the README states the size-only hook's ratio on CLAUDE.md"
-    assert abs(float(m.group(1)) - claude) <= 0.25
+    assert "`CLAUDE.md` (about" not in readme()
 
 
 def test_hook_table_matches_the_manifest() -> None:
