@@ -10,7 +10,16 @@ only: a position, when a finding asks for one, comes from libyaml's node marks t
 from __future__ import annotations
 
 from .plain_marks import _marked_rows, _position
-from .simple_yaml import _HandOver, _key, _list_first, _refused, _rows, _scalar, _typed
+from .simple_yaml import (
+    _HandOver,
+    _key,
+    _list_first,
+    _refused,
+    _rows,
+    _scalar,
+    _typed,
+    whole_mapping,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
@@ -25,16 +34,7 @@ def more_data(text: str) -> tuple[bool, Any]:
     readers read it; else (False, None)."""
     if _list_first(text) or _refused(text):
         return False, None
-    try:
-        rows = _rows(text.split("\n"))
-        if not rows:
-            return False, None
-        data, end = _mapping(rows, 0, rows[0][0], 1)
-    except _HandOver:
-        return False, None
-    if end != len(rows):
-        return False, None
-    return True, data
+    return whole_mapping(_rows, _mapping, text)
 
 
 def _mapping(rows: list[tuple[int, str]], at: int, indent: int, depth: int) -> tuple[Any, int]:

@@ -58,17 +58,22 @@ def simple_data(text: str, batch: bool = False) -> tuple[bool, Any]:
         return False, None
     if _list_first(text):  # a list at the top (the trim archive): not this shape
         return False, None
-    lines = text.split("\n")
+    return whole_mapping(_rows, _mapping, text)
+
+
+def whole_mapping(rows_of: Any, mapping: Any, text: str) -> tuple[bool, Any]:
+    """(True, data) when `mapping` reads all of the rows `rows_of` makes of the text's
+    lines as one mapping, from the first row's indent; else (False, None): handed over,
+    stopped short, or nothing there. `_rows`/`_mapping` here, or a reader's that takes a
+    little more (`simple_more`)."""
     try:
-        rows = _rows(lines)
+        rows = rows_of(text.split("\n"))
         if not rows:
             return False, None
-        data, end = _mapping(rows, 0, rows[0][0], 1)
+        data, end = mapping(rows, 0, rows[0][0], 1)
     except _HandOver:
         return False, None
-    if end != len(rows):
-        return False, None
-    return True, data
+    return (True, data) if end == len(rows) else (False, None)
 
 
 def _refused(text: str) -> bool:
