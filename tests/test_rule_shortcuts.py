@@ -210,7 +210,7 @@ def _top_level_agrees(text: str) -> bool:
     return True
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(line_soups())
 def test_a_top_level_key_is_placed_from_its_line_as_the_marked_nodes_place_it(text) -> None:
     _top_level_agrees(text)

@@ -278,7 +278,7 @@ def guard_says(check, text: str, limits: dict[str, int]):
     return None
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(line_soups(), st.sampled_from([1, 2, 3, 4, 6, 100]))
 def test_the_plain_guard_says_what_the_guard_says(text: str, depth: int) -> None:
     """What the plain reading proves spares the guard's scan, never its answer."""
@@ -363,13 +363,13 @@ def item_soups(draw: st.DrawFn) -> str:
     return "\n".join(lines) + draw(st.sampled_from(["\n", ""]))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(item_soups())
 def test_item_soups_read_the_same(text: str) -> None:
     more_agrees(text)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(line_soups())
 def test_line_soups_read_the_same_with_items(text: str) -> None:
     more_agrees(text)

@@ -102,14 +102,14 @@ def test_its_answers_are_the_round_trips(seed: int) -> None:
     rng = random.Random(seed)
     bases = benchmark_texts()[: 60 if seed % 2 else 20] + [plain_document(rng) for _ in range(60)]
     told = 0
-    for _ in range(700):
+    for _ in range(350):
         text = broken(rng, rng.choice(bases))
         got = stray_problem(text)
         if got is None:
             continue
         told += 1
         assert said(got) == round_trip(text), text
-    assert told > 50  # not a reader that hands everything over
+    assert told > 25  # not a reader that hands everything over
 
 
 def open_quotes(rng: random.Random, base: str) -> list[str]:
@@ -145,7 +145,7 @@ def test_the_focused_reading_says_what_the_whole_reading_says(seed: int) -> None
     rng = random.Random(200 + seed)
     bases = benchmark_texts()[:60] + [plain_document(rng) for _ in range(60)]
     told = 0
-    for _ in range(500):
+    for _ in range(250):
         text = broken(rng, rng.choice(bases))
         part = focused(text)
         if part is None:
@@ -155,14 +155,14 @@ def test_the_focused_reading_says_what_the_whole_reading_says(seed: int) -> None
         if problem is not None:
             told += 1
             assert said(problem) == round_trip(text), text
-    assert told > 50
+    assert told > 25
 
 
 @pytest.mark.parametrize("seed", range(2))
 def test_load_yaml_says_what_the_round_trip_says(seed: int) -> None:
     rng = random.Random(100 + seed)
     bases = benchmark_texts()[:40] + [plain_document(rng) for _ in range(40)]
-    for _ in range(300):
+    for _ in range(150):
         text = broken(rng, rng.choice(bases))
         expected = round_trip(text)
         try:
