@@ -129,6 +129,7 @@ def trim_first(event: Event, cuts: list[Cut], remarks: list[str]) -> dict[str, A
                 failed = True
                 continue
             done.add(path)
+            _note(pending[path])
             remarks.insert(0, _remark(event, pending[path], messages))
         if not failed and done == set(pending):
             return new_input
@@ -141,3 +142,12 @@ def _remark(event: Event, cut: Cut, messages: list[str]) -> str:
         f"(ADR-007 rolling window): {'; '.join(messages)}. The file holds the trimmed "
         "content: read it again before editing it."
     )
+
+
+def _note(cut: Cut) -> None:
+    """The trim, in numbers, for `asimov-hooks stats`."""
+    from .record import note_pretrim
+
+    kind = cut.config.kind_for(cut.rel)
+    if kind is not None:
+        note_pretrim(cut.config, kind, cut.after, cut.text, cut.result.removed)
