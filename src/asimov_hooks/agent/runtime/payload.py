@@ -115,6 +115,7 @@ def begin(
     event = Event(agent, name, kinds.get(name), cwd)
     if event.kind is not None:
         event.session = as_text(payload.get("session_id"))
+        event.tool_use = as_text(payload.get("tool_use_id"))  # pairs a write's two events
         declared = os.environ.get(project_env) if project_env else None
         event.project = project_dir(declared, cwd)
         event.turns = turn_root(declared, event.project)
