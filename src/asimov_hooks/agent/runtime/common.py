@@ -68,9 +68,17 @@ def _days(value: Any) -> float:
     return float(value)
 
 
+def work_tree_scope(config: Config) -> Config:
+    """The agent works with the files on disk: its config decides whether a repository
+    follows the Asimov protocol over what the work tree holds, git-ignored protocol files
+    included (validation/follows), for CLAUDE.md's profile too."""
+    config.derived["scope"] = "work-tree"  # follows.WORK_TREE, without importing it here
+    return config
+
+
 def project_config(event: Event) -> tuple[Config, dict[str, Any]]:
     try:
-        config = load_config(None, start=event.project)
+        config = work_tree_scope(load_config(None, start=event.project))
         return config, agent_settings(config)
     except ConfigError as exc:
         raise EventError(f"configuration: {exc}") from None
@@ -93,7 +101,7 @@ def protocol_file(path: str, project: str) -> tuple[Config, str, str] | None:
     if not inside(os.path.realpath(path), project):
         return None
     try:
-        config = load_config(None, start=_existing_dir(path))
+        config = work_tree_scope(load_config(None, start=_existing_dir(path)))
     except ConfigError as exc:
         raise EventError(f"configuration: {exc}") from None
     rel = config.relpath(path)
