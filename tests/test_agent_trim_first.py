@@ -1,12 +1,14 @@
 """ADR-007 trims BEFORE each checkpoint write: where the agent lets a hook hand back a
 changed tool input (Claude Code `updatedInput`, Codex CLI `updatedInput`, Gemini CLI
 BeforeTool `tool_input`), a write the rolling window would trim carries the trimmed
-content itself, and the items it cuts are in the archive before the write (edits and
-multi-file patches: tests/test_agent_trim_edits.py). Each event is one
-`asimov-hooks agent-event` process fed a documented payload."""
+content itself, and the items it cuts reach the archive once the write has landed
+(the hook after the write finds the trimmed content on disk), never for a write the
+user's rules refused (edits and multi-file patches: tests/test_agent_trim_edits.py).
+Each event is one `asimov-hooks agent-event` process fed a documented payload."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -36,35 +38,92 @@ def trimmed(text: str) -> None:
 
 
 def archived(repo: str) -> None:
+    """The 7 items the trim cut are in the archive, each once."""
     archive = Path(repo, ARCHIVE).read_text(encoding="utf-8")
     for i in range(1, 8):  # the trim keeps the last 5 of the 12 completed items
-        assert f"task {i}\n" in archive, i
+        assert archive.count(f"task {i}\n") == 1, i
+    for i in range(8, 13):
+        assert f"task {i}\n" not in archive, i
 
 
-@pytest.mark.parametrize("mode", ["acceptEdits", "default"])
-def test_claude_write_carries_the_trimmed_content(repo, mode) -> None:
+def not_archived(repo: str) -> None:
+    assert not Path(repo, ARCHIVE).exists() or "task 1\n" not in Path(repo, ARCHIVE).read_text()
+
+
+def _claude_pre(repo: str, mode: str, call: str = "toolu_trim_1") -> dict:
     payload = fixture(
         "claude",
         "pre_tool_use_write",
         repo,
         permission_mode=mode,
+        tool_use_id=call,
         **{"tool_input.file_path": os.path.join(repo, CHECKPOINT), "tool_input.content": BLOATED},
     )
-    specific = answer(run_event("claude", payload, repo))["hookSpecificOutput"]
-    # the user's own approval stays where Claude Code would ask for a Write anyway
-    assert specific["permissionDecision"] == ("allow" if mode == "acceptEdits" else "ask")
+    return answer(run_event("claude", payload, repo))["hookSpecificOutput"]
+
+
+def _claude_post(repo: str, content: str, call: str = "toolu_trim_1") -> str:
+    post = fixture(
+        "claude", "post_tool_use_write", repo, tool_use_id=call, **{"tool_input.content": content}
+    )
+    out = answer(run_event("claude", post, repo))
+    return out["hookSpecificOutput"]["additionalContext"] if out else ""
+
+
+MODES = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_claude_write_carries_the_trimmed_content(repo, mode) -> None:
+    specific = _claude_pre(repo, mode)
+    # no decision: Claude Code runs the changed call through the user's own rules and
+    # mode ("allow" would skip them, "ask" refuses a headless write)
+    assert "permissionDecision" not in specific and "permissionDecisionReason" not in specific
     updated = specific["updatedInput"]
     assert updated["file_path"] == os.path.join(repo, CHECKPOINT)
     trimmed(updated["content"])
-    archived(repo)  # cut items are archived before the write
-    assert "trimmed your Write" in specific["additionalContext"]
-    # the write lands as handed back: nothing left to trim after it
+    not_archived(repo)  # the write may still be refused: nothing archived yet
+    # the write lands as handed back: the hook after it archives the cut items, once
     write(repo, CHECKPOINT, updated["content"])
-    post = fixture(
-        "claude", "post_tool_use_write", repo, **{"tool_input.content": updated["content"]}
-    )
-    out = answer(run_event("claude", post, repo))
-    assert out is None or "trimmed" not in out["hookSpecificOutput"]["additionalContext"]
+    told = _claude_post(repo, updated["content"])
+    assert "asimov-hooks trimmed your Write of .claude_checkpoint.yaml before it" in told
+    archived(repo)
+    assert Path(repo, CHECKPOINT).read_text(encoding="utf-8") == updated["content"]
+    _claude_post(repo, updated["content"])  # the same hook again: nothing archived twice
+    archived(repo)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_refused_write_archives_nothing(repo, mode) -> None:
+    """The user's rules refuse the changed Write (no PostToolUse): nothing archived;
+    a later write of the file by another call archives nothing of the refused one."""
+    write(repo, CHECKPOINT, GOOD_CHECKPOINT)
+    updated = _claude_pre(repo, mode, "toolu_refused")["updatedInput"]
+    trimmed(updated["content"])
+    assert Path(repo, CHECKPOINT).read_text(encoding="utf-8") == GOOD_CHECKPOINT
+    not_archived(repo)
+    changed = GOOD_CHECKPOINT.replace("in_progress", "blocked", 1)
+    write(repo, CHECKPOINT, changed)
+    told = _claude_post(repo, changed, "toolu_other")
+    assert "before it was written" not in told
+    not_archived(repo)
+
+
+def test_a_write_that_landed_otherwise_archives_nothing(repo) -> None:
+    """An agent without call ids: the file on disk is not the trimmed content (the user
+    changed the write, or another write landed): nothing of the held trim is archived,
+    and the trim after the write judges what is there."""
+    write(repo, CHECKPOINT, GOOD_CHECKPOINT)
+    payload = fixture("gemini", "before_tool_write_file", repo, **{"tool_input.content": BLOATED})
+    answer(run_event("gemini", payload, repo))
+    post = fixture("gemini", "after_tool_write_file", repo)
+    out = answer(run_event("gemini", post, repo))
+    assert "before it was written" not in json.dumps(out)
+    not_archived(repo)
+    # the record was used up: the trimmed content landing later is not this write's
+    write(repo, CHECKPOINT, "milestone: x\nstatus: in_progress\n")
+    answer(run_event("gemini", post, repo))
+    not_archived(repo)
 
 
 def test_gemini_write_file_carries_the_trimmed_content(repo) -> None:
@@ -77,6 +136,12 @@ def test_gemini_write_file_carries_the_trimmed_content(repo) -> None:
     assert (
         out["hookSpecificOutput"]["tool_input"]["file_path"] == payload["tool_input"]["file_path"]
     )
+    not_archived(repo)
+    content = out["hookSpecificOutput"]["tool_input"]["content"]
+    write(repo, CHECKPOINT, content)
+    post = fixture("gemini", "after_tool_write_file", repo)
+    told = answer(run_event("gemini", post, repo))["hookSpecificOutput"]["additionalContext"]
+    assert "trimmed your write_file of .claude_checkpoint.yaml before it was written" in told
     archived(repo)
 
 
@@ -99,4 +164,9 @@ def test_codex_apply_patch_carries_the_trimmed_content(repo, existing) -> None:
     current = GOOD_CHECKPOINT if existing else None
     result = apply_patch(rewritten, lambda name: current)
     trimmed(result[CHECKPOINT])
+    not_archived(repo)
+    write(repo, CHECKPOINT, result[CHECKPOINT])
+    post = fixture("codex", "post_tool_use_apply_patch", repo, **{"tool_input.command": rewritten})
+    told = answer(run_event("codex", post, repo))["hookSpecificOutput"]["additionalContext"]
+    assert "trimmed your apply_patch of .claude_checkpoint.yaml before it was written" in told
     archived(repo)

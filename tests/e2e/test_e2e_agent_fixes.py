@@ -97,6 +97,6 @@ def test_oc_resume_gives_a_brief_without_skill_state(oc_agent) -> None:
         srv.load([say("Resumed.")])
         ran(oc_agent.run(srv, "Carry on.", resume=True))
         resumed = oc_agent.told(srv)
-    assert "skill: oc-e2e" in resumed and "Build sprint 2" in resumed
+    assert "RESUMING: oc-e2e" in resumed and "Build sprint 2" in resumed
     assert "E2E-SKILL-STATE" not in resumed
     assert REQUEST_HEAD in resumed

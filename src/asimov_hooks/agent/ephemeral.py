@@ -56,7 +56,10 @@ def run(
     from ..validation.engine import Checker
 
     try:
+        from ..validation.follows import WORK_TREE
+
         config = load_config(config_path)
+        config.derived["scope"] = WORK_TREE  # these files are the work tree's own
         kinds = ephemeral_kinds(config)
         files: list[str] = []
         for directory in paths or ["."]:

@@ -259,9 +259,12 @@ class Checker:
         fmt = spec.get("format", "text")
         read.append((text.text, fmt, rules))
 
-        marker = find_conflict_marker(text.text) if fmt != "text" else None
+        marker = find_conflict_marker(text.text, markdown=fmt == "text")
         if marker is not None:
-            emit("conflict-markers", "unresolved merge conflict markers", marker, 1)
+            from ..checks.reading import conflict_advice
+
+            advice = conflict_advice(self.config, kind, rules)
+            emit("conflict-markers", "unresolved merge conflict markers", marker, 1, advice)
             if "conflict-markers" in rules:
                 return result
 

@@ -58,21 +58,21 @@ def pre_write(event: Event) -> Answer | None:
         if remarks:
             reason += "\n" + "\n".join(remarks)
         return Answer("deny", reason=reason)
-    updated = _trim_first(event, trims, remarks) if event.rewriter is not None else None
+    updated = _trim_first(event, trims) if event.rewriter is not None else None
     if remarks or updated:
         return Answer(context="\n".join(remarks), updated=updated)
     return None
 
 
-def _trim_first(
-    event: Event, trims: list[tuple[Any, ...]], remarks: list[str]
-) -> dict[str, Any] | None:
+def _trim_first(event: Event, trims: list[tuple[Any, ...]]) -> dict[str, Any] | None:
     """ADR-007's trim BEFORE the write: the tool input whose result is each trimmable
-    file's trimmed content, its cut items archived first (`pretrim`)."""
+    file's trimmed content, its cut items archived once the write lands (`pretrim`,
+    `held`)."""
+    from .held import hold
     from .pretrim import plan, trim_first
 
     cuts = [cut for cut in (plan(*trim) for trim in trims) if cut is not None]
-    return trim_first(event, cuts, remarks) if cuts else None
+    return trim_first(event, cuts, hold) if cuts else None
 
 
 def _judge(
@@ -189,6 +189,11 @@ def post_write(event: Event) -> Answer | None:
         if found is None or not os.path.lexists(path):
             continue
         config, kind, rel = found
+        if kind in trim_settings(config).kinds:  # a trim before this write, now archived
+            from .held import release
+
+            landed = release(event, path, config, kind, rel)
+            notes += [landed] if landed else []
         notes += _after_write(event, path, config, kind, rel)
         from .common import agent_settings
         from .protocols import checkpoint_kinds
