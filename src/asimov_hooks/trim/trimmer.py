@@ -215,7 +215,11 @@ def _flush_merge_cuts(outcome: Outcome, config: Config, target: str, dry_run: bo
         return
     if pending is None or not entries:
         return
-    items = sum(len(v) for e in entries for v in e["entry"].get("removed", {}).values())
+    items = sum(
+        len(v) if isinstance(v, list) else 1
+        for e in entries
+        for v in e["entry"].get("removed", {}).values()
+    )
     shown = os.path.relpath(target) if not os.path.isabs(outcome.path) else target
     if dry_run:
         outcome.messages.append(f"would archive {items} items the merge driver cut to {shown}")
