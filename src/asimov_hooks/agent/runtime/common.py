@@ -53,11 +53,19 @@ def agent_settings(config: Config) -> dict[str, Any]:
         "protocols": {k: [x for x in v if isinstance(x, str)] for k, v in protocols.items()},
         "checkpoint-kinds": [k for k in section.get("checkpoint-kinds", []) if isinstance(k, str)],
         "context-budget": int(section.get("context-budget", 3000)),
+        "stale-days": _days(section.get("stale-days", 7)),
         "warmup-essentials": [
             k for k in section.get("warmup-essentials", []) if isinstance(k, str) and k
         ],
         "max-edits": int(section.get("max-edits", 1000)),
     }
+
+
+def _days(value: Any) -> float:
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or not 0 < value <= 36500:  # NaN fails both comparisons
+        raise ConfigError(f"agent.stale-days must be a number of days above 0, not {value!r}")
+    return float(value)
 
 
 def work_tree_scope(config: Config) -> Config:
