@@ -243,6 +243,10 @@ class Codex(Agent):
         super().__init__(command, project)
         self.codex_home = os.path.join(self.home, ".codex")
         os.makedirs(self.codex_home, exist_ok=True)
+        # how the user reviewed our hooks in `/hooks`: "reported" trusts each under the
+        # hash asimov-hooks computes (what `agent install` and `doctor` check against);
+        # "none" trusts none; "stale" records another hash for each
+        self.hook_trust = "reported"
 
     def write(self, path: str, content: str, base: str | None = None) -> Turn:
         target = os.path.join(base or self.project, path)
@@ -271,6 +275,7 @@ class Codex(Agent):
             f'\n[projects.{toml_string(os.path.realpath(p))}]\ntrust_level = "trusted"\n'
             for p in self.trusted
         )
+        trust += "".join(self.hook_states())
         config = f"""\
 model = {toml_string(self.model)}
 model_provider = "scripted"
@@ -301,6 +306,29 @@ exporter = "none"
         with open(os.path.join(self.codex_home, "config.toml"), "w", encoding="utf-8") as fh:
             fh.write(config)
 
+    def hook_states(self) -> list[str]:
+        """The `[hooks.state."<hooks.json>:<event>:<group>:<hook>"] trusted_hash` tables
+        Codex writes when the user trusts a hook in `/hooks`: one for each asimov-hooks
+        entry of each trusted project's .codex/hooks.json, under the hash asimov-hooks
+        reports (so a hash Codex computes otherwise leaves our hooks skipped)."""
+        from asimov_hooks.agent.install.codextrust import LABELS, our_hooks
+
+        out = []
+        for project in self.trusted if self.hook_trust != "none" else []:
+            hooks = os.path.join(os.path.realpath(project), ".codex", "hooks.json")
+            if not os.path.isfile(hooks):
+                continue
+            with open(hooks, encoding="utf-8") as fh:
+                entries = our_hooks(json.load(fh))
+            for event, group, index, digest in entries:
+                if self.hook_trust == "stale":
+                    digest = "sha256:" + "0" * 64
+                key = f"{hooks}:{LABELS[event]}:{group}:{index}"
+                out.append(
+                    f"\n[hooks.state.{toml_string(key)}]\ntrusted_hash = {toml_string(digest)}\n"
+                )
+        return out
+
     def env(self, server: ScriptedServer) -> dict[str, str]:
         return dict(
             self.base_env(),
@@ -310,7 +338,8 @@ exporter = "none"
         )
 
     def argv(self, prompt: str, resume: bool) -> list[str]:
-        flags = ["--dangerously-bypass-hook-trust", "--skip-git-repo-check", "--json"]
+        # no --dangerously-bypass-hook-trust: our hooks run because they are trusted
+        flags = ["--skip-git-repo-check", "--json"]
         if resume:
             return [*self.command, "exec", "resume", "--last", *flags, prompt]
         return [*self.command, "exec", *flags, prompt]

@@ -103,12 +103,17 @@ def session_start(event: Event) -> Answer | None:
         return None
     from .reread import reread
 
-    parts, notes, found = reread(config, settings, top, used)
+    parts, notes, found, ask = reread(config, settings, top, used)
     request = protocols.message(config, settings, top, used)
     if found:
+        how = (
+            "where it says to stop and ask the user, do that before any work on it"
+            if ask
+            else "continue the task from it"
+        )
         context = (
             f"Session {event.source}: your checkpoint, re-read for you (ADR-007 self-healing "
-            "re-read). It says where the work stood; continue the task from it.\n"
+            f"re-read). It says where the work stood; {how}.\n"
         )
     elif notes:  # there is one, but it was refused (a link out, a special file...)
         context = (
