@@ -15,7 +15,6 @@ from conftest import SCRIPTS, commit_all, git_init, oc_checkpoint, write
 from e2e_agents import AGENTS
 from e2e_servers import say
 from test_e2e_agents import (  # noqa: F401  (fixtures)
-    NO_REREAD,
     REQUEST,
     REQUEST_HEAD,
     THRESHOLD,
@@ -93,8 +92,6 @@ def test_oc_update_through_the_shell_is_the_checkpoint(oc_agent) -> None:
 
 
 def test_oc_resume_gives_a_brief_without_skill_state(oc_agent) -> None:
-    if oc_agent.name in NO_REREAD:
-        pytest.skip(NO_REREAD[oc_agent.name])
     with oc_agent.server_class([say("Hello.")]) as srv:
         ran(oc_agent.run(srv, "Say hello."))
         srv.load([say("Resumed.")])

@@ -122,6 +122,10 @@ def _oc(words: list[str]) -> int:
     try:
         group.main(args=words, prog_name="asimov-hooks oc", standalone_mode=True)
     except SystemExit as done:
+        from .guard import broken_pipe, reader_gone
+
+        if reader_gone():  # click met a closed stdout (`... | head`)
+            return broken_pipe()
         code = done.code
         return code if isinstance(code, int) else (EXIT_OK if code is None else EXIT_USAGE)
     return EXIT_OK

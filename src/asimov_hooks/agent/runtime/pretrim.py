@@ -98,12 +98,14 @@ def archive(cut: Cut) -> list[str] | None:
         return None
     newline = "\r\n" if "\r\n" in cut.after else "\n"
     root = None if settings.archive_file else trim_archive.root_of(cut.path)
+    outcome = Outcome(cut.path)
     with DirectoryLocks([target]):
-        error = _archive(Outcome(cut.path), result, cut.config, newline, target, False, root)
+        error = _archive(outcome, result, cut.config, newline, target, False, root)
     if error:
         return None
-    shown = os.path.relpath(target, os.path.dirname(cut.path))
-    return [*result.messages, f"archived what was removed to {shown}"]
+    shown = os.path.relpath(outcome.archive or target, os.path.dirname(cut.path))
+    full = [m for m in outcome.messages if m.startswith("the archive is full")]
+    return [*result.messages, *full, f"archived what was removed to {shown}"]
 
 
 def trim_first(

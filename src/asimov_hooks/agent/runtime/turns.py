@@ -55,6 +55,7 @@ def stop(event: Event) -> Answer | None:
     from .state import StateError
 
     session = session_of(event)
+    _settle_trims(event)
     if event.aborted:
         return None  # the user ended the turn: a continuation would override them
     config, settings = project_config(event)
@@ -76,6 +77,19 @@ def stop(event: Event) -> Answer | None:
     if not due:
         return None
     return Answer("block", reason=protocols.message(config, settings, event.project, used))
+
+
+def _settle_trims(event: Event) -> None:
+    """The trims held before this turn's writes (`held`): archived where the write
+    landed with no hook after it, dropped where it was refused."""
+    from ...validation.config import ConfigError
+    from .held import sweep
+    from .turnlog import StateError
+
+    try:
+        sweep(event)
+    except (StateError, OSError, EventError, ConfigError) as exc:
+        warn(f"the trims held before this turn's writes were not settled: {exc}")
 
 
 def session_start(event: Event) -> Answer | None:
