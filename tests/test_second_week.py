@@ -112,3 +112,29 @@ def test_a_reader_that_leaves_ends_the_command_quietly_with_141(tmp_path, args) 
     done = closed_reader(repo, os.path.join(SCRIPTS, args[0]), *args[1:])
     assert done.returncode == 141, (done.returncode, done.stderr)
     assert done.stderr == ""
+
+
+# ------------------------------------------------------------------ did you mean
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [
+        (["asimov-hooks", "agent", "install", "--agent", "claud"], "claude"),
+        (["asimov-hooks", "init", "--agent", "gemni", "--dry-run"], "gemini"),
+        (["asimov-validate", "--format", "sarf", "."], "sarif"),
+        (["asimov-check-size", "--format", "jsn", "."], "json"),
+        (["asimov-hooks", "oc", "status", "--format", "jsn"], "json"),
+        (["asimov-hooks", "rules", "--format", "markdwn"], "markdown"),
+        (["asimov-hooks", "checkpoint", "nxt"], "next"),
+    ],
+)
+def test_a_misspelt_choice_names_the_closest_one(tmp_path, args, meant) -> None:
+    repo = git_init(tmp_path / "repo")
+    done = run_script(*args, cwd=repo)
+    assert done.returncode == 2, done
+    (line,) = done.stderr.splitlines()
+    assert f"(did you mean {meant!r}?)" in line, line
+
+
+def test_no_guess_for_a_word_like_none_of_them(tmp_path) -> None:
+    done = run_script("asimov-hooks", "agent", "install", "--agent", "zzz", cwd=tmp_path)
+    assert done.returncode == 2 and "did you mean" not in done.stderr

@@ -78,7 +78,9 @@ def run(words: list[str]) -> int:
     config, settings = _load(top)
     verb = words[0] if words else "status"
     if verb not in WORDS:
-        _fail(f"unknown word {verb!r}: use {USAGE}")
+        from .clickopts import did_you_mean
+
+        _fail(f"unknown word {verb!r}{did_you_mean(verb, WORDS)}: use {USAGE}")
     from ..agent.runtime import protocols
 
     used = protocols.used(config, settings, top)
