@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..agent.install.targets import NAMES
-from ..cli.clickopts import CONTEXT
+from ..cli.clickopts import CONTEXT, Choice
 from ..fs.access import FileProblem, read_bytes, show
 from . import families as fam
 from .plan import hooks_for, ignores_for, install_types
@@ -117,7 +117,7 @@ def _run(args: list[str], top: str) -> int:
     "--agent",
     "agents",
     multiple=True,
-    type=click.Choice([*NAMES, "all"]),
+    type=Choice([*NAMES, "all"]),
     help="Also install the agent hooks (`asimov-hooks agent install --agent NAME`); repeatable.",
 )
 @click.option("--dry-run", is_flag=True, help="Print the changes as a diff; write nothing.")

@@ -78,7 +78,9 @@ def run(words: list[str]) -> int:
     config, settings = _load(top)
     verb = words[0] if words else "status"
     if verb not in WORDS:
-        _fail(f"unknown word {verb!r}: use {USAGE}")
+        from .clickopts import did_you_mean
+
+        _fail(f"unknown word {verb!r}{did_you_mean(verb, WORDS)}: use {USAGE}")
     from ..agent.runtime import protocols
 
     used = protocols.used(config, settings, top)
@@ -122,6 +124,10 @@ def _oc(words: list[str]) -> int:
     try:
         group.main(args=words, prog_name="asimov-hooks oc", standalone_mode=True)
     except SystemExit as done:
+        from .guard import broken_pipe, reader_gone
+
+        if reader_gone():  # click met a closed stdout (`... | head`)
+            return broken_pipe()
         code = done.code
         return code if isinstance(code, int) else (EXIT_OK if code is None else EXIT_USAGE)
     return EXIT_OK

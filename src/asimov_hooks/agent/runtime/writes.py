@@ -225,10 +225,11 @@ def _after_write(event: Event, path: str, config: Config, kind: str, rel: str) -
         if outcome.error:
             notes.append(f"asimov-hooks could not bring {rel} within its limits: {outcome.error}")
     result = checker(config).check(path)
-    findings = [line(rel, f) for f in result.findings if f.level in ("error", "warning")]
-    if findings:
-        notes.append(f"asimov-hooks checked {rel}:\n" + "\n".join(f"- {f}" for f in findings))
-    return notes
+    from .news import report
+
+    found = [f for f in result.findings if f.level in ("error", "warning")]
+    told = report(event, config, path, rel, found)  # only what this write changed
+    return notes + ([told] if told else [])
 
 
 # merge/pending.NAME (a test holds them together): the merge package is not loaded to
