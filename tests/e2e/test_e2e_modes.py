@@ -7,6 +7,9 @@
   the write; a write the user's rules do not allow (and plan mode) stays unwritten, with
   nothing archived: the trim is only held (`.git/asimov-hooks/trims/`) until a write
   lands.
+- Codex CLI with the user's sandbox: `workspace-write` lets the rewritten patch land
+  trimmed, the cut items archived once; `read-only` refuses it, and nothing is archived
+  (the held trim is dropped at the end of the turn).
 - Qwen Code: a long turn that ends in a tool call is asked for the checkpoint, timed by
   the real wall clock (Qwen Code fires its prompt hook with an empty prompt for each
   tool result it sends back; that is not a new turn).
@@ -169,3 +172,60 @@ def test_qwen_long_turn_ending_in_a_tool_call_is_asked(qwen) -> None:
         asked = [i for i in range(requests) if REQUEST_HEAD in qwen.told(srv, i)]
     assert asked, f"never asked for a checkpoint ({requests} requests)"
     assert asked[0] == 2, asked  # right after the answer that ended the long turn
+
+
+class CodexIn(AGENTS["codex"]):  # type: ignore[misc, valid-type]
+    """Codex CLI with the user's own sandbox (approvals never asked: `codex exec`)."""
+
+    sandbox = "read-only"
+
+    def prepare(self, server) -> None:
+        super().prepare(server)
+        config = os.path.join(self.codex_home, "config.toml")
+        with open(config, encoding="utf-8") as fh:
+            text = fh.read()
+        lines = [
+            f'sandbox_mode = "{self.sandbox}"' if line.startswith("sandbox_mode =") else line
+            for line in text.splitlines()
+        ]
+        assert lines != text.splitlines(), "no sandbox_mode line to change"
+        with open(config, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize("sandbox", ["read-only", "workspace-write"])
+def test_codex_trimmed_patch_follows_the_users_sandbox(tmp_path, agent_commands, sink, sandbox):  # noqa: F811
+    """A patch of the 12-item checkpoint, rewritten to leave the trimmed content: where
+    the user's sandbox lets Codex write the workspace, it lands trimmed with the cut
+    items archived once; in a read-only sandbox Codex refuses it, and the archive gains
+    nothing (the trim held for it is dropped at the end of the turn)."""
+    project = make_project(str(tmp_path / "project"))
+    agent = CodexIn(agent_commands["codex"], project)
+    agent.sandbox, agent.sink_url = sandbox, sink.url
+    install_hooks(agent)
+    held = os.path.join(project, HELD)
+    seen: list[list[str]] = []
+
+    def look() -> None:  # before the model's last answer: after the patch, before the stop
+        seen.append(sorted(os.listdir(held)) if os.path.isdir(held) else [])
+
+    try:
+        script = [agent.write(CHECKPOINT, BLOATED), say("Checkpoint written.", before=look)]
+        with agent.server_class(script) as srv:
+            ran(agent.run(srv, "Capture the state in the checkpoint."))
+            told = agent.told(srv)
+            results = agent.tool_results(srv)
+    finally:
+        agent.cleanup()
+    if sandbox == "read-only":
+        assert read(agent) == GOOD_CHECKPOINT, results  # refused by the sandbox
+        archive = os.path.join(project, ARCHIVE)
+        assert not os.path.exists(archive) or "task 1" not in read(agent, ARCHIVE)
+        assert seen == [[seen[0][0]]], seen  # the trim was held while the patch was judged
+        assert os.listdir(held) == []  # and dropped by the stop, nothing archived
+        assert "before it was written" not in told
+    else:
+        on_disk = read(agent)
+        assert '"task 1"' not in on_disk and '"task 12"' in on_disk, on_disk
+        _archived_once(agent)
+        assert f"asimov-hooks trimmed your apply_patch of {CHECKPOINT} before it" in told
