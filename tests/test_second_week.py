@@ -138,3 +138,50 @@ def test_a_misspelt_choice_names_the_closest_one(tmp_path, args, meant) -> None:
 def test_no_guess_for_a_word_like_none_of_them(tmp_path) -> None:
     done = run_script("asimov-hooks", "agent", "install", "--agent", "zzz", cwd=tmp_path)
     assert done.returncode == 2 and "did you mean" not in done.stderr
+
+
+# ------------------------------------------------------------------ the `.asimov/` layout
+def asimov_layout(tmp_path) -> str:
+    repo = git_init(tmp_path / "repo")
+    write(repo, ".asimov-hooks.yaml", "agent:\n  turn-threshold: 20\n")
+    write(repo, ".gitignore", ".asimov/checkpoint.yaml\n.asimov/checkpoint.archive.yaml\n")
+    write(repo, ".asimov/warmup.yaml", GOOD_WARMUP)
+    write(repo, ".asimov/sprint.yaml", "sprint:\n  goal: ship\n")
+    git(repo, "add", "-A")
+    write(repo, ".asimov/checkpoint.yaml", GOOD_CHECKPOINT)
+    return repo
+
+
+def test_the_checkpoint_request_names_the_layouts_sprint_file(tmp_path, isolated_home) -> None:
+    from agent_support import age_turn, answer, fixture, run_event
+
+    repo = asimov_layout(tmp_path)
+    session = "abc123de-4567-89ab-cdef-0123456789ab"
+    answer(run_event("claude", fixture("claude", "user_prompt_submit", repo, prompt="go"), repo))
+    age_turn(repo, session, 40)
+    out = answer(run_event("claude", fixture("claude", "stop", repo), repo))
+    request = out["hookSpecificOutput"]["additionalContext"]
+    assert ".asimov/checkpoint.yaml" in request
+    assert "history belongs in .asimov/sprint.yaml" in request, request
+
+
+def test_the_trim_after_a_write_names_the_archive_in_its_folder(tmp_path, isolated_home) -> None:
+    from agent_support import answer, fixture, run_event
+
+    repo = asimov_layout(tmp_path)
+    long = GOOD_CHECKPOINT.replace(
+        '  - "Task 6: wire the parser"\n  - "Task 7: add tests"\n',
+        "".join(f'  - "Done item {i:02d}"\n' for i in range(25)),
+    )
+    path = os.path.join(repo, ".asimov", "checkpoint.yaml")
+    payload = fixture("claude", "pre_tool_use_write", repo)
+    payload["tool_input"] = {"file_path": path, "content": long}
+    out = answer(run_event("claude", payload, repo))
+    written = out["hookSpecificOutput"]["updatedInput"]  # the write Claude Code then makes
+    write(repo, ".asimov/checkpoint.yaml", written["content"])
+    after = fixture("claude", "post_tool_use_write", repo)
+    after["tool_input"] = written
+    after["tool_use_id"] = payload["tool_use_id"]  # the same call
+    said = str(answer(run_event("claude", after, repo)))
+    assert "archived what was removed to .asimov/checkpoint.archive.yaml" in said, said
+    assert os.path.exists(os.path.join(repo, ".asimov", "checkpoint.archive.yaml"))

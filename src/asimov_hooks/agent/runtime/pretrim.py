@@ -103,7 +103,8 @@ def archive(cut: Cut) -> list[str] | None:
         error = _archive(outcome, result, cut.config, newline, target, False, root)
     if error:
         return None
-    shown = os.path.relpath(outcome.archive or target, os.path.dirname(cut.path))
+    # from the top of the work tree, as the agent names files: `.asimov/` included
+    shown = os.path.relpath(outcome.archive or target, trim_archive.root_of(cut.path))
     full = [m for m in outcome.messages if m.startswith("the archive is full")]
     return [*result.messages, *full, f"archived what was removed to {shown}"]
 

@@ -129,7 +129,7 @@ def _judge(
         advice = (
             "Write it again with current state only (milestone, status, in_progress, the "
             "last few completed items, the first few next_steps); history belongs in "
-            "sprint.yaml."
+            + ("/".join([*rel.split("/")[:-1], "sprint.yaml"]) + ".")
             if kind in trim_settings(config).kinds
             else "Fix these and write the file again."
         )
