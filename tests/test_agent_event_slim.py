@@ -34,7 +34,8 @@ CHECKPOINTS = {
 
 class _Event:
     tool = "Write"
-    project = ""
+    session = None  # nothing remembered of what the agent was told
+    project = turns = ""
 
 
 def _after_write(repo: str, *, slim: bool, monkeypatch) -> tuple[list[str], dict[str, bytes]]:
@@ -46,7 +47,7 @@ def _after_write(repo: str, *, slim: bool, monkeypatch) -> tuple[list[str], dict
     rel = config.relpath(path)
     try:
         event = _Event()
-        event.project = repo
+        event.project = event.turns = repo
         notes = writes._after_write(event, path, config, config.kind_for(rel), rel)
     except Exception as exc:  # compared, whatever it is
         notes = [f"raised {type(exc).__name__}: {exc}"]

@@ -3,9 +3,10 @@
 Tracked and untracked files come from one `git ls-files` (honouring .gitignore); the
 session checkpoints are git-ignored by design, so their usual places are looked at
 directly as well. The Asimov family counts only where the repository follows the
-protocol by the one decision validate and the agent hooks share (validation/follows: a
-committed protocol file with the protocol's content), so another tool's `warmup.yaml`
-or a lone ignored checkpoint brings no Asimov hooks.
+protocol by the one decision validate and the agent hooks share, over what the repository
+shares (validation/follows: a tracked or untracked, not ignored protocol file with the
+protocol's content), so a new project gets the hooks before its first commit, and
+another tool's `warmup.yaml` or a lone ignored checkpoint brings no Asimov hooks.
 """
 
 from __future__ import annotations
@@ -71,9 +72,10 @@ def detect(top: str) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     try:
         done = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=top)
-        listed = [p for p in done.stdout.split("\0") if p]
+        shared = [p for p in done.stdout.split("\0") if p]
     except GitError:
-        listed = []
+        shared = []
+    listed = list(shared)
     for paths in _EPHEMERAL.values():
         listed.extend(p for p in paths if os.path.lexists(os.path.join(top, p)))
     for rel in sorted(set(listed)):
@@ -83,7 +85,7 @@ def detect(top: str) -> dict[str, list[str]]:
     if ASIMOV in found:  # named like the protocol's files is not enough (validation/follows)
         from ..validation.follows import follows
 
-        if follows(top) is None:
+        if follows(top, listed=shared) is None:
             del found[ASIMOV]
     return {family: sorted(found[family], key=_weight) for family in ORDER if family in found}
 

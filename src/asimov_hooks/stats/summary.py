@@ -2,7 +2,9 @@
 
 The record (`agent.runtime.record`) holds one line per thing the agent hooks did. A
 write trimmed before it happened leaves two (the trim, then the write of the trimmed
-content): they are joined here into one write, as asked for and as kept. A checkpoint
+content): they are joined here into one write, as asked for and as kept; a trim that
+no write of the trimmed content followed (the write was refused after the hook) is
+no write, as its archive entry is never made. A checkpoint
 request (the end of a turn, or the re-read after a restart) is answered by the next
 checkpoint write of the same session before the next request.
 """
@@ -41,9 +43,7 @@ def writes(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for rec in records:
         key = (rec["s"], rec["k"])
         if rec["e"] == PRETRIM:
-            if key in pending:
-                out.append(pending.pop(key))  # its write never reported back
-            pending[key] = dict(rec)
+            pending[key] = dict(rec)  # one before it that no write followed did not land
         elif rec["e"] == WRITE:
             before = pending.get(key)
             if (
@@ -55,8 +55,7 @@ def writes(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 out.append({**rec, **{k: before[k] for k in ("wl", "wc", "wt", "tr", "ar")}})
             else:
                 out.append(dict(rec))
-    out.extend(pending.values())
-    return sorted(out, key=lambda r: r["t"])
+    return out  # a trim before a write that never landed (refused after the hook) is no write
 
 
 def percentile(values: list[int], share: float) -> int:

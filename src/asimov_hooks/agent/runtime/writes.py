@@ -58,21 +58,21 @@ def pre_write(event: Event) -> Answer | None:
         if remarks:
             reason += "\n" + "\n".join(remarks)
         return Answer("deny", reason=reason)
-    updated = _trim_first(event, trims, remarks) if event.rewriter is not None else None
+    updated = _trim_first(event, trims) if event.rewriter is not None else None
     if remarks or updated:
         return Answer(context="\n".join(remarks), updated=updated)
     return None
 
 
-def _trim_first(
-    event: Event, trims: list[tuple[Any, ...]], remarks: list[str]
-) -> dict[str, Any] | None:
+def _trim_first(event: Event, trims: list[tuple[Any, ...]]) -> dict[str, Any] | None:
     """ADR-007's trim BEFORE the write: the tool input whose result is each trimmable
-    file's trimmed content, its cut items archived first (`pretrim`)."""
+    file's trimmed content, its cut items archived once the write lands (`pretrim`,
+    `held`)."""
+    from .held import hold
     from .pretrim import plan, trim_first
 
     cuts = [cut for cut in (plan(*trim) for trim in trims) if cut is not None]
-    return trim_first(event, cuts, remarks) if cuts else None
+    return trim_first(event, cuts, hold) if cuts else None
 
 
 def _judge(
@@ -132,7 +132,7 @@ def _judge(
         advice = (
             "Write it again with current state only (milestone, status, in_progress, the "
             "last few completed items, the first few next_steps); history belongs in "
-            "sprint.yaml."
+            + ("/".join([*rel.split("/")[:-1], "sprint.yaml"]) + ".")
             if kind in trim_settings(config).kinds
             else "Fix these and write the file again."
         )
@@ -195,6 +195,11 @@ def post_write(event: Event) -> Answer | None:
         if found is None or not os.path.lexists(path):
             continue
         config, kind, rel = found
+        if kind in trim_settings(config).kinds:  # a trim before this write, now archived
+            from .held import release
+
+            landed = release(event, path, config, kind, rel)
+            notes += [landed] if landed else []
         notes += _after_write(event, path, config, kind, rel)
         from .common import agent_settings
         from .protocols import checkpoint_kinds
@@ -231,10 +236,11 @@ def _after_write(event: Event, path: str, config: Config, kind: str, rel: str) -
             notes.append(f"asimov-hooks could not bring {rel} within its limits: {outcome.error}")
     seen.note()
     result = checker(config).check(path)
-    findings = [line(rel, f) for f in result.findings if f.level in ("error", "warning")]
-    if findings:
-        notes.append(f"asimov-hooks checked {rel}:\n" + "\n".join(f"- {f}" for f in findings))
-    return notes
+    from .news import report
+
+    found = [f for f in result.findings if f.level in ("error", "warning")]
+    told = report(event, config, path, rel, found)  # only what this write changed
+    return notes + ([told] if told else [])
 
 
 # merge/pending.NAME (a test holds them together): the merge package is not loaded to
