@@ -42,14 +42,21 @@ def event(repo: str, name: str, **fields: object) -> dict | None:
 
 def agent_writes(repo: str, content: str) -> str:
     """The agent's Write of the checkpoint: PreToolUse, the write itself (the content
-    the hook handed back, if it changed it), PostToolUse. What was written."""
-    out = event(repo, "pre_tool_use_write", **{"tool_input.content": content})
+    the hook handed back, if it changed it), PostToolUse of the same tool call. What
+    was written."""
+    global CALLS
+    CALLS += 1
+    call = f"toolu_stats{CALLS:04d}"
+    out = event(repo, "pre_tool_use_write", tool_use_id=call, **{"tool_input.content": content})
     updated = (out or {}).get("hookSpecificOutput", {}).get("updatedInput")
     if updated is not None:
         content = updated["content"]
     write(repo, CHECKPOINT, content)
-    event(repo, "post_tool_use_write", **{"tool_input.content": content})
+    event(repo, "post_tool_use_write", tool_use_id=call, **{"tool_input.content": content})
     return content
+
+
+CALLS = 0
 
 
 def stats(repo: str, *args: str) -> str:
