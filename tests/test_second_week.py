@@ -185,3 +185,23 @@ def test_the_trim_after_a_write_names_the_archive_in_its_folder(tmp_path, isolat
     said = str(answer(run_event("claude", after, repo)))
     assert "archived what was removed to .asimov/checkpoint.archive.yaml" in said, said
     assert os.path.exists(os.path.join(repo, ".asimov", "checkpoint.archive.yaml"))
+
+
+# ------------------------------------------------------------------ AGENTS.md past 256 KiB
+def test_an_agents_md_too_large_to_read_still_says_where_codex_stops(tmp_path) -> None:
+    """Past max-bytes-hard the file is not parsed, but what matters to its reader is
+    Codex CLI's cut at 32 KiB: reported where it falls, as for a smaller file."""
+    repo = git_init(tmp_path / "repo")
+    lines = "# rules\n" + "".join(f"- rule {i}: " + "y" * 80 + "\n" for i in range(4000))
+    write(repo, "AGENTS.md", lines)  # ~360 KB
+    other = git_init(tmp_path / "other")
+    write(other, "AGENTS.md", lines[:40_000])
+    big = run_script("asimov-validate", "AGENTS.md", cwd=repo)
+    assert big.returncode == 1
+    assert "error max-bytes-hard" in big.stdout
+    (found,) = [ln for ln in big.stdout.splitlines() if "error shared-byte-budget" in ln]
+    assert "bytes after 32,768 are dropped by Codex CLI" in found, found
+    # the cut falls where it falls in a file small enough to read, from the same start
+    small = run_script("asimov-validate", "AGENTS.md", cwd=other)
+    (cut,) = [ln for ln in small.stdout.splitlines() if "error shared-byte-budget" in ln]
+    assert found.split(" error ")[0].split(":", 1)[1] == cut.split(" error ")[0].split(":", 1)[1]
