@@ -205,3 +205,35 @@ def test_an_agents_md_too_large_to_read_still_says_where_codex_stops(tmp_path) -
     small = run_script("asimov-validate", "AGENTS.md", cwd=other)
     (cut,) = [ln for ln in small.stdout.splitlines() if "error shared-byte-budget" in ln]
     assert found.split(" error ")[0].split(":", 1)[1] == cut.split(" error ")[0].split(":", 1)[1]
+
+
+# ------------------------------------------------------------------ init's "found" list
+def test_init_lists_only_the_files_validate_checks(tmp_path) -> None:
+    repo = git_init(tmp_path / "repo")
+    write(repo, "warmup.yaml", GOOD_WARMUP)
+    write(repo, "CLAUDE.md", "# rules\n")
+    write(repo, "k8s/warmup.yaml", "apiVersion: v1\nkind: Pod\n")  # another tool's file
+    write(repo, "third_party/lib/AGENTS.md", "# theirs\n")  # excluded by the config
+    write(repo, "build/AGENTS.md", "# generated\n")  # git ignores it
+    write(repo, ".gitignore", "build/\n")
+    write(repo, ".asimov-hooks.yaml", "exclude: [third_party]\n")
+    done = run_script("asimov-hooks", "init", "--dry-run", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    found = [line for line in done.stdout.splitlines() if line.startswith("found ")]
+    assert found == [
+        "found Asimov protocol files: warmup.yaml",
+        "found agent instruction files: CLAUDE.md",
+    ], found
+    check = run_script("asimov-validate", "-v", ".", cwd=repo)
+    assert "k8s/warmup.yaml: skipped" in check.stdout
+    assert "third_party" not in check.stdout and "build/" not in check.stdout
+
+
+def test_a_family_whose_every_file_validate_skips_is_not_found(tmp_path) -> None:
+    repo = git_init(tmp_path / "repo")
+    write(repo, "vendor/AGENTS.md", "# theirs\n")
+    write(repo, ".asimov-hooks.yaml", "exclude: [vendor]\n")
+    done = run_script("asimov-hooks", "init", "--dry-run", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "found agent instruction files" not in done.stdout
+    assert "found no agent files yet" in done.stdout
