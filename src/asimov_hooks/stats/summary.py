@@ -55,7 +55,7 @@ def writes(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 out.append({**rec, **{k: before[k] for k in ("wl", "wc", "wt", "tr", "ar")}})
             else:
                 out.append(dict(rec))
-    return out  # a trim before a write that never landed (refused after the hook) is no write
+    return out  # a trim before a write that never happened (refused after the hook) is no write
 
 
 def percentile(values: list[int], share: float) -> int:

@@ -8,7 +8,7 @@ Code's Edit, Gemini CLI's replace, Copilot CLI's edit) replaces the whole curren
 file with it; a Codex patch gets a section per trimmed file that turns its current
 lines into the trimmed ones (`patch_rewrite`).
 
-The items the trim cuts are archived only once the write has landed (`held`): the
+The items the trim cuts are archived only once the write has happened (`held`): the
 agent's permission rules or its user may still refuse the changed call, and a write
 that did not happen must not move anything to the archive. What the write would have
 left equals what it leaves plus what the archive gains.
