@@ -131,7 +131,18 @@ def trim_first(
             return None
         refused = [path for path, cut in pending.items() if not hold(event, cut)]
         if not refused:
+            for cut in pending.values():
+                _note(cut)
             return new_input
         for path in refused:  # trimmed after the write instead; the others built again
             del pending[path]
     return None
+
+
+def _note(cut: Cut) -> None:
+    """The trim, in numbers, for `asimov-hooks stats`."""
+    from .record import note_pretrim
+
+    kind = cut.config.kind_for(cut.rel)
+    if kind is not None:
+        note_pretrim(cut.config, kind, cut.after, cut.text, cut.result.removed)
