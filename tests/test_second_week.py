@@ -237,3 +237,19 @@ def test_a_family_whose_every_file_validate_skips_is_not_found(tmp_path) -> None
     assert done.returncode == 0, done.stderr
     assert "found agent instruction files" not in done.stdout
     assert "found no agent files yet" in done.stdout
+
+
+# ------------------------------------------------------------------ the README's sample
+def test_the_readme_sample_output_is_a_real_run(monkeypatch) -> None:
+    from conftest import ROOT
+
+    monkeypatch.delenv("ASIMOV_HOOKS_PROFILE")  # as a user runs it: the profile decided here
+
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    after = readme[readme.index("as here (`asimov-validate -v examples/asimov-root`") :]
+    block = after[after.index("```\n") + 4 :]
+    block = block[: block.index("```\n")]
+    done = run_script("asimov-validate", "-v", "examples/asimov-root", cwd=ROOT, process=True)
+    assert done.returncode == 1
+    assert block == done.stdout
