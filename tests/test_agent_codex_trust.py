@@ -13,7 +13,9 @@ import os
 import pytest
 from conftest import git_init, run_script
 
-COMMAND = "asimov-hooks agent-event --agent codex"
+from asimov_hooks.agent.install.guard import guarded
+
+COMMAND = guarded("asimov-hooks agent-event --agent codex", "codex")  # what install writes
 LABEL = {
     "PreToolUse": "pre_tool_use",
     "PostToolUse": "post_tool_use",

@@ -132,6 +132,23 @@ def test_sessions_are_kept_apart(agent: str, repo: str) -> None:
     assert continued_with(agent, agent_event(agent, other, repo)) is None
 
 
+@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize("prompt", ["", "  \n", None])
+def test_an_empty_prompt_is_not_a_turn(agent: str, repo: str, prompt: str | None) -> None:
+    """Qwen Code fires its prompt hook with an empty prompt for each tool result it
+    sends back to the model: a long turn that ends in a tool call is still asked."""
+    agent_event(agent, event(agent, "prompt", repo), repo)
+    work(repo)
+    empty = event(agent, "prompt", repo, prompt=prompt)
+    if prompt is None:
+        del empty["prompt"]
+    if agent == "copilot":  # its payload names no event: `prompt` tells this one
+        empty = {**empty, "prompt": prompt or ""}
+    agent_event(agent, empty, repo)
+    message = stop(agent, repo)
+    assert message and ".claude_checkpoint.yaml" in message
+
+
 def test_qwen_continued_stop_is_judged_by_the_timer(repo: str) -> None:
     agent_event("qwen", event("qwen", "prompt", repo), repo)
     work(repo)

@@ -98,7 +98,7 @@ def test_pre_write_fixable_by_trim_allowed(repo) -> None:
     handed back trimmed (ADR-007: trim before the write)."""
     payload = tool(repo, "PreToolUse", "Write", ".claude_checkpoint.yaml", content=BLOATED)
     specific = answer(agent_event(payload, repo))["hookSpecificOutput"]
-    assert specific["permissionDecision"] != "deny"
+    assert "permissionDecision" not in specific  # the user's own rules judge the call
     assert "task 12" in specific["updatedInput"]["content"]
 
 

@@ -9,7 +9,12 @@ import stat
 import pytest
 from conftest import git_init, run_script, write
 
-COMMAND = "asimov-hooks agent-event --agent claude"
+from asimov_hooks.agent.install.guard import guarded
+
+PLAIN = "asimov-hooks agent-event --agent claude"
+COMMAND = guarded(
+    PLAIN, "claude"
+)  # what a team commits: says how to install the CLI where it is missing
 EVENTS = ["PreToolUse", "PostToolUse", "SessionStart", "Stop", "UserPromptSubmit"]
 THEIRS = {
     "permissions": {"allow": ["Bash(npm test:*)"]},
@@ -158,7 +163,7 @@ def test_doctor_reports_agent_hooks(repo) -> None:
     agent(repo, "install")
     proc = run_script("asimov-hooks", "doctor", cwd=repo)
     assert ".claude/settings.json: Claude Code hooks installed for every event" in proc.stdout
-    assert f"hook command resolves: {COMMAND}" in proc.stdout
+    assert f"hook command resolves: {PLAIN}" in proc.stdout
     path = os.path.join(repo, ".claude", "settings.json")
     data = read(path)
     data["hooks"]["Stop"][0]["hooks"][0]["command"] = (
@@ -174,7 +179,6 @@ def test_doctor_reports_agent_hooks(repo) -> None:
 
 def test_installed_settings_drive_agent_event(repo) -> None:
     """The command install writes is the one that handles the events."""
-    import shlex
     import subprocess
 
     from conftest import script_env
@@ -190,7 +194,7 @@ def test_installed_settings_drive_agent_event(repo) -> None:
         "tool_input": {"file_path": os.path.join(repo, "CLAUDE.md"), "content": "x\n" * 40},
     }
     proc = subprocess.run(
-        shlex.split(command),
+        ["sh", "-c", command],  # as the agent runs it
         input=json.dumps(payload),
         capture_output=True,
         text=True,

@@ -9,7 +9,7 @@ import os
 
 import pytest
 from conftest import git_init, run_script
-from test_agent_install_bytes import agent, get, kept_lines, put, round_trip
+from test_agent_install_bytes import agent, committed, get, kept_lines, put, round_trip
 
 
 @pytest.fixture
@@ -21,7 +21,7 @@ CODEX = (
     '{"hooks":{"PreToolUse":[{"matcher":"apply_patch|Bash","hooks":[{"type":"command",'
     '"command":"python3 .codex/hooks/guard.py","timeout":10}]}]}}\n'
 )
-CODEX_OURS = '{"type":"command","command":"asimov-hooks agent-event --agent codex"}'
+CODEX_OURS = '{"type":"command","command":"' + committed("codex") + '"}'
 
 
 def test_codex_exact_bytes(repo) -> None:
@@ -83,7 +83,7 @@ def test_gemini_round_trip_and_layout(repo) -> None:
         '                "hooks": [\n                    {\n'
         '                        "name": "asimov-hooks",\n'
         '                        "type": "command",\n'
-        '                        "command": "asimov-hooks agent-event --agent gemini"\n'
+        f'                        "command": "{committed("gemini")}"\n'
     ) in installed
     hooks = json.loads(installed)["hooks"]
     assert sorted(hooks) == ["AfterAgent", "AfterTool", "BeforeAgent", "BeforeTool", "SessionStart"]
@@ -129,7 +129,7 @@ CURSOR = '{\n  "version": 1,\n  "hooks": {\n    "afterFileEdit": [{ "command": "
 
 def test_cursor_exact_bytes(repo) -> None:
     installed = round_trip(repo, ".cursor/hooks.json", CURSOR, "cursor")
-    command = '        "command": "asimov-hooks agent-event --agent cursor"'
+    command = f'        "command": "{committed("cursor")}"'
     entry = f"      {{\n{command}\n      }}\n"
     write = f'      {{\n{command},\n        "matcher": "Write|StrReplace|Shell"\n      }}\n'
     stop = f'      {{\n{command},\n        "loop_limit": null\n      }}\n'
@@ -160,9 +160,7 @@ def test_cursor_earlier_install_is_brought_up_to_date(repo) -> None:
     assert "up to date for stop, afterFileEdit" in proc.stdout
     hooks = json.loads(get(path))["hooks"]
     assert hooks["afterFileEdit"] == [{"command": "./hooks/format.sh"}]
-    assert hooks["stop"] == [
-        {"command": "asimov-hooks agent-event --agent cursor", "timeout": 20, "loop_limit": None}
-    ]
+    assert hooks["stop"] == [{"command": committed("cursor"), "timeout": 20, "loop_limit": None}]
     assert hooks["preToolUse"] == hooks["postToolUse"]
     assert hooks["preToolUse"][0]["matcher"] == "Write|StrReplace|Shell"
     again = agent(repo, "install", "--agent", "cursor")
@@ -175,9 +173,7 @@ def test_cursor_new_file_has_version_and_goes_again(repo) -> None:
     path = os.path.join(repo, ".cursor", "hooks.json")
     data = json.loads(get(path))
     assert data["version"] == 1
-    assert data["hooks"]["stop"] == [
-        {"command": "asimov-hooks agent-event --agent cursor", "loop_limit": None}
-    ]
+    assert data["hooks"]["stop"] == [{"command": committed("cursor"), "loop_limit": None}]
     proc = agent(repo, "uninstall", "--agent", "cursor")
     assert "(file removed)" in proc.stdout
     assert not os.path.exists(os.path.join(repo, ".cursor"))
@@ -253,7 +249,6 @@ def test_installed_hooks_fire_for_the_documented_payloads(repo, name: str) -> No
     restart sources the runtime handles and nothing else; the installed command answers
     each of them (exit 0, never "not handled")."""
     import re
-    import shlex
     import subprocess
 
     from conftest import script_env
@@ -282,7 +277,7 @@ def test_installed_hooks_fire_for_the_documented_payloads(repo, name: str) -> No
             if "workspace_roots" in payload:
                 payload["workspace_roots"] = [repo]
             proc = subprocess.run(
-                shlex.split(command),
+                ["sh", "-c", command],  # as the agent runs it
                 input=json.dumps(payload),
                 capture_output=True,
                 text=True,
@@ -323,7 +318,7 @@ def test_copilot_exact_bytes_beside_the_users_own_hook(repo) -> None:
     assert data["version"] == 1
     ours = {
         "type": "command",
-        "bash": "asimov-hooks agent-event --agent copilot",
+        "bash": committed("copilot"),
         "cwd": ".",
         "timeoutSec": 30,
     }
@@ -347,7 +342,7 @@ def test_copilot_stale_path_is_replaced_in_place(repo) -> None:
     assert proc.returncode == 0, proc.stderr
     text = get(path)
     assert text.startswith(stale.split("/old/venv/bin/")[0])
-    assert '"bash": "asimov-hooks agent-event --agent copilot", "cwd": "."}' in text
+    assert f'"bash": "{committed("copilot")}", "cwd": "."}}' in text
     assert "/old/venv" not in text
     assert text.count("agent-event --agent copilot") == 5
 
@@ -375,11 +370,13 @@ def test_qwen_round_trip_keeps_comments_and_the_users_group(repo) -> None:
     installed = round_trip(repo, ".qwen/settings.json", QWEN, "qwen")
     kept_lines(QWEN, installed)
     assert "// the model and its endpoint" in installed
-    groups = json.loads("\n".join(ln for ln in installed.splitlines() if "//" not in ln))
+    groups = json.loads(
+        "\n".join(ln for ln in installed.splitlines() if not ln.lstrip().startswith("//"))
+    )
     users, ours = groups["hooks"]["PreToolUse"]
     assert users["hooks"] == [{"type": "command", "command": "./lint.sh"}]
     assert ours["matcher"] == users["matcher"]
-    assert ours["hooks"][0]["command"] == "asimov-hooks agent-event --agent qwen"
+    assert ours["hooks"][0]["command"] == committed("qwen")
 
 
 @pytest.mark.parametrize("name", ["copilot", "qwen"])

@@ -14,8 +14,17 @@ import os
 import pytest
 from conftest import git_init, run_script
 
-CMD = "asimov-hooks agent-event --agent {}"
-HOOK = '{{"type":"command","command":"asimov-hooks agent-event --agent {}"}}'
+from asimov_hooks.agent.install.guard import guarded
+
+
+def committed(name: str) -> str:
+    """The command install writes for `name` (guarded: agent.install.guard)."""
+    return guarded(f"asimov-hooks agent-event --agent {name}", name)
+
+
+def hook(name: str) -> str:
+    """Our entry, as compact JSON writes it."""
+    return '{"type":"command","command":"' + committed(name) + '"}'
 
 
 @pytest.fixture
@@ -73,7 +82,7 @@ CLAUDE_COMPACT = (
 
 
 def test_claude_compact_file_exact_bytes(repo) -> None:
-    ours = HOOK.format("claude")
+    ours = hook("claude")
     installed = round_trip(repo, ".claude/settings.json", CLAUDE_COMPACT, "claude")
     assert installed == (
         '{"model":"opus","n":1e400,"hooks":{"PreToolUse":[{"matcher":"Write|Edit|Bash",'
@@ -99,13 +108,11 @@ def test_claude_stale_entry_in_users_group_is_replaced_in_place(repo) -> None:
     # the user's command and our (now current) one share the group, in place
     assert text.startswith(
         '{"model":"opus","n":1e400,"hooks":{"PreToolUse":[{"matcher":"Write|Edit|Bash",'
-        '"hooks":[{"type":"command","command":"npx prettier --check"},'
-        + HOOK.format("claude")
-        + "]}],"
+        '"hooks":[{"type":"command","command":"npx prettier --check"},' + hook("claude") + "]}],"
     )
     assert json.loads(text.replace("1e400", "1"))["hooks"]["PreToolUse"][0]["hooks"][1] == {
         "type": "command",
-        "command": CMD.format("claude"),
+        "command": committed("claude"),
     }
     assert agent(repo, "uninstall").returncode == 0
     assert get(path) == CLAUDE_COMPACT  # the user's command stays, ours goes
@@ -124,7 +131,7 @@ def test_claude_ours_under_another_matcher_in_users_group(repo) -> None:
         {"matcher": "Write", "hooks": [{"type": "command", "command": "lint"}]},
         {
             "matcher": "Write|Edit|Bash",
-            "hooks": [{"type": "command", "command": CMD.format("claude")}],
+            "hooks": [{"type": "command", "command": committed("claude")}],
         },
     ]
     assert agent(repo, "uninstall").returncode == 0
@@ -145,7 +152,7 @@ def test_claude_old_matcher_group_of_ours_is_updated_in_place(repo) -> None:
     text = get(path)
     assert text.startswith(
         '{\n  "hooks": {\n    "SessionStart": [\n      {"matcher": "compact|resume|fork", "hooks": '
-        '[{"type": "command", "command": "asimov-hooks agent-event --agent claude"}]}\n    ],\n'
+        f'[{{"type": "command", "command": "{committed("claude")}"}}]}}\n    ],\n'
     )
 
 
@@ -155,7 +162,7 @@ TABS_NO_NEWLINE = (
 )
 GROUP_TABS = (
     '\t\t\t{\n\t\t\t\t"hooks": [\n\t\t\t\t\t{\n\t\t\t\t\t\t"type": "command",\n'
-    '\t\t\t\t\t\t"command": "asimov-hooks agent-event --agent claude"\n\t\t\t\t\t}\n\t\t\t\t]\n\t\t\t}'
+    f'\t\t\t\t\t\t"command": "{committed("claude")}"\n\t\t\t\t\t}}\n\t\t\t\t]\n\t\t\t}}'
 )
 
 
@@ -197,7 +204,7 @@ def test_claude_new_file_layout(repo) -> None:
 def test_claude_earlier_matcher_with_multiedit_is_repaired_in_place(repo) -> None:
     """Earlier versions matched `MultiEdit`, a tool current Claude Code no longer lists:
     install fixes the matcher of our group in place, the user's groups stay as they are."""
-    ours = HOOK.format("claude")
+    ours = hook("claude")
     earlier = (
         '{"hooks":{"PreToolUse":[{"matcher":"Write|Edit|MultiEdit","hooks":[{"type":"command",'
         '"command":"lint"}]},{"matcher":"Write|Edit|MultiEdit|Bash","hooks":[' + ours + "]}]}}"

@@ -79,11 +79,13 @@ def test_the_readme_shows_what_install_writes(repo) -> None:
         readme = fh.read()
     after = readme[readme.index("What `asimov-hooks agent install` writes to") :]
     block = re.search(r"```json\n(.*?)```", after, re.S)
-    assert block
+    command = re.search(r"```sh\n(.*?)\n```", after, re.S)
+    assert block and command
     done = run(repo, "agent", "install", path=SCRIPTS + os.pathsep + BARE_PATH)
     assert done.returncode == 0, done.stderr
+    shown = json.loads(block.group(1).replace("COMMAND", command.group(1).replace('"', '\\"')))
     with open(os.path.join(repo, ".claude", "settings.json"), encoding="utf-8") as fh:
-        assert json.loads(block.group(1)) == json.load(fh)
+        assert shown == json.load(fh)
 
 
 def test_one_warning_for_every_agent(repo) -> None:

@@ -178,22 +178,40 @@ def test_neither_protocol(tmp_path) -> None:
     assert "`asimov-hooks oc init`" in done.stdout and "is here, but" not in done.stdout
 
 
-@pytest.mark.parametrize("how", ["untracked", "ignored warmup", "foreign warmup"])
-def test_the_one_decision_decides(tmp_path, how: str) -> None:
-    """A checkpoint file alone, a git-ignored warmup.yaml or another tool's warmup.yaml
-    does not make an Asimov repository (validation/follows, as the agent hooks decide)."""
+@pytest.mark.parametrize("how", ["untracked", "ignored", "ignored warmup"])
+def test_the_work_tree_decides(tmp_path, how: str) -> None:
+    """A checkpoint alone, untracked or git-ignored, or a git-ignored warmup.yaml makes
+    the work tree an Asimov one for `/checkpoint`, as for the agent hooks
+    (validation/follows, the work-tree scope)."""
     repo = git_init(tmp_path / "repo")
-    if how == "ignored warmup":
+    if how == "ignored":
+        write(repo, ".gitignore", ".claude_checkpoint.yaml\n")
+    elif how == "ignored warmup":
         write(repo, ".gitignore", "warmup.yaml\n")
         write(repo, "warmup.yaml", GOOD_WARMUP)
-    elif how == "foreign warmup":
-        write(repo, "warmup.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: warm\n")
+    write(repo, "README.md", "hello\n")
     commit_all(repo, "init")
-    write(repo, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
+    if how != "ignored warmup":
+        write(repo, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
+    done = checkpoint(repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("Asimov checkpoint: .claude_checkpoint.yaml\n"), done.stdout
+
+
+@pytest.mark.parametrize("how", ["empty", "foreign warmup"])
+def test_a_file_without_the_protocols_content_does_not_decide(tmp_path, how: str) -> None:
+    """An empty checkpoint file, and another tool's warmup.yaml beside it, make no
+    Asimov repository."""
+    repo = git_init(tmp_path / "repo")
+    if how == "foreign warmup":
+        write(repo, "warmup.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: warm\n")
+    write(repo, "README.md", "hello\n")
+    commit_all(repo, "init")
+    write(repo, ".claude_checkpoint.yaml", "# nothing yet\n")
     done = checkpoint(repo)
     assert done.returncode == 0
     assert done.stdout.startswith("This repository uses no checkpoint protocol yet")
-    assert ".claude_checkpoint.yaml is here, but the agent hooks ask for it only" in done.stdout
+    assert ".claude_checkpoint.yaml is here, but holds no checkpoint" in done.stdout
 
 
 def test_checkpoint_bytes_are_escaped(tmp_path) -> None:

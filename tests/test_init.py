@@ -136,11 +136,20 @@ def test_init_sets_up_the_ignores_where_they_belong(tmp_path) -> None:
     assert ".code-intel/sessions/" in read(sessions, ".gitignore").splitlines()
 
 
-def test_a_committed_checkpoint_stays_committed(tmp_path) -> None:
+def test_a_tracked_checkpoint_is_ignored_too_and_named(tmp_path) -> None:
+    """What the index holds changes no line: a checkpoint already added gets the line a
+    new project gets (it stays tracked: the note says how to keep it local)."""
     repo = family_repo(tmp_path, "asimov")
     git(repo, "add", "-A")
-    assert init(repo, "--repo", "local").returncode == 0
-    assert read(repo, ".gitignore") is None  # the checkpoint is tracked: nothing to ignore
+    done = init(repo, "--repo", "local")
+    assert done.returncode == 0, done.stderr
+    ignore = (read(repo, ".gitignore") or "").splitlines()
+    assert ".claude_checkpoint.yaml" in ignore and ".claude_checkpoint.archive.yaml" in ignore
+    assert (
+        "note: .claude_checkpoint.yaml is tracked, so git keeps committing it: "
+        "`git rm -r --cached .claude_checkpoint.yaml`"
+    ) in done.stderr
+    assert ".claude_checkpoint.yaml" in git(repo, "ls-files").stdout.split()
 
 
 def test_init_keeps_the_users_config_and_is_idempotent(tmp_path) -> None:

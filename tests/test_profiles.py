@@ -30,7 +30,7 @@ def test_an_ordinary_repository_gets_the_loader_limits(repo) -> None:
     done = validate(repo, "-v", ".")
     assert done.returncode == 0, done.stdout
     assert "CLAUDE.md: valid" in done.stdout
-    assert "profile generic for CLAUDE.md (no committed Asimov protocol file" in done.stdout
+    assert "profile generic for CLAUDE.md (no Asimov protocol file" in done.stdout
     assert "profile: asimov|generic|auto" in done.stdout
     # the loader's limit still applies
     write(repo, "CLAUDE.md", "x" * 40_001 + "\n")
@@ -121,19 +121,25 @@ def test_a_look_alike_does_not_make_a_repository_asimov(repo, path, text) -> Non
     git(repo, "add", "-A")
     done = validate(repo, "-v", "CLAUDE.md")
     assert done.returncode == 0, done.stdout
-    assert "profile generic for CLAUDE.md (no committed Asimov protocol file" in done.stdout
+    assert "profile generic for CLAUDE.md (no Asimov protocol file" in done.stdout
 
 
 @pytest.mark.parametrize("name", [".claude_checkpoint.yaml", "warmup.yaml"])
-def test_an_ignored_or_untracked_file_changes_no_verdict(repo, name) -> None:
-    """The developer's machine and CI (which has only what was committed) agree."""
+def test_an_untracked_file_counts_and_an_ignored_one_does_not(repo, name) -> None:
+    """What the next commit can carry decides: an untracked file counts before its first
+    commit (a new project), a git-ignored one never does (CI would not have it)."""
     write(
         repo,
         name,
         "milestone: m\nstatus: in_progress\n" if "check" in name else "identity:\n  project: p\n",
     )
-    assert validate(repo, "-v", "CLAUDE.md").returncode == 0  # untracked: not in the commit
+    done = validate(repo, "-v", "CLAUDE.md")  # untracked: the next commit carries it
+    assert done.returncode == 1, done.stdout
+    assert f"profile asimov for CLAUDE.md (the repository follows the Asimov protocol: {name};" in (
+        done.stdout
+    )
     write(repo, ".gitignore", name + "\n")
+    assert validate(repo, "-v", "CLAUDE.md").returncode == 0  # ignored, not yet committed
     git(repo, "add", "-A")
     done = validate(repo, "-v", "CLAUDE.md")
     assert done.returncode == 0, done.stdout
@@ -149,7 +155,7 @@ def test_a_file_in_another_repository_gets_its_own_profile(tmp_path) -> None:
     git(there, "add", "-A")
     done = validate(here, "-v", target)
     assert done.returncode == 0, done.stdout  # `there` does not follow the protocol
-    assert f"profile generic for {target} (no committed" in done.stdout
+    assert f"profile generic for {target} (no Asimov protocol file" in done.stdout
     write(there, "warmup.yaml", "identity:\n  project: there\n")
     git(there, "add", "-A")
     done = validate(here, "-v", target)

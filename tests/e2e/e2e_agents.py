@@ -26,6 +26,69 @@ SCRIPTS = os.path.dirname(sys.executable)  # where asimov-hooks is installed
 HOMES = CACHE / "homes"  # not under /tmp: Codex refuses its helper binaries there
 
 
+# Switching a hook off, to see a test fail without it: ASIMOV_E2E_OFF names events
+# (comma-separated: pre, post, stop, prompt, start, or all); every agent run then finds,
+# first on its PATH, an `asimov-hooks` that answers those events with nothing (exit 0, no
+# output, as if the hook were not installed) and hands every other call to the real one.
+OFF_VARIABLE = "ASIMOV_E2E_OFF"
+OFF_EVENTS = {
+    "pre": ("PreToolUse", "BeforeTool", "preToolUse"),
+    "post": ("PostToolUse", "AfterTool", "postToolUse"),
+    "stop": ("Stop", "AfterAgent", "agentStop"),
+    "prompt": ("UserPromptSubmit", "BeforeAgent", "userPromptSubmitted"),
+    "start": ("SessionStart", "sessionStart"),
+}
+SHIM = """\
+import json, subprocess, sys
+OFF = {off!r}
+REAL = {real!r}
+args = sys.argv[1:]
+if args[:1] != ["agent-event"]:
+    sys.exit(subprocess.call([REAL, *args]))
+raw = sys.stdin.buffer.read()
+try:
+    payload = json.loads(raw)
+    name = payload.get("hook_event_name") or payload.get("hookEventName")
+    if not name and "copilot" in args:
+        from asimov_hooks.agent.agents.copilot import event_name
+        name = event_name(payload)
+except Exception:
+    name = None
+if name in OFF:
+    sys.exit(0)
+done = subprocess.run([REAL, *args], input=raw)
+sys.exit(done.returncode)
+"""
+
+
+def switched_off() -> tuple[str, ...]:
+    """The agents' own names of the events ASIMOV_E2E_OFF switches off."""
+    wanted = [w.strip() for w in os.environ.get(OFF_VARIABLE, "").split(",") if w.strip()]
+    if "all" in wanted:
+        wanted = list(OFF_EVENTS)
+    unknown = [w for w in wanted if w not in OFF_EVENTS]
+    if unknown:
+        raise ValueError(
+            f"{OFF_VARIABLE}: unknown event {unknown[0]!r} (known: {list(OFF_EVENTS)}, all)"
+        )
+    return tuple(name for w in wanted for name in OFF_EVENTS[w])
+
+
+def shim_dir(home: str) -> str | None:
+    """A directory holding the switching `asimov-hooks`, or None when nothing is off."""
+    off = switched_off()
+    if not off:
+        return None
+    where = os.path.join(home, "switched-off-bin")
+    os.makedirs(where, exist_ok=True)
+    shim = os.path.join(where, "asimov-hooks")
+    real = os.path.join(SCRIPTS, "asimov-hooks")
+    with open(shim, "w", encoding="utf-8") as fh:
+        fh.write(f"#!{sys.executable}\n" + SHIM.format(off=off, real=real))
+    os.chmod(shim, 0o755)
+    return where
+
+
 def strings(value: Any) -> list[str]:
     """Every string inside a JSON value (the texts a request carries)."""
     if isinstance(value, str):
@@ -75,8 +138,11 @@ class Agent:
     # -- running
     def base_env(self) -> dict[str, str]:
         proxy = self.sink_url
+        shim = shim_dir(self.home)
         return {
-            "PATH": os.pathsep.join([SCRIPTS, "/usr/local/bin", "/usr/bin", "/bin"]),
+            "PATH": os.pathsep.join(
+                [*([shim] if shim else []), SCRIPTS, "/usr/local/bin", "/usr/bin", "/bin"]
+            ),
             "HOME": self.home,
             "USER": "e2e",
             "LANG": "C.UTF-8",
@@ -243,6 +309,10 @@ class Codex(Agent):
         super().__init__(command, project)
         self.codex_home = os.path.join(self.home, ".codex")
         os.makedirs(self.codex_home, exist_ok=True)
+        # how the user reviewed our hooks in `/hooks`: "reported" trusts each under the
+        # hash asimov-hooks computes (what `agent install` and `doctor` check against);
+        # "none" trusts none; "stale" records another hash for each
+        self.hook_trust = "reported"
 
     def write(self, path: str, content: str, base: str | None = None) -> Turn:
         target = os.path.join(base or self.project, path)
@@ -271,6 +341,7 @@ class Codex(Agent):
             f'\n[projects.{toml_string(os.path.realpath(p))}]\ntrust_level = "trusted"\n'
             for p in self.trusted
         )
+        trust += "".join(self.hook_states())
         config = f"""\
 model = {toml_string(self.model)}
 model_provider = "scripted"
@@ -301,6 +372,29 @@ exporter = "none"
         with open(os.path.join(self.codex_home, "config.toml"), "w", encoding="utf-8") as fh:
             fh.write(config)
 
+    def hook_states(self) -> list[str]:
+        """The `[hooks.state."<hooks.json>:<event>:<group>:<hook>"] trusted_hash` tables
+        Codex writes when the user trusts a hook in `/hooks`: one for each asimov-hooks
+        entry of each trusted project's .codex/hooks.json, under the hash asimov-hooks
+        reports (so a hash Codex computes otherwise leaves our hooks skipped)."""
+        from asimov_hooks.agent.install.codextrust import LABELS, our_hooks
+
+        out = []
+        for project in self.trusted if self.hook_trust != "none" else []:
+            hooks = os.path.join(os.path.realpath(project), ".codex", "hooks.json")
+            if not os.path.isfile(hooks):
+                continue
+            with open(hooks, encoding="utf-8") as fh:
+                entries = our_hooks(json.load(fh))
+            for event, group, index, digest in entries:
+                if self.hook_trust == "stale":
+                    digest = "sha256:" + "0" * 64
+                key = f"{hooks}:{LABELS[event]}:{group}:{index}"
+                out.append(
+                    f"\n[hooks.state.{toml_string(key)}]\ntrusted_hash = {toml_string(digest)}\n"
+                )
+        return out
+
     def env(self, server: ScriptedServer) -> dict[str, str]:
         return dict(
             self.base_env(),
@@ -310,7 +404,8 @@ exporter = "none"
         )
 
     def argv(self, prompt: str, resume: bool) -> list[str]:
-        flags = ["--dangerously-bypass-hook-trust", "--skip-git-repo-check", "--json"]
+        # no --dangerously-bypass-hook-trust: our hooks run because they are trusted
+        flags = ["--skip-git-repo-check", "--json"]
         if resume:
             return [*self.command, "exec", "resume", "--last", *flags, prompt]
         return [*self.command, "exec", *flags, prompt]

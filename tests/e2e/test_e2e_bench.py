@@ -3,19 +3,19 @@ its page: one session each way with Codex CLI, the quickest of them to start."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 
-import pytest
-from install_agents import REPO, Unavailable, install
+from install_agents import LOCK_DIR, REPO, Unavailable, install, unavailable
 
 
 def test_session_benchmark_writes_its_page(tmp_path) -> None:
     try:
         install()
     except Unavailable as why:
-        pytest.skip(f"real agents unavailable: {why}")
+        unavailable(why)
     page = tmp_path / "agent-session.md"
     done = subprocess.run(
         [
@@ -37,6 +37,8 @@ def test_session_benchmark_writes_its_page(tmp_path) -> None:
     text = page.read_text(encoding="utf-8")
     row = next(line for line in text.splitlines() if line.startswith("| codex |"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
-    assert cells[1] == "codex-cli 0.169.0"
+    with open(LOCK_DIR / "package.json", encoding="utf-8") as fh:
+        pinned = json.load(fh)["dependencies"]["@openai/codex"]
+    assert cells[1] == f"codex-cli {pinned}"
     assert cells[2].endswith(" s") and cells[3].endswith(" s")  # measured, both ways
     assert text.strip() == done.stdout.strip()

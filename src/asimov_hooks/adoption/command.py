@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..agent.install.targets import NAMES
-from ..cli.clickopts import CONTEXT
+from ..cli.clickopts import CONTEXT, Choice
 from ..fs.access import FileProblem, read_bytes, show
 from . import families as fam
 from .plan import hooks_for, ignores_for, install_types
@@ -37,6 +37,16 @@ def _tracked(top: str, pattern: str) -> bool:
     return bool(done.stdout.strip())
 
 
+def _kept(top: str, wanted: list[tuple[str, str]]) -> list[str]:
+    """The notes for files of the ignore lines that git tracks all the same."""
+    return [
+        f"note: {p} is tracked, so git keeps committing it: `git rm -r --cached {p}` "
+        f"makes it local to each clone ({why})"
+        for p, why in wanted
+        if _tracked(top, p)
+    ]
+
+
 def _ignored(top: str, pattern: str) -> bool:
     from ..gitutil import git
 
@@ -46,11 +56,11 @@ def _ignored(top: str, pattern: str) -> bool:
 
 
 def _gitignore(top: str, text: str | None, wanted: list[tuple[str, str]]) -> str:
-    """The .gitignore text with the lines git does not already follow. A checkpoint the
-    repository commits stays committed, and so does its archive."""
-    if _tracked(top, ".claude_checkpoint.yaml") or _tracked(top, ".asimov/checkpoint.yaml"):
-        wanted = [(p, why) for p, why in wanted if "checkpoint" not in p]
-    lines = [p for p, _ in wanted if not _ignored(top, p) and not _tracked(top, p)]
+    """The .gitignore text with the lines git does not already follow. What git's index
+    holds changes nothing here, so a new project gets the lines its committed twin gets
+    (a file already tracked stays tracked: an ignore line never untracks one; `_kept`
+    names those)."""
+    lines = [p for p, _ in wanted if not _ignored(top, p)]
     if not lines:
         return text or ""
     base = text or ""
@@ -107,7 +117,7 @@ def _run(args: list[str], top: str) -> int:
     "--agent",
     "agents",
     multiple=True,
-    type=click.Choice([*NAMES, "all"]),
+    type=Choice([*NAMES, "all"]),
     help="Also install the agent hooks (`asimov-hooks agent install --agent NAME`); repeatable.",
 )
 @click.option("--dry-run", is_flag=True, help="Print the changes as a diff; write nothing.")
@@ -149,11 +159,9 @@ def command(
             {"claude", "all"} & set(agents)
         )
         old_ignore = _read(top, GITIGNORE)
-        new_ignore = _gitignore(
-            top,
-            old_ignore,
-            ignores_for(set(found), claude, os.path.isdir(os.path.join(top, ".asimov"))),
-        )
+        ignores = ignores_for(set(found), claude, os.path.isdir(os.path.join(top, ".asimov")))
+        new_ignore = _gitignore(top, old_ignore, ignores)
+        notes += _kept(top, ignores)
     except (SpliceError, UnicodeDecodeError, OSError) as exc:
         raise click.ClickException(show(str(exc))) from None
     except FileProblem as exc:  # a FIFO, a device or a link out of the repository

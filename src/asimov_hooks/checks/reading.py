@@ -17,4 +17,17 @@ levels and `select` / `ignore` work on them like on any other rule.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
 RULES: dict[str, object] = {}
+
+
+def conflict_advice(config: Any, kind: str, rules: dict[str, dict[str, Any]]) -> str | None:
+    """What to do about conflict markers in a file of `kind`: the merge driver resolves
+    only the kinds it merges (and the trim archives); any other file is resolved by hand."""
+    opts = rules.get("conflict-markers", {})
+    if kind in config.section("merge").get("kinds", {}) or config.kinds[kind].get("archive"):
+        return opts.get("suggestion")
+    return opts.get("suggestion-by-hand") or opts.get("suggestion")

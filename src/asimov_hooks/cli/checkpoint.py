@@ -1,8 +1,9 @@
 """`asimov-hooks checkpoint [WORDS]`: what the `/checkpoint` command of every agent runs.
 
 One command for both checkpoint protocols. Which ones a repository uses is the agent
-hooks' decision (agent protocols.used: the Asimov protocol where a committed protocol
-file has the protocol's content, the OC protocol where `.checkpoints/` files exist), so
+hooks' decision (agent protocols.used: the Asimov protocol where a protocol file in the
+work tree, git-ignored or not, has the protocol's content; the OC protocol where
+`.checkpoints/` files exist), so
 `/checkpoint` shows what the turn timer asks the agent to write, and nothing else.
 
 - Asimov: the checkpoint (`.claude_checkpoint.yaml`, or `.asimov/checkpoint.yaml`): whether
@@ -14,7 +15,8 @@ file has the protocol's content, the OC protocol where `.checkpoints/` files exi
 - Both: the Asimov part first, then the OC part.
 
 The words are the protocol's: status (the default), next, doctor, show [SKILL],
-reset SKILL, list. Words that only mean something for OC skills (`reset`, `show SKILL`)
+reset SKILL, list; and `stats`, the text form of `asimov-hooks stats`. Words that only
+mean something for OC skills (`reset`, `show SKILL`)
 in a repository without OC checkpoints are a usage error. Exit status: the highest of
 the parts (0 fine; 1 an error in the Asimov checkpoint, or what the oc command says;
 2 a usage error or an unusable config).
@@ -37,8 +39,8 @@ if TYPE_CHECKING:  # annotations only
     from ..validation.config import Config
 
 PROG = "asimov-hooks checkpoint"
-WORDS = ("status", "next", "doctor", "show", "reset", "list")
-USAGE = "status (the default), next, doctor, show [SKILL], reset SKILL, list"
+WORDS = ("status", "next", "doctor", "show", "reset", "list", "stats")
+USAGE = "status (the default), next, doctor, show [SKILL], reset SKILL, list, stats"
 FIELDS = ("milestone", "status", "in_progress")
 WIDTH = 160  # a value longer than this is cut, with "..."
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -63,7 +65,8 @@ def command(words: tuple[str, ...]) -> None:
     Asimov checkpoint: whether git ignores it, when it was written, its current state,
     its size against the limits, what validate finds and what `asimov-hooks trim` would
     cut (nothing is written). OC checkpoints: `asimov-hooks oc WORDS`. WORDS: status
-    (the default), next, doctor, show [SKILL], reset SKILL, list. Exit 1 when the Asimov
+    (the default), next, doctor, show [SKILL], reset SKILL, list, stats (what the agent
+    hooks recorded: `asimov-hooks stats`). Exit 1 when the Asimov
     checkpoint has an error (or the oc command says so), 2 on a usage error.
     """
     sys.exit(run(list(words)))
@@ -77,7 +80,14 @@ def run(words: list[str]) -> int:
     config, settings = _load(top)
     verb = words[0] if words else "status"
     if verb not in WORDS:
-        _fail(f"unknown word {verb!r}: use {USAGE}")
+        from .clickopts import did_you_mean
+
+        _fail(f"unknown word {verb!r}{did_you_mean(verb, WORDS)}: use {USAGE}")
+    if verb == "stats":  # what the agent hooks recorded, whichever protocol is used
+        from ..stats.command import text_report
+
+        sys.stdout.write(text_report(top) or "asimov-hooks stats: nothing recorded yet.\n")
+        return EXIT_OK
     from ..agent.runtime import protocols
 
     used = protocols.used(config, settings, top)
@@ -102,12 +112,12 @@ def run(words: list[str]) -> int:
 
 
 def _load(top: str) -> tuple[Config, dict[str, Any]]:
-    from ..agent.runtime.common import agent_settings
+    from ..agent.runtime.common import agent_settings, work_tree_scope
     from ..validation.config import ConfigError, load_config
     from ..validation.packs import error_lines
 
     try:
-        config = load_config(None, start=top)
+        config = work_tree_scope(load_config(None, start=top))
         return config, agent_settings(config)
     except ConfigError as exc:
         sys.stderr.write(error_lines(PROG, exc))
@@ -121,6 +131,10 @@ def _oc(words: list[str]) -> int:
     try:
         group.main(args=words, prog_name="asimov-hooks oc", standalone_mode=True)
     except SystemExit as done:
+        from .guard import broken_pipe, reader_gone
+
+        if reader_gone():  # click met a closed stdout (`... | head`)
+            return broken_pipe()
         code = done.code
         return code if isinstance(code, int) else (EXIT_OK if code is None else EXIT_USAGE)
     return EXIT_OK
@@ -128,24 +142,24 @@ def _oc(words: list[str]) -> int:
 
 def _neither(config: Config, settings: dict[str, Any], top: str) -> int:
     """No protocol in use: say how to start one, and why a checkpoint file that exists
-    does not count (the one decision wants a committed protocol file)."""
+    does not count (it holds no checkpoint: the one decision reads its content)."""
     from ..agent.runtime import protocols
 
     rel = protocols.asimov_path(config, settings, top)
     out = sys.stdout
     out.write(
-        "This repository uses no checkpoint protocol yet: no committed Asimov protocol "
-        "file (warmup.yaml, .asimov/, .claude_checkpoint.yaml with the protocol's content) "
+        "This repository uses no checkpoint protocol yet: no Asimov protocol file "
+        "(warmup.yaml, .asimov/, .claude_checkpoint.yaml with the protocol's content) "
         "and no OC checkpoints (.checkpoints/<skill>.checkpoint.json).\n"
     )
     if os.path.lexists(os.path.join(top, rel)):
         out.write(
-            f"{show(rel)} is here, but the agent hooks ask for it only where a committed "
-            "protocol file shows the repository follows the Asimov protocol: commit "
-            "warmup.yaml (or .asimov/) to use it.\n"
+            f"{show(rel)} is here, but holds no checkpoint (no top-level keys such as "
+            "milestone and status), or cannot be read: it does not show that the repository "
+            "follows the Asimov protocol. Write one, or add warmup.yaml.\n"
         )
     out.write(
-        "Asimov protocol: commit warmup.yaml; the agent then keeps .claude_checkpoint.yaml "
+        "Asimov protocol: add warmup.yaml; the agent then keeps .claude_checkpoint.yaml "
         "(git-ignored, at most 20 lines). OC protocol: `asimov-hooks oc init`, then "
         "`asimov-hooks oc new SKILL`.\n"
     )

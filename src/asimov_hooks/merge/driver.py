@@ -156,9 +156,20 @@ def _keep_cut(outcome: Outcome, settings: Settings, relpath: str, where: str) ->
     import datetime
     import json
 
-    counts = ", ".join(f"{len(items)} of {name}" for name, items in outcome.cut.items())
+    counts = ", ".join(
+        f"{len(items)} of {name}" if isinstance(items, list) else name
+        for name, items in outcome.cut.items()
+    )
+    if outcome.reason:  # the merged file passed a hard limit: trimmed by the trim rules
+        what = f"the merged file would be {outcome.reason}: trimmed as `asimov-hooks trim` would,"
+        why = "merge: the merged file passed its hard limit; trimmed"
+    else:
+        what, why = (
+            "the union passed the list caps:",
+            "merge: the union of both sides passed the list caps",
+        )
     if not settings.archive:
-        _say(f"{where}: the union passed the list caps; cut {counts} (archive disabled)")
+        _say(f"{where}: {what} cut {counts} (archive disabled)")
         return True
     from ..fs.access import FileProblem
     from .pending import record
@@ -167,16 +178,17 @@ def _keep_cut(outcome: Outcome, settings: Settings, relpath: str, where: str) ->
     entry = {
         "trimmed_at": now,
         "source": relpath,
-        "reason": "merge: the union of both sides passed the list caps",
+        "reason": why,
         "removed": json.loads(json.dumps(outcome.cut, default=str)),
     }
     try:
         pending = record(os.getcwd(), relpath, entry)
     except (OSError, ValueError, FileProblem) as exc:
-        _say(f"{where}: the union passed the list caps, and what it cuts cannot be kept ({exc})")
+        _say(f"{where}: {what} and what it cuts cannot be kept ({exc})")
         return False
+    kept = " kept the newest," if not outcome.reason else ""
     _say(
-        f"{where}: the union passed the list caps: kept the newest, cut {counts}; they wait "
+        f"{where}: {what}{kept} cut {counts}; they wait "
         f"in {os.path.relpath(pending)} for the trim archive (`asimov-hooks trim {where}` "
         "or the asimov-trim hook appends them)"
     )

@@ -162,6 +162,17 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
         merged = merge_archive(base, ours, theirs)
         if merged is None:
             return Outcome(1, None, "line-merge", reason="a side is not a plain archive list")
+        if settings.bounds is not None:
+            from .bounds import over
+
+            past = over(settings.bounds, merged.decode("utf-8", "replace"), len(merged))
+            if past is not None:  # an archive is append-only: nothing may be trimmed
+                reason = (
+                    f"the merged archive would be {past}, so it is not merged: keep both "
+                    "sides' new entries when you resolve the conflict, moving older entries "
+                    "to another file (`asimov-hooks trim` starts a new archive when one is full)"
+                )
+                return Outcome(1, None, "line-merge", reason=reason)
         return Outcome(0, merged)
     if settings.max_bytes is not None and max(len(ours), len(theirs)) > settings.max_bytes:
         return Outcome(1, None, "line-merge", reason=f"over {settings.max_bytes:,} bytes")
@@ -184,6 +195,15 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
         if settings.fmt == "yaml":
             return mod.render(o_text.body, value, keyed, o_data)
         return mod.render(o_text.body, value, keyed, t_text.body, o_data, t_data)
+
+    def parses_kept(body: str) -> Any:
+        """The data of a trimmed merge (the trimmer checked it holds what it kept)."""
+        if find_conflict_marker(body) is not None:
+            return None
+        try:
+            return mod.load(body, *settings.limits)
+        except mod.ParseError:
+            return None
 
     def parses_to(body: str, value: Any) -> Any:
         if find_conflict_marker(body) is not None:
@@ -212,9 +232,7 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
                 continue
             new_errors = _error_keys(settings, parsed) - allowed
             if not new_errors:
-                done = Outcome(0, o_text.encode(body))
-                done.cut = cut
-                return done
+                return _within_bounds(body, cut, settings, o_text, allowed, parses_kept)
             tree = _schema_conflicts(tree, new_errors, b_value, o_data, t_data)
             if tree is None:
                 reason = "the merged file would fail its schema"
@@ -236,6 +254,36 @@ def _merge_bytes(base: bytes | None, ours: bytes, theirs: bytes, settings: Setti
     marked = with_markers(sides[0], sides[1], settings.marker_size, settings.labels)
     paths = _conflict_paths(tree)
     return Outcome(1, o_text.encode(marked), "conflict", paths)
+
+
+def _within_bounds(
+    body: str, cut: dict[str, list], settings: Settings, text: Any, allowed: set, parse: Any
+) -> Outcome:
+    """The clean merge `body`, checked against the kind's hard limits (merge/bounds):
+    within them as it is; past them, trimmed by the trimmer's rules (what it removes
+    joins the union's cuts on their way to the archive); else git's line merge."""
+    done = Outcome(0, text.encode(body))
+    done.cut = cut
+    if settings.bounds is None:
+        return done
+    from .bounds import joined, over, trimmed
+
+    past = over(settings.bounds, body, len(done.data or b""))
+    if past is None:
+        return done
+    fitted = trimmed(settings.bounds, body, text.encode)
+    if isinstance(fitted, str):
+        reason = f"the merged file would be {past}, and {fitted}; resolve it by hand"
+        return Outcome(1, None, "line-merge", reason=reason)
+    short, removed = fitted
+    data = parse(short)
+    if data is None or _error_keys(settings, data) - allowed:
+        reason = f"the merged file would be {past}, and trimming it would fail its schema"
+        return Outcome(1, None, "line-merge", reason=reason)
+    done = Outcome(0, text.encode(short))
+    done.cut = joined(cut, removed)
+    done.reason = past
+    return done
 
 
 def _cap(

@@ -23,6 +23,7 @@ class Settings:
 
     __slots__ = (
         "archive",
+        "bounds",
         "cap_order",
         "caps",
         "fixable",
@@ -50,6 +51,7 @@ class Settings:
         caps: dict[str, tuple[str, int]] | None = None,
         archive: bool = True,
         cap_order: str = "auto",
+        bounds: Any = None,
     ) -> None:
         from ..readers.guards import limits as default_limits
 
@@ -70,6 +72,8 @@ class Settings:
         # which end of a history list is newest, as the trimmer reads it (trim/order):
         # a union over a cap keeps the newest items whatever the list's order
         self.cap_order = cap_order
+        # the kind's hard limits on the merged file (merge/bounds), None for none
+        self.bounds = bounds
 
 
 def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings | str:
@@ -85,9 +89,17 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
         return f"no asimov-hooks file kind matches {relpath!r}"
     if config.kinds[kind].get("archive"):  # a trim archive: append-only, keep both sides
         # merged up to the archive's own byte cap (what validate lets be committed)
+        # merged up to the archive's own byte cap (what validate lets be committed)
+        from .bounds import bounds_for
+
+        bounds = bounds_for(config, kind, relpath)
         cap = config.rules_for(kind, relpath).get("max-bytes-hard", {}).get("max")
         return Settings(
-            fmt="archive", policies=Policies({}, "conflict"), marker_size=marker_size, max_bytes=cap
+            fmt="archive",
+            policies=Policies({}, "conflict"),
+            marker_size=marker_size,
+            max_bytes=cap,
+            bounds=bounds,
         )
     kind_merge = section.get("kinds", {}).get(kind)
     fmt = config.kinds.get(kind, {}).get("format")
@@ -111,6 +123,9 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
     trimmed = kind in trim.kinds
     fixable = trim.list_fields() if trimmed else frozenset()
     caps = {name: (cap.keep, cap.max) for name, cap in trim.caps.items()} if trimmed else {}
+    from .bounds import bounds_for
+
+    bounds = bounds_for(config, kind, relpath, trim if trimmed else None)
     return Settings(
         fmt=fmt,
         policies=Policies(fields, kind_merge.get("default", section.get("default", "conflict"))),
@@ -124,6 +139,7 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
         caps=caps,
         archive=trim.archive,
         cap_order=trim.order,
+        bounds=bounds,
     )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 import json
 
+from ..readers.fastjson import DEFAULT_MAX_DEPTH
 from ..readers.fastjson import loads as strict_loads
 from .jsonfmt import insert_key
 
@@ -50,6 +51,12 @@ class Op:
         if not left or any(not part for part in left.split(".")):
             raise OpError(f"{raw!r}: empty field name in the path")
         self.path = left.split(".")
+        if len(self.path) > DEFAULT_MAX_DEPTH:  # deeper than any checkpoint is read
+            shown = raw if len(raw) <= 60 else raw[:57] + "..."
+            raise OpError(
+                f"{shown!r}: the path is {len(self.path):,} levels deep; a checkpoint nests "
+                f"at most {DEFAULT_MAX_DEPTH} (limits.max-depth); nothing written"
+            )
         if self.as_json:
             try:
                 self.value: Any = strict_loads(self.text)  # no NaN: the file stays JSON

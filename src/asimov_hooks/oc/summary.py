@@ -91,15 +91,37 @@ class Record:
 
     def __init__(self, project: Project, cp: Checkpoint, now: datetime.datetime) -> None:
         self.cp = cp
-        self.skill = cp.skill
-        self.file = project.rel(cp.path)  # printed through Out (escaped), JSON as is
-        self.problem = cp.problem
-        data = cp.data or {}
+        # the file printed through Out (escaped), JSON as is
+        self._fill(cp.skill, project.rel(cp.path), cp.data, cp.problem, now, project.stale_days())
+        self.pm = pm_line(self.data.get("pm_refs"), project.settings.get("pm-upstream-keys", ()))
+
+    @classmethod
+    def of(
+        cls, skill: str, file: str, data: dict[str, Any], now: datetime.datetime, days: float
+    ) -> Record:
+        """A record of checkpoint data read elsewhere (the agent's re-read), without
+        a project: no file behind it, no PM line."""
+        record = cls.__new__(cls)
+        record.cp = None  # type: ignore[assignment]
+        record._fill(skill, file, data, None, now, days)
+        record.pm = None
+        return record
+
+    def _fill(
+        self,
+        skill: str,
+        file: str,
+        data: dict[str, Any] | None,
+        problem: str | None,
+        now: datetime.datetime,
+        days: float,
+    ) -> None:
+        self.skill, self.file, self.problem = skill, file, problem
+        data = data or {}
         self.data = data
         self.status = data.get("status") if isinstance(data.get("status"), str) else None
         self.updated = parse_time(data.get("updated_at"))
         self.age = seconds_since(self.updated, now)
-        days = project.stale_days()
         self.stale_days = (
             int(self.age // 86400)
             if self.status == "in_progress" and self.age is not None and self.age > days * 86400
@@ -110,11 +132,10 @@ class Record:
         self.next_action = action_text(self.actions[0]) if self.actions else None
         first = self.actions[0] if self.actions else None
         self.done_when = first.get("done_when") if isinstance(first, dict) else None
-        self.blockers = open_blockers(data) if not cp.problem else []
+        self.blockers = open_blockers(data) if not problem else []
         self.decisions = [b for b in self.blockers if b.get("needs") == "user_decision"]
         table = data.get("progress_table")
         self.rows = [r for r in table if isinstance(r, dict)] if isinstance(table, list) else []
-        self.pm = pm_line(data.get("pm_refs"), project.settings.get("pm-upstream-keys", ()))
 
     @property
     def progress(self) -> str | None:

@@ -1,10 +1,17 @@
-"""Git conflict markers, which hosted merge buttons can leave in checkpoint files."""
+"""Git conflict markers, which hosted merge buttons can leave in checkpoint files.
+
+In Markdown (the instruction files) a line of `=======` alone is also a heading's
+underline, so there the separator never counts by itself: the opening and closing
+markers, which every conflict has, are what is found. (pre-commit-hooks'
+check-merge-conflict counts the separator too, and so runs only during a merge.)
+"""
 
 from __future__ import annotations
 
 # git writes markers of `conflict-marker-size` characters (7 by default, more in a
 # recursive merge or when the attribute says so): seven or more of one character
 _CONFLICT = r"^(?:<{7,}(?: |\r?$)|={7,}\r?$|>{7,}(?: |\r?$)|\|{7,}(?: |\r?$))"
+_CONFLICT_MARKDOWN = r"^(?:<{7,}(?: |\r?$)|>{7,}(?: |\r?$)|\|{7,}(?: |\r?$))"
 SMALL_SIZES = range(3, 7)
 
 
@@ -44,13 +51,14 @@ def _small_block(text: str) -> int | None:
     return None
 
 
-def find_conflict_marker(text: str) -> int | None:
-    """1-based line of the first git conflict marker, if any."""
+def find_conflict_marker(text: str, markdown: bool = False) -> int | None:
+    """1-based line of the first git conflict marker, if any; `markdown`: a lone
+    `=======` line is a heading underline, not a marker."""
     found = []
     if "<<<<<<<" in text or ">>>>>>>" in text:
         import re  # only for text that may hold a marker: `re` costs hook start-up
 
-        match = re.search(_CONFLICT, text, re.M)
+        match = re.search(_CONFLICT_MARKDOWN if markdown else _CONFLICT, text, re.M)
         if match is not None:
             found.append(text.count("\n", 0, match.start()) + 1)
     if "\n<<<" in text or text.startswith("<<<"):

@@ -56,7 +56,31 @@ def make_yaml(kind: str) -> Any:
     else:
         raise ValueError(f"unknown YAML reader kind {kind!r} (one of {', '.join(KINDS)})")
     yaml.allow_duplicate_keys = False
+    if kind != ROUND_TRIP:
+        yaml.Constructor = _safe_constructor()
     return yaml
+
+
+_SAFE_CONSTRUCTOR: list[Any] = []
+
+
+def _safe_constructor() -> Any:
+    """ruamel's safe constructor, reading a plain `=` as the string it is.
+
+    ruamel's resolver still tags a plain `=` as YAML 1.1's `!!value`, which its safe
+    constructor refuses and its round trip keeps as a tagged `=`. Under YAML 1.2 (every
+    reader's version) it is the string "=", as validate reads it; without this, the
+    trimmer and the archive would refuse a checkpoint validate accepts. A subclass, so
+    ruamel's own class is left as it is."""
+    if not _SAFE_CONSTRUCTOR:
+        from ruamel.yaml.constructor import SafeConstructor
+
+        class Constructor(SafeConstructor):
+            pass
+
+        Constructor.add_constructor("tag:yaml.org,2002:value", SafeConstructor.construct_yaml_str)
+        _SAFE_CONSTRUCTOR.append(Constructor)
+    return _SAFE_CONSTRUCTOR[0]
 
 
 class reading:  # a statement, not a value: `with reading(text, kind):`

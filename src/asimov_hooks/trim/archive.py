@@ -7,7 +7,10 @@ parses and ends with exactly the entry just added, so it is valid YAML after eve
 write, and bytes already in it (comments a user added) are never touched.
 
 An archive only grows: past `limits.archive-check-bytes` only its last entry is parsed
-(with the new one after it), so a 20 MB archive costs a trim a copy, not a parse. Trims
+(with the new one after it), so a big archive costs a trim a copy, not a parse. It never
+grows past its byte cap (`max-bytes-hard` of the archive kind, what validate lets be
+committed): an entry that would take it past is written to a fresh volume beside it
+(`NAME.2.yaml`, then `.3`...), and the full one is left as it is. Trims
 running side by side take a lock first (trim.fix_file), so none overwrites another's
 entry. A committed config decides where the archive goes: it is read and written through
 `fs.access`, which keeps it (and whatever a symlink in its place points at) inside the
@@ -209,6 +212,67 @@ def build(
             "(does it end with a flow list or a `...` marker?)"
         )
     return (BOM if bom else b"") + new_text.encode("utf-8"), entry_text
+
+
+MAX_VOLUMES = 999
+
+
+def volume(archive: str, number: int) -> str:
+    """The archive's volume `number`: 1 is the archive itself, then `NAME.2.yaml`,
+    `NAME.3.yaml`... beside it (the number before the extension)."""
+    if number == 1:
+        return archive
+    stem, ext = os.path.splitext(archive)
+    if not ext or not os.path.basename(stem).strip("."):
+        return f"{archive}.{number}"
+    return f"{stem}.{number}{ext}"
+
+
+def archive_cap(config: Any, archive: str) -> int | None:
+    """The byte cap validate holds the archive to (`max-bytes-hard` of the archive kind
+    its path matches, else of the shipped archive kind); None when there is none."""
+    rel = config.relpath(archive)
+    kind = config.kind_for(rel)
+    if kind is None or not config.kinds[kind].get("archive"):
+        kind = next((k for k, spec in config.kinds.items() if spec.get("archive")), None)
+    if kind is None:
+        return None
+    most = config.rules_for(kind, rel).get("max-bytes-hard", {}).get("max")
+    return most if isinstance(most, int) and not isinstance(most, bool) else None
+
+
+def build_capped(
+    archive: str,
+    entry: dict[str, Any],
+    newline: str,
+    limits: dict[str, int] | None = None,
+    root: str | None = None,
+    cap: int | None = None,
+) -> tuple[str, bytes]:
+    """(the volume to write, its new bytes): `build` on the archive's newest volume,
+    or, when the entry would take that past `cap`, on a fresh volume beside it (the full
+    one is left as it is: an archive only grows, and validate would reject it past its
+    cap). ArchiveError when even a fresh volume cannot hold the entry."""
+    number = 1
+    while number < MAX_VOLUMES and os.path.lexists(volume(archive, number + 1)):
+        number += 1
+    current = volume(archive, number)
+    data, _ = build(current, entry, newline, limits, root)
+    if cap is None or len(data) <= cap:
+        return current, data
+    if number >= MAX_VOLUMES:
+        raise ArchiveError(
+            f"archive {show(archive)}: {MAX_VOLUMES} volumes, the last one full; move the old "
+            "volumes away, then trim again"
+        )
+    fresh = volume(archive, number + 1)
+    data, _ = build(fresh, entry, newline, limits, root)
+    if len(data) > cap:
+        raise ArchiveError(
+            f"archive {show(archive)}: this trim's entry alone is {len(data):,} bytes, over the "
+            f"archive's {cap:,}-byte cap (max-bytes-hard); nothing trimmed"
+        )
+    return fresh, data
 
 
 def write(archive: str, data: bytes, root: str | None = None) -> None:

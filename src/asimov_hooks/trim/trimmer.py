@@ -50,6 +50,7 @@ class Outcome:
         "error",
         "messages",
         "path",
+        "removed",
         "skipped",
         "warning",
         "written",
@@ -67,6 +68,7 @@ class Outcome:
         self.archive: str | None = None
         self.before: str | None = None
         self.after: str | None = None
+        self.removed: dict[str, object] = {}  # what the trim removed, by key
 
 
 def fix_file(
@@ -159,6 +161,7 @@ def _fix_locked(
         outcome.skipped = result.skipped
         return outcome
     outcome.before, outcome.after = source.text, result.text
+    outcome.removed = result.removed
     outcome.messages = list(result.messages)
     outcome.changed = result.text != source.text
     if outcome.changed:
@@ -215,21 +218,31 @@ def _flush_merge_cuts(outcome: Outcome, config: Config, target: str, dry_run: bo
         return
     if pending is None or not entries:
         return
-    items = sum(len(v) for e in entries for v in e["entry"].get("removed", {}).values())
+    items = sum(
+        len(v) if isinstance(v, list) else 1
+        for e in entries
+        for v in e["entry"].get("removed", {}).values()
+    )
     shown = os.path.relpath(target) if not os.path.isabs(outcome.path) else target
     if dry_run:
         outcome.messages.append(f"would archive {items} items the merge driver cut to {shown}")
         return
+    cap = trim_archive.archive_cap(config, target)
     try:
         for entry in entries:
-            data, _ = trim_archive.build(target, entry["entry"], "\n", config.limits)
-            trim_archive.write(target, data)
+            written, data = trim_archive.build_capped(
+                target, entry["entry"], "\n", config.limits, cap=cap
+            )
+            trim_archive.write(written, data)
             done(pending, [entry])
     except (trim_archive.ArchiveError, OSError, ValueError) as exc:
         outcome.error = f"the items the merge driver cut stay in {pending}: {exc}"
         return
     outcome.changed = True
-    outcome.archive = target
+    outcome.archive = written
+    if written != target:
+        shown = os.path.relpath(written) if not os.path.isabs(outcome.path) else written
+        outcome.messages.append(f"the archive is full ({cap:,} bytes at most): started {shown}")
     outcome.messages.append(
         f"archived {items} item{'s' if items != 1 else ''} the merge driver cut to {shown}"
     )
@@ -268,13 +281,18 @@ def _archive(
     if result.comments:
         entry["comments"] = result.comments
     try:
-        data, _ = trim_archive.build(target, entry, newline, config.limits, root)
+        cap = trim_archive.archive_cap(config, target)
+        written, data = trim_archive.build_capped(target, entry, newline, config.limits, root, cap)
         if not dry_run:
-            trim_archive.write(target, data, root)
+            trim_archive.write(written, data, root)
     except trim_archive.ArchiveError as exc:
         return f"not trimmed: {exc}"
-    outcome.archive = target
+    full = written != target
+    outcome.archive = target = written
     shown = os.path.relpath(target) if not os.path.isabs(path) else target
+    if full:
+        start = "would start" if dry_run else "started"
+        outcome.messages.append(f"the archive is full ({cap:,} bytes at most): {start} {shown}")
     if dry_run:
         outcome.messages.append(
             f"would archive what it removes to {shown} (dry run: nothing written)"

@@ -79,6 +79,7 @@ def _read_config_file(path: str, root: str | None = None) -> dict[str, Any]:
         data = doc.get("tool", {}).get("asimov-hooks")
         if data is None:
             raise ConfigError(f"{path}: no [tool.asimov-hooks] table")
+        _refuse_toml_times(path, data)
     else:
         from ..readers.loaders import YAMLProblem, load_yaml_plain
 
@@ -91,6 +92,29 @@ def _read_config_file(path: str, root: str | None = None) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: the configuration must be a mapping")
     return data
+
+
+def _refuse_toml_times(path: str, data: Any) -> None:
+    """ConfigError for the first TOML date or time in the table: TOML has them as values
+    of their own (`extends = 1979-05-27`), unlike YAML, where such a scalar is read by
+    its text; no setting takes one, and its text as written is not kept to read it by."""
+    import datetime
+
+    todo: list[tuple[str, Any]] = [("", data)]
+    while todo:
+        where, value = todo.pop()
+        if isinstance(value, dict):
+            todo.extend((f"{where}.{key}" if where else key, v) for key, v in value.items())
+        elif isinstance(value, list):
+            todo.extend((f"{where}[{i}]", v) for i, v in enumerate(value))
+        elif isinstance(value, (datetime.date, datetime.time)):
+            what = "time" if isinstance(value, datetime.time) else "date"
+            if isinstance(value, datetime.datetime):
+                what = "date-time"
+            raise ConfigError(
+                f"{path}: [tool.asimov-hooks] {where}: a TOML {what} "
+                f"({value.isoformat()}), not a string; quote it if it is meant as text"
+            )
 
 
 def _expand_rule_shorthands(data: dict[str, Any]) -> dict[str, Any]:

@@ -252,6 +252,10 @@ class Checker:
                 text = decode(path, content)
         except FileProblem as problem:
             emit(problem.rule, problem.message, problem.line, problem.col)
+            if problem.rule == "max-bytes-hard" and spec.get("format", "text") == "text":
+                from ..checks.agent_limits import unread_findings  # where an agent cuts it
+
+                unread_findings(path, rules, emit)
             if problem.rule not in rules:  # switched off: still say why nothing was checked
                 result.skipped = f"not checked: {problem.message}"
             return result
@@ -259,9 +263,12 @@ class Checker:
         fmt = spec.get("format", "text")
         read.append((text.text, fmt, rules))
 
-        marker = find_conflict_marker(text.text) if fmt != "text" else None
+        marker = find_conflict_marker(text.text, markdown=fmt == "text")
         if marker is not None:
-            emit("conflict-markers", "unresolved merge conflict markers", marker, 1)
+            from ..checks.reading import conflict_advice
+
+            advice = conflict_advice(self.config, kind, rules)
+            emit("conflict-markers", "unresolved merge conflict markers", marker, 1, advice)
             if "conflict-markers" in rules:
                 return result
 

@@ -1,16 +1,30 @@
-"""Whether a repository follows the Asimov protocol: the one decision.
+"""Whether a repository follows the Asimov protocol: the one decision, in two scopes.
 
-A repository follows the protocol where a committed (git-tracked) protocol file has the
-protocol's content: one of `profile-markers` (warmup.yaml, a file of a protocol kind in
-.asimov/, .claude_checkpoint.yaml) whose top-level keys pass the test that already skips
-a foreign file of the same name (checks/foreign: a Kubernetes `warmup.yaml`, another
-tool's `roadmap.yaml`). A git-ignored or untracked file never counts, so a developer's
-machine and CI, which has only what was committed, agree. Outside a git work tree there
-is nothing to ignore, and the files on disk count.
+A repository follows the protocol where a protocol file has the protocol's content: one
+of `profile-markers` (warmup.yaml, a file of a protocol kind in .asimov/,
+.claude_checkpoint.yaml) whose top-level keys pass the test that already skips a foreign
+file of the same name (checks/foreign: a Kubernetes `warmup.yaml`, another tool's
+`roadmap.yaml`). Which files are looked at depends on who asks:
 
-validate's profiles (validation/profiles), the agent hooks (agent/protocols: which
-protocols a repository uses, the checkpoint message) and `init` (adoption/families) ask
-here, so they cannot disagree.
+- SHARED, what the repository shares (validate's profiles, `init`, the pre-commit hooks,
+  CI): tracked files and untracked files git does not ignore, i.e. what the next commit
+  can carry. A git-ignored file never changes these verdicts, so a new project whose
+  files are not committed yet and its committed twin decide alike, and so do a
+  developer's machine and CI.
+- WORK_TREE, what this work tree holds (the agent hooks, `/checkpoint`, `ephemeral`):
+  the shared scope plus git-ignored protocol files on disk: the `.claude_checkpoint.yaml`
+  every Asimov repository ignores, protocol files kept out of git in .git/info/exclude.
+  The agent works with the files on disk.
+
+Outside a git work tree nothing is ignored: the files on disk count in both scopes.
+
+Asked for a directory, the cheapest source goes first (the agent hooks ask on their
+events): git's index (`ls-files --cached`, which reads no directory of the tree); only
+where it shows nothing for that directory or one above it, the marker names on disk in
+each of those directories (read through fs.access: confined, regular files only, never
+waiting on a FIFO), with one `git check-ignore` for the untracked ones in the shared
+scope. Git never walks the tree for it, so an ignored `node_modules/` costs nothing.
+`init`, which lists the whole tree anyway, hands its listing in.
 """
 
 from __future__ import annotations
@@ -22,6 +36,7 @@ if TYPE_CHECKING:  # annotations only
     from typing import Any
 
 PROTOCOL = "asimov"
+SHARED, WORK_TREE = "shared", "work-tree"
 HEAD_BYTES = 65536  # the top-level keys of a protocol file are near its start
 DEFAULT_MARKERS = ("warmup.yaml", ".asimov", ".claude_checkpoint.yaml")
 
@@ -36,36 +51,64 @@ def _kinds() -> dict[str, dict[str, Any]]:
     return {name: kinds[name] for name in names if name in kinds}
 
 
-def _tracked(top: str, markers: tuple[str, ...]) -> list[str] | None:
-    """The tracked paths (relative to `top`) named like a marker or inside a marker
-    directory, or None when `top` is not in a git work tree (or git cannot run)."""
+def _specs(markers: tuple[str, ...]) -> list[str]:
+    specs = []
+    for marker in markers:
+        specs += [f":(glob)**/{marker}", f":(glob)**/{marker}/*"]
+    return specs
+
+
+def _listed(top: str, markers: tuple[str, ...], *which: str) -> list[str] | None:
+    """The paths (relative to `top`) `git ls-files *which` lists named like a marker or
+    inside a marker directory, or None when `top` is not in a git work tree. None of
+    them when git cannot list them (a FIFO where it would read .gitignore)."""
     from ..gitutil import GitError, find_toplevel, git
 
     if find_toplevel(top, for_git=True) is None:
         return None
-    specs = []
-    for marker in markers:
-        specs += [f":(glob)**/{marker}", f":(glob)**/{marker}/*"]
     try:
-        done = git("ls-files", "-z", "--cached", "--", *specs, cwd=top)
+        done = git("ls-files", "-z", *which, "--", *_specs(markers), cwd=top)
     except GitError:
-        return None
+        return []
     return sorted({p for p in done.stdout.split("\0") if p})
 
 
-def _on_disk(top: str, markers: tuple[str, ...]) -> list[str]:
-    """Outside git: the markers at the top, and the files of a marker directory there."""
+def _marker_files(top: str, home: str, markers: tuple[str, ...]) -> list[str]:
+    """The files on disk named like a marker in `home` (relative to `top`), and the
+    files of a marker directory there (a link is not a directory here: git keeps it
+    as a link), in marker order."""
+    import stat
+
     found = []
     for marker in markers:
-        path = os.path.join(top, marker)
-        if os.path.isdir(path):
-            try:
-                found += [f"{marker}/{name}" for name in sorted(os.listdir(path))]
-            except OSError:
-                continue
-        elif os.path.lexists(path):
-            found.append(marker)
+        rel = f"{home}/{marker}" if home else marker
+        path = os.path.join(top, rel)
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            continue
+        if not stat.S_ISDIR(mode):
+            found.append(rel)
+            continue
+        try:
+            found += [f"{rel}/{name}" for name in sorted(os.listdir(path))]
+        except OSError:
+            continue
     return found
+
+
+def _ignored(top: str, paths: list[str]) -> set[str]:
+    """Which of `paths` git ignores; all of them when git cannot say (a verdict of the
+    shared scope never rests on a file it could not place)."""
+    from ..gitutil import GitError, git
+
+    try:
+        done = git("check-ignore", "-z", "--stdin", cwd=top, check=False, stdin="\0".join(paths))
+    except GitError:
+        return set(paths)
+    if done.returncode not in (0, 1):
+        return set(paths)
+    return {p for p in done.stdout.split("\0") if p}
 
 
 def _home(rel: str, markers: tuple[str, ...]) -> tuple[str, str] | None:
@@ -114,29 +157,16 @@ def _top_keys(text: str) -> list[str]:
     return keys
 
 
-def evidence(
-    top: str, markers: tuple[str, ...] = DEFAULT_MARKERS, cache: dict | None = None
-) -> dict[str, str]:
-    """{home directory: the first committed protocol file that shows it follows the
-    protocol}, relative to `top`. `cache` keeps answers for one run (a validate run's
-    config), so a batch asks git once per repository."""
-    top = os.path.realpath(top)
-    key = (top, tuple(markers))
-    if cache is not None and key in cache:
-        return cache[key]
-    listed = _tracked(top, key[1])
-    if listed is None:
-        listed = _on_disk(top, key[1])
+def _judge(top: str, listed: list[str], markers: tuple[str, ...]) -> dict[str, str]:
+    """{home directory: its first listed protocol file with the protocol's content}."""
     found: dict[str, str] = {}
-    order = {name: i for i, name in enumerate(key[1])}
+    order = {name: i for i, name in enumerate(markers)}
     for rel in sorted(listed, key=lambda r: (r.count("/"), _rank(r, order), r)):
-        home = _home(rel, key[1])
+        home = _home(rel, markers)
         if home is None or home[0] in found:
             continue
         if has_protocol_content(os.path.join(top, rel), home[1], root=top):
             found[home[0]] = rel
-    if cache is not None:
-        cache[key] = found
     return found
 
 
@@ -145,26 +175,87 @@ def _rank(rel: str, order: dict[str, int]) -> int:
     return order.get(parts[-1], order.get(parts[-2] if len(parts) > 1 else "", len(order)))
 
 
+def _indexed(top: str, markers: tuple[str, ...], cache: dict | None) -> tuple[list, dict] | None:
+    """(the index's marker paths, the evidence among them), once per run; None
+    outside git."""
+    key = ("index", top, markers)
+    if cache is not None and key in cache:
+        return cache[key]
+    listed = _listed(top, markers, "--cached")
+    answer = None if listed is None else (listed, _judge(top, listed, markers))
+    if cache is not None:
+        cache[key] = answer
+    return answer
+
+
+def _on_disk(
+    top: str,
+    home: str,
+    markers: tuple[str, ...],
+    scope: str,
+    tracked: list | None,
+    cache: dict | None,
+) -> str | None:
+    """The evidence in `home` among the files on disk that are not in the index: every
+    one in the work-tree scope (and outside git), those git does not ignore in the
+    shared scope."""
+    key = ("disk", top, home, markers, scope)
+    if cache is not None and key in cache:
+        return cache[key]
+    candidates = _marker_files(top, home, markers)
+    if tracked is not None:
+        known = set(tracked)
+        candidates = [rel for rel in candidates if rel not in known]
+        if scope == SHARED and candidates:
+            ignored = _ignored(top, candidates)
+            candidates = [rel for rel in candidates if rel not in ignored]
+    found = _judge(top, candidates, markers).get(home)
+    if cache is not None:
+        cache[key] = found
+    return found
+
+
 def follows_here(
     top: str,
     directory: str,
     markers: tuple[str, ...] = DEFAULT_MARKERS,
     cache: dict | None = None,
+    scope: str = SHARED,
 ) -> str | None:
     """The evidence (relative to `top`) that `directory` (relative to `top`) or a
-    directory above it up to `top` follows the protocol, or None."""
-    found = evidence(top, markers, cache)
-    if not found:
-        return None
-    while True:
-        if directory in found:
-            return found[directory]
-        if not directory:
-            return None
-        directory = os.path.dirname(directory)
+    directory above it up to `top` follows the protocol in `scope`, or None. `cache`
+    keeps answers for one run (a validate run's config), so a batch asks git once per
+    repository."""
+    top = os.path.realpath(top)
+    markers = tuple(markers)
+    indexed = _indexed(top, markers, cache)
+    chain = [directory]
+    while chain[-1]:
+        chain.append(os.path.dirname(chain[-1]))
+    if indexed is not None:
+        hit = next((indexed[1][d] for d in chain if d in indexed[1]), None)
+        if hit is not None:
+            return hit
+    tracked = None if indexed is None else indexed[0]
+    for home in chain:
+        hit = _on_disk(top, home, markers, scope, tracked, cache)
+        if hit is not None:
+            return hit
+    return None
 
 
-def follows(top: str, markers: tuple[str, ...] = DEFAULT_MARKERS) -> str | None:
-    """The evidence that anything in the repository at `top` follows the protocol."""
-    found = evidence(top, markers)
+def follows(
+    top: str, markers: tuple[str, ...] = DEFAULT_MARKERS, listed: list[str] | None = None
+) -> str | None:
+    """The evidence that anything in the repository at `top` follows the protocol, in
+    the shared scope. `listed`: the repository's tracked and untracked, not ignored
+    paths where the caller has them (`init`); otherwise git is asked."""
+    top = os.path.realpath(top)
+    markers = tuple(markers)
+    if listed is None:
+        listed = _listed(top, markers, "--cached", "--others", "--exclude-standard")
+    if listed is None:  # outside git: what is on disk at the top
+        found = {"": hit} if (hit := _on_disk(top, "", markers, SHARED, None, None)) else {}
+    else:
+        found = _judge(top, [p for p in listed if _home(p, markers)], markers)
     return found[min(found, key=lambda d: (d.count("/"), d))] if found else None

@@ -5,10 +5,13 @@ the Asimov protocol, where CLAUDE.md is a short pointer to warmup.yaml. Elsewher
 CLAUDE.md is an agent instruction file like AGENTS.md and gets its loader's limits. A
 kind lists the rules it changes per profile (`profiles` in rules/kinds.json); the config
 chooses with `profile: asimov | generic | auto`. `auto` (the default) is asimov when a
-committed file of `profile-markers` (warmup.yaml, .asimov/, .claude_checkpoint.yaml) with
-the protocol's content is in the file's directory or one above it, up to the top of the
+file of `profile-markers` (warmup.yaml, .asimov/, .claude_checkpoint.yaml) with the
+protocol's content is in the file's directory or one above it, up to the top of the
 file's own repository (validation/follows: the one decision, shared with the agent hooks
-and `init`). $ASIMOV_HOOKS_PROFILE, when set, wins over the config (a CI job, a test suite).
+and `init`). validate counts what the repository shares (tracked files and untracked ones
+git does not ignore); the agent hooks set `derived["scope"]` on their config to count
+what the work tree holds. $ASIMOV_HOOKS_PROFILE, when set, wins over the config (a CI job,
+a test suite).
 """
 
 from __future__ import annotations
@@ -73,14 +76,14 @@ def _where(config: Any, rel: str) -> tuple[str, str]:
 
 
 def marker_for(config: Any, rel: str) -> str | None:
-    """The committed protocol file that makes the file's directory (or one above it)
-    follow the Asimov protocol, relative to the top it was decided from; None if none."""
-    from .follows import follows_here
+    """The protocol file that makes the file's directory (or one above it) follow the
+    Asimov protocol, relative to the top it was decided from; None if none."""
+    from .follows import SHARED, follows_here
 
     top, directory = _where(config, rel)
     markers = tuple(config.data.get("profile-markers", ()))
     cache = config.derived.setdefault("follows", {})
-    return follows_here(top, directory, markers, cache)
+    return follows_here(top, directory, markers, cache, config.derived.get("scope", SHARED))
 
 
 def describe(config: Any, kind: str, rel: str, shown: str | None = None) -> str:
@@ -97,7 +100,7 @@ def describe(config: Any, kind: str, rel: str, shown: str | None = None) -> str:
         why = f"the repository follows the Asimov protocol: {_near(found)}"
     else:
         names = ", ".join(config.data.get("profile-markers", ()))
-        why = f"no committed Asimov protocol file ({names}) here or above"
+        why = f"no Asimov protocol file ({names}) here or above that git does not ignore"
     from ..fs.access import show  # one line, whatever the names hold
 
     return show(f"profile {profile} for {shown or rel} ({why}; {HOW})")

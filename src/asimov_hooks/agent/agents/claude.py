@@ -12,9 +12,13 @@ Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
   A Write, Edit or MultiEdit whose result the rolling window would trim gets
   `updatedInput`, the same tool leaving the trimmed content (a Write carries it; an
   Edit replaces the whole current file, which occurs once, with it; a MultiEdit
-  becomes one such edit), with `permissionDecision` "allow" in the acceptEdits and
-  bypassPermissions modes, "ask" in any other (default, plan, ...), where the user
-  approves an edit anyway.
+  becomes one such edit), with no `permissionDecision`: Claude Code then runs the
+  changed call through the user's own permission rules and mode, exactly as it would
+  have run the model's (allowed where a rule or the mode allows the tool, asked where
+  it would ask, refused where it would refuse: default, acceptEdits, plan, dontAsk,
+  bypassPermissions alike). "allow" would skip the user's rules and prompts; "ask"
+  is a refusal in a headless session. The items the trim cuts are archived only when
+  the PostToolUse of the write finds the trimmed content on disk (`runtime.held`).
 - Stop: `hookSpecificOutput.additionalContext` is "non-error feedback delivered to
   the model; the conversation continues so the model can act on it" (Claude Code
   2.1.163 and later). `{"decision": "block", "reason": ...}` also continues the turn,
@@ -22,7 +26,10 @@ Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
   not a request. `stop_hook_active` is not read: the turn timer guards against loops.
 - SessionStart `source`: startup, resume, clear, compact, and fork (a session that
   begins as a fork of another, reported as resume before Claude Code 2.1.214).
-- UserPromptSubmit `prompt`.
+- UserPromptSubmit `prompt`. Claude Code also runs it for what no one typed: the
+  `<task-notification>...</task-notification>` message that tells Claude a background
+  task (a background command, a subagent) has finished. Such a prompt, the whole
+  prompt one envelope, is not a new turn: it is read as no prompt at all.
 - $CLAUDE_PROJECT_DIR: the project root, set for every hook command.
 - Cursor runs the hooks of `.claude/settings.json` too (cursor.com/docs/reference/
   third-party-hooks), with its own payload. Such an event carries Cursor's documented
@@ -45,7 +52,6 @@ from ..runtime.model import (
     STARTUP,
     STOP,
     Event,
-    as_text,
 )
 from ..runtime.payload import answer_line, specific, tool_event
 
@@ -67,7 +73,6 @@ KINDS = {
     "UserPromptSubmit": PROMPT,
     "SessionStart": SESSION_START,
 }
-AUTO_EDIT = frozenset({"acceptEdits", "bypassPermissions"})  # modes that run edits unasked
 SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMPACT, "fork": FORK}
 
 
@@ -84,8 +89,16 @@ def normalize(payload: "dict[str, Any]") -> "Event":
     event = tool_event(payload, NAME, KINDS, PROJECT_ENV, tools, SOURCES, _change)
     if event.edits:  # a file tool's write, before it runs
         event.rewriter = _rewriter(event.tool, event.tool_input, event.targets[0])
-        event.source = as_text(payload.get("permission_mode"))
+    elif event.kind == PROMPT and event.prompt is not None and _notification(event.prompt):
+        event.prompt = None  # a background task's report, not a prompt anyone typed
     return event
+
+
+def _notification(prompt: str) -> bool:
+    """Whether the prompt is one task notification, nothing around it."""
+    text = prompt.strip()
+    head, tail = "<task-notification>", "</task-notification>"
+    return text.startswith(head) and text.endswith(tail) and text.count(head) == 1
 
 
 def _change(tool: str, tool_input: "dict[str, Any]") -> "Any":
@@ -138,17 +151,11 @@ def render(event: "Event", answer: "Answer | None") -> tuple[str | None, int]:
     if answer.decision == "deny" and event.kind == PRE_WRITE:
         out = specific(event, permissionDecision="deny", permissionDecisionReason=answer.reason)
     elif answer.updated is not None and event.kind == PRE_WRITE:
-        # the same tool leaving the trimmed content (ADR-007: trim before the write);
-        # "allow" only in the modes that run edits unasked: elsewhere (default, plan,
-        # ...) "ask" keeps the user's own approval
+        # the same tool leaving the trimmed content (ADR-007: trim before the write),
+        # with no permissionDecision: the user's own rules and mode judge the changed
+        # call as they would have judged the model's
         extra = {"additionalContext": answer.context} if answer.context else {}
-        out = specific(
-            event,
-            permissionDecision="allow" if event.source in AUTO_EDIT else "ask",
-            permissionDecisionReason="asimov-hooks trimmed the checkpoint before the write",
-            updatedInput=answer.updated,
-            **extra,
-        )
+        out = specific(event, updatedInput=answer.updated, **extra)
     elif answer.decision == "block" and event.kind == STOP:
         # non-error feedback that keeps the turn going (Claude Code 2.1.163 and later);
         # `decision: "block"` would reach Claude as "Stop hook blocking error from command"

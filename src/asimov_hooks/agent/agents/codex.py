@@ -43,6 +43,7 @@ from ..runtime.payload import (
     begin,
     shell_event,
     specific,
+    tool_name,
 )
 
 TYPE_CHECKING = False
@@ -75,7 +76,7 @@ def normalize(payload: "dict[str, Any]") -> "Event":
         return event
     cwd = event.cwd
     if event.kind in (PRE_WRITE, POST_WRITE):
-        tool = payload.get("tool_name")
+        tool = tool_name(payload)
         tool_input = payload.get("tool_input")
         command = tool_input.get("command") if isinstance(tool_input, dict) else None
         if tool in SHELL_TOOLS:

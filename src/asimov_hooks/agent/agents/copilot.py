@@ -47,6 +47,7 @@ from ..runtime.payload import (
     log_context,
     project_dir,
     shell_event,
+    tool_name,
     turn_root,
     working_dir,
 )
@@ -109,7 +110,7 @@ def normalize(payload: "dict[str, Any]") -> "Event":
     event.project = project_dir(None, cwd)
     event.turns = turn_root(None, event.project)
     if event.kind in (PRE_WRITE, POST_WRITE):
-        tool = payload.get("toolName")
+        tool = tool_name(payload, "toolName")
         args = _args(payload.get("toolArgs"), tool)
         if tool == SHELL_TOOL:
             return shell_event(event, payload, args.get("command"))

@@ -3,7 +3,8 @@
 Events (geminicli.com/docs/hooks and /docs/hooks/reference; google-gemini/gemini-cli):
 - BeforeTool / AfterTool on `write_file` (`tool_input.file_path`, `content`) and
   `replace` (`file_path`, `old_string`, `new_string`, `allow_multiple`: exactly one
-  occurrence unless set). A relative `file_path` is relative to the project root.
+  occurrence unless set). A relative `file_path` is relative to the directory the
+  session started in (Gemini CLI's project root is that directory).
   A deny is `{"decision": "deny", "reason": ...}`: the reason reaches the agent as the
   tool's error and the turn goes on. A write_file or replace whose result the rolling
   window would trim gets `hookSpecificOutput.tool_input`: all of the model's arguments
@@ -20,7 +21,9 @@ Events (geminicli.com/docs/hooks and /docs/hooks/reference; google-gemini/gemini
 - BeforeAgent `prompt`.
 - SessionStart `source`: startup, resume, clear (no compaction source);
   `hookSpecificOutput.additionalContext` is added to the session.
-- $GEMINI_PROJECT_DIR: the absolute project root, set for every hook command.
+- $GEMINI_PROJECT_DIR (and $GEMINI_CWD, $CLAUDE_PROJECT_DIR): the session's working
+  directory, the payload's `cwd` (not the repository's top level), set for every
+  hook command.
 """
 
 from ..runtime.model import (
@@ -67,7 +70,8 @@ CONTEXT_EVENTS = frozenset(
 
 def normalize(payload: "dict[str, Any]") -> "Event":
     tools = (SHELL_TOOL, FILE_TOOLS)
-    # the file tools resolve a relative path against the project root, not cwd
+    # the file tools resolve a relative path against the session's start directory
+    # (Gemini CLI's project root), not the hook's cwd
     event = tool_event(
         payload, NAME, KINDS, PROJECT_ENV, tools, SOURCES, _change, paths_from_project=True
     )

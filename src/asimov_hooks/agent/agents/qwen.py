@@ -9,7 +9,7 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
   `hookSpecificOutput.additionalContext` reaches the model (PreToolUse, PostToolUse,
   SessionStart, UserPromptSubmit). The hooks page lists a PreToolUse
   `updatedInput`, but Qwen Code does not apply it (its PreToolUse trigger returns
-  only proceed, block and context, in 0.15.10 and in the current source; only
+  only proceed, block and context, in 0.15.10 and 0.24.4; only
   PermissionRequest's is applied, where the user would be asked): a changed input
   would be dropped, and the trim's cut items archived twice. So a write is never
   rewritten: it is trimmed right after.
@@ -17,13 +17,15 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
   protocol files' state before the command, compared after it (`agent.runtime.shellwatch`).
 - Stop: `{"decision": "block", "reason": ...}` sends the reason as the next message
   and the turn goes on. `stop_hook_active` is not read: the turn timer guards.
-- SessionStart `source`: startup, resume, clear, compact, branch. Qwen Code 0.15.10
-  does not add this event's `additionalContext` to the conversation, and a headless run
-  (`qwen -p`) fires it only after a chat compression: the re-read is answered in the
-  documented form, for a Qwen Code that reads it.
+- SessionStart `source`: startup, resume, clear, compact, branch. Qwen Code 0.24.4
+  adds this event's `additionalContext` to the conversation when it starts or resumes
+  a chat (`qwen -p --continue` fires `resume`) and after a compression (`compact`,
+  not awaited: it joins the conversation when the hook answers); 0.15.10 discarded it.
 - UserPromptSubmit `prompt`.
 - $QWEN_PROJECT_DIR (also $GEMINI_PROJECT_DIR, $CLAUDE_PROJECT_DIR): the session's
-  `cwd`, set for every hook command.
+  `cwd`, set for every hook command. $QWEN_CODE_PROJECT_DIR, which hook commands
+  inherit too, is Qwen Code's own runtime directory for the project, under
+  `~/.qwen/projects/`: never read as the project.
 """
 
 from ..runtime.model import (

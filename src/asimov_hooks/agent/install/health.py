@@ -20,8 +20,10 @@ def _rel(path: str, top: str) -> str:
 
 
 def command_resolves(command: str, top: str) -> bool:
+    from .guard import unguarded
+
     try:
-        words = shlex.split(command)
+        words = shlex.split(unguarded(command))
     except ValueError:
         return False
     exe = words[0] if words else ""
@@ -49,10 +51,18 @@ def path_fix(agent: str | set[str]) -> str:
 
 def unresolved_warning(command: str, title: str, agent: str | set[str]) -> str:
     """What `agent install` says when the command it wrote does not resolve here."""
-    exe = command.split(" ", 1)[0]
+    from .guard import unguarded
+
+    exe = unguarded(command).split(" ", 1)[0]
+    skipped = unguarded(command) != command
     return (
         f"warning: `{exe}` is not on PATH, so {title} cannot run the hooks just installed "
-        f"(every one fails until it is): {path_fix(agent)}, then start {title} again"
+        + (
+            "(each is skipped with a note until it is)"
+            if skipped
+            else "(every one fails until it is)"
+        )
+        + f": {path_fix(agent)}, then start {title} again"
     )
 
 
@@ -143,13 +153,17 @@ def diagnose(top: str) -> list[tuple[str, str, str | None]]:
 
                 lines.extend(trust_lines(top))
             for command in sorted({c for commands in found.values() for c in commands}):
+                from .guard import unguarded
+
+                shown = unguarded(command)
                 if command_resolves(command, top):
-                    lines.append(("ok", f"hook command resolves: {command}", None))
+                    lines.append(("ok", f"hook command resolves: {shown}", None))
                 else:
+                    what = "is skipped" if shown != command else "fails"
                     lines.append(
                         (
                             "FAIL",
-                            f"hook command does not resolve: {command} (every hook fails)",
+                            f"hook command does not resolve: {shown} (every hook {what})",
                             _unresolved_fix(command, agent.name, option),
                         )
                     )
@@ -181,8 +195,10 @@ def _overlap(where: dict[str, list[str]]) -> tuple[str, str, str | None]:
 
 
 def _unresolved_fix(command: str, agent: str, option: str) -> str:
+    from .guard import unguarded
+
     try:
-        exe = (shlex.split(command) or [""])[0]
+        exe = (shlex.split(unguarded(command)) or [""])[0]
     except ValueError:
         exe = ""
     if exe and os.sep not in exe:  # a command looked up on PATH

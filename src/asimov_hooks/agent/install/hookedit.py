@@ -27,11 +27,14 @@ _EMPTY = {"o": ("{", "}"), "a": ("[", "]")}
 def ours(command: Any) -> str | None:
     """The agent a hook command runs `asimov-hooks agent-event` for ("" for the form
     without `--agent`), or None when the command is not ours. Any path to the script
-    and `python -m asimov_hooks` count; anything else on the line makes it the user's."""
+    and `python -m asimov_hooks` count, bare or in our guard (agent.install.guard);
+    anything else on the line makes it the user's."""
     if not isinstance(command, str) or "agent-event" not in command:
         return None
+    from .guard import unguarded
+
     try:
-        words = shlex.split(command)
+        words = shlex.split(unguarded(command))
     except ValueError:
         return None
     if "agent-event" not in words:

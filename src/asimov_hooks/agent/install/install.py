@@ -76,7 +76,10 @@ def _install_one(top: str, agent: Agent, chosen: str, report: Report) -> None:
     rel = _rel(outcome.path, top)
     command = hooks_file.command_for(agent.name, chosen)
     if outcome.added:
-        report.lines.append(f"{rel}: added `{command}` for {', '.join(outcome.added)}")
+        from .guard import unguarded
+
+        shown = unguarded(command)  # the guard's hint is the agent's, not this report's
+        report.lines.append(f"{rel}: added `{shown}` for {', '.join(outcome.added)}")
     if outcome.repaired:
         report.lines.append(
             f"{rel}: brought the asimov-hooks entries up to date for {', '.join(outcome.repaired)}"

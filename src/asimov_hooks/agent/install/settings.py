@@ -59,11 +59,14 @@ class Outcome:
 
 
 def command_for(agent: str, scope: str) -> str:
-    """project: the portable command a team commits (asimov-hooks on PATH); local:
+    """project: the portable command a team commits (asimov-hooks on PATH, guarded:
+    agent.install.guard); local:
     the absolute path of this installation's script, so it works without PATH."""
     portable = f"asimov-hooks agent-event --agent {agent}"
     if scope == "project":
-        return portable
+        from .guard import guarded
+
+        return guarded(portable, agent)  # a clone without the CLI is told how to install it
     script = os.path.join(os.path.dirname(sys.executable), "asimov-hooks")
     found = script if os.access(script, os.X_OK) else shutil.which("asimov-hooks")
     if not found:

@@ -53,6 +53,7 @@ def agent_settings(config: Config) -> dict[str, Any]:
         "protocols": {k: [x for x in v if isinstance(x, str)] for k, v in protocols.items()},
         "checkpoint-kinds": [k for k in section.get("checkpoint-kinds", []) if isinstance(k, str)],
         "context-budget": int(section.get("context-budget", 3000)),
+        "stale-days": _days(section.get("stale-days", 7)),
         "warmup-essentials": [
             k for k in section.get("warmup-essentials", []) if isinstance(k, str) and k
         ],
@@ -60,9 +61,24 @@ def agent_settings(config: Config) -> dict[str, Any]:
     }
 
 
+def _days(value: Any) -> float:
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or not 0 < value <= 36500:  # NaN fails both comparisons
+        raise ConfigError(f"agent.stale-days must be a number of days above 0, not {value!r}")
+    return float(value)
+
+
+def work_tree_scope(config: Config) -> Config:
+    """The agent works with the files on disk: its config decides whether a repository
+    follows the Asimov protocol over what the work tree holds, git-ignored protocol files
+    included (validation/follows), for CLAUDE.md's profile too."""
+    config.derived["scope"] = "work-tree"  # follows.WORK_TREE, without importing it here
+    return config
+
+
 def project_config(event: Event) -> tuple[Config, dict[str, Any]]:
     try:
-        config = load_config(None, start=event.project)
+        config = work_tree_scope(load_config(None, start=event.project))
         return config, agent_settings(config)
     except ConfigError as exc:
         raise EventError(f"configuration: {exc}") from None
@@ -85,7 +101,7 @@ def protocol_file(path: str, project: str) -> tuple[Config, str, str] | None:
     if not inside(os.path.realpath(path), project):
         return None
     try:
-        config = load_config(None, start=_existing_dir(path))
+        config = work_tree_scope(load_config(None, start=_existing_dir(path)))
     except ConfigError as exc:
         raise EventError(f"configuration: {exc}") from None
     rel = config.relpath(path)

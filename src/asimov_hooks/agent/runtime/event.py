@@ -120,6 +120,10 @@ def _main(args: list[str]) -> int:
     if aside is not None and aside(payload):
         return EXIT_OK  # another agent's event, answered by that agent's own hooks
     event = adapter.normalize(payload)
+    if event.session is not None:
+        from .payload import check_session
+
+        check_session(event)
     if event.kind is None:
         # another event routed here by a hand-written setting: nothing to do, say so once
         from ...fs.access import show

@@ -89,7 +89,9 @@ class Event:
         # turn timer alone), for an agent whose own loop count cannot be relied on
         self.cap: int | None = None
         self.source: str | None = None  # session_start: STARTUP, RESUME, ... or the agent's word
-        self.prompt: str | None = None  # prompt: the text submitted
+        # prompt: the text submitted; None where no one typed one (an adapter says which
+        # prompts its agent makes itself)
+        self.prompt: str | None = None
         self.shell: str | None = None  # pre_shell / post_shell: the command's text
         self.tool_input: dict[str, Any] = {}  # the tool's input as the agent sent it
         # pre_write, where the agent takes a changed tool input: given {path: (its

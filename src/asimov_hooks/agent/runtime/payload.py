@@ -77,6 +77,39 @@ def absolute_all(paths: "list[object]", cwd: str, what: str) -> list[str]:
     return out
 
 
+def tool_name(payload: "dict[str, Any]", key: str = "tool_name") -> "str | None":
+    """The payload's tool name (`key`): a string, or None when the payload has none.
+    EventError when it is anything else (a list, a number): no tool has such a name."""
+    tool = payload.get(key)
+    if tool is None or isinstance(tool, str):
+        return tool
+    raise EventError(f"stdin JSON's {key} is {_json_type(tool)}, not a string")
+
+
+def _json_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return {dict: "an object", list: "an array"}.get(type(value), "not text")
+
+
+def check_session(event: "Event") -> None:
+    """EventError when the event's session id cannot be stored: a JSON string may hold
+    a lone surrogate (`"\\ud800"`), which is not Unicode text and cannot be written as
+    UTF-8 to the turn state."""
+    session = event.session
+    if session is None or session.isascii():
+        return
+    try:
+        session.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise EventError(
+            f"stdin JSON's session id holds a lone surrogate (U+{ord(session[exc.start]):04X} "
+            f"at position {exc.start}): not Unicode text, so the session cannot be kept"
+        ) from None
+
+
 def inside(path: str, directory: str) -> bool:
     """Whether the absolute `path` is `directory` or below it (both real paths)."""
     return path == directory or path.startswith(directory.rstrip(os.sep) + os.sep)
@@ -98,6 +131,7 @@ def begin(
     event = Event(agent, name, kinds.get(name), cwd)
     if event.kind is not None:
         event.session = as_text(payload.get("session_id"))
+        event.tool_use = as_text(payload.get("tool_use_id"))  # pairs a write's two events
         declared = os.environ.get(project_env) if project_env else None
         event.project = project_dir(declared, cwd)
         event.turns = turn_root(declared, event.project)
@@ -124,7 +158,7 @@ def tool_event(
 
     event = begin(payload, agent, kinds, project_env)
     if event.kind in (PRE_WRITE, POST_WRITE):
-        tool = payload.get("tool_name")
+        tool = tool_name(payload)
         tool_input = payload.get("tool_input")
         if tool == tools[0]:
             command = tool_input.get("command") if isinstance(tool_input, dict) else None

@@ -1,20 +1,22 @@
 """Trim BEFORE the checkpoint write (ADR-007): where the agent lets a hook hand back a
 changed tool input, a write or an edit that the rolling window would trim is handed
-back so that what it leaves is the trimmed content, and the items the trim cuts go to
-the archive first, as `trim` does.
+back so that what it leaves is the trimmed content.
 
 Which inputs an agent takes is the adapter's business (`model.Event.rewriter`): a
 whole-content write carries the trimmed content; an exact-replacement edit (Claude
-Code's Edit, Gemini CLI's replace, Qwen Code's edit, Copilot CLI's edit) replaces the
-whole current file with it; a Codex patch gets a section per trimmed file that turns
-its current lines into the trimmed ones (`patch_rewrite`). The archive is written
-only for the files the rewritten input carries, so it and the input agree: what the
-write would have left equals what it leaves plus what the archive gained.
+Code's Edit, Gemini CLI's replace, Copilot CLI's edit) replaces the whole current
+file with it; a Codex patch gets a section per trimmed file that turns its current
+lines into the trimmed ones (`patch_rewrite`).
+
+The items the trim cuts are archived only once the write has happened (`held`): the
+agent's permission rules or its user may still refuse the changed call, and a write
+that did not happen must not move anything to the archive. What the write would have
+left equals what it leaves plus what the archive gains.
 
 Where the agent cannot take a changed input, or the input cannot carry the trimmed
-content exactly (a move, a file a patch touches twice, CRLF line endings), the file is
-trimmed right after the write instead (`writes.post_write`, or the comparison after a
-shell command).
+content exactly (a move, a file a patch touches twice, CRLF line endings), or the
+archive would refuse the cut items, the file is trimmed right after the write instead
+(`writes.post_write`, or the comparison after a shell command).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
+    from collections.abc import Callable
     from typing import Any
 
     from ...trim.algorithm import TrimResult
@@ -95,49 +98,51 @@ def archive(cut: Cut) -> list[str] | None:
         return None
     newline = "\r\n" if "\r\n" in cut.after else "\n"
     root = None if settings.archive_file else trim_archive.root_of(cut.path)
+    outcome = Outcome(cut.path)
     with DirectoryLocks([target]):
-        error = _archive(Outcome(cut.path), result, cut.config, newline, target, False, root)
+        error = _archive(outcome, result, cut.config, newline, target, False, root)
     if error:
         return None
-    shown = os.path.relpath(target, os.path.dirname(cut.path))
-    return [*result.messages, f"archived what was removed to {shown}"]
+    # from the top of the work tree, as the agent names files: `.asimov/` included
+    shown = os.path.relpath(outcome.archive or target, trim_archive.root_of(cut.path))
+    full = [m for m in outcome.messages if m.startswith("the archive is full")]
+    return [*result.messages, *full, f"archived what was removed to {shown}"]
 
 
-def trim_first(event: Event, cuts: list[Cut], remarks: list[str]) -> dict[str, Any] | None:
+def trim_first(
+    event: Event, cuts: list[Cut], hold: Callable[[Event, Cut], bool]
+) -> dict[str, Any] | None:
     """The tool input that leaves each file of `cuts` trimmed (the adapter builds it:
-    `event.rewriter`), after the items each trim removes are archived; None when the
-    agent gets no changed input (each file is then trimmed after the write). A
-    remark for the agent is put first in `remarks` for each file trimmed."""
+    `event.rewriter`), each trim held until its write lands (`hold`: `held.hold`);
+    None when the agent gets no changed input (each file is then trimmed after the
+    write)."""
     rewriter = event.rewriter
     pending = {cut.path: cut for cut in cuts}
-    done: set[str] = set()
     while pending and rewriter is not None:
         built = rewriter({p: (c.before, c.text) for p, c in pending.items()})
         if built is None:
             return None
         new_input, carried = built
-        failed = False
+        carried = set(carried)
         for path in list(pending):
             if path not in carried:
                 del pending[path]  # trimmed after the write instead
-                continue
-            if path in done:
-                continue
-            messages = archive(pending[path])
-            if messages is None:
-                del pending[path]
-                failed = True
-                continue
-            done.add(path)
-            remarks.insert(0, _remark(event, pending[path], messages))
-        if not failed and done == set(pending):
+        if not pending:
+            return None
+        refused = [path for path, cut in pending.items() if not hold(event, cut)]
+        if not refused:
+            for cut in pending.values():
+                _note(cut)
             return new_input
+        for path in refused:  # trimmed after the write instead; the others built again
+            del pending[path]
     return None
 
 
-def _remark(event: Event, cut: Cut, messages: list[str]) -> str:
-    return (
-        f"asimov-hooks trimmed your {event.tool} of {cut.rel} before it was written "
-        f"(ADR-007 rolling window): {'; '.join(messages)}. The file holds the trimmed "
-        "content: read it again before editing it."
-    )
+def _note(cut: Cut) -> None:
+    """The trim, in numbers, for `asimov-hooks stats`."""
+    from .record import note_pretrim
+
+    kind = cut.config.kind_for(cut.rel)
+    if kind is not None:
+        note_pretrim(cut.config, kind, cut.after, cut.text, cut.result.removed)

@@ -1,8 +1,9 @@
 """Which checkpoint protocols a repository uses, the checkpoint message that names
 their files, and the checkpoint text re-read for the agent after a restart.
 
-A repository uses the Asimov protocol when a committed protocol file has the protocol's
-content (validation/follows, the decision validate and `init` share), and the OC
+A repository uses the Asimov protocol when a protocol file in the work tree has the
+protocol's content (validation/follows, the decision validate and `init` share, in its
+work-tree scope: a git-ignored checkpoint counts here), and the OC
 Checkpoint Protocol when its `.checkpoints/` files exist (`agent.protocols` in
 rules/agent.json names the kinds). One that uses neither is never asked
 for a checkpoint: the request would name a file that has no place there.
@@ -95,16 +96,17 @@ def protocol_kinds(settings: dict[str, Any]) -> dict[str, list[str]]:
 
 def used(config: Config, settings: dict[str, Any], top: str) -> list[str]:
     """The protocols (`asimov`, `oc`) the repository uses, in settings order. The Asimov
-    protocol is decided as validate and `init` decide it (validation/follows: a committed
-    protocol file with the protocol's content at the top, never an ignored checkpoint or
-    another tool's `roadmap.yaml`); the OC protocol by its `.checkpoints/` files."""
-    from ...validation.follows import DEFAULT_MARKERS, follows_here
+    protocol is decided as validate and `init` decide it (validation/follows: a protocol
+    file with the protocol's content at the top, never another tool's `roadmap.yaml`),
+    over what the work tree holds: the agent works with the files on disk, git-ignored
+    ones included; the OC protocol by its `.checkpoints/` files."""
+    from ...validation.follows import DEFAULT_MARKERS, WORK_TREE, follows_here
 
     found = []
     for name, kinds in protocol_kinds(settings).items():
         if name == "asimov":
             markers = tuple(config.data.get("profile-markers", DEFAULT_MARKERS))
-            hit = bool(kinds) and follows_here(top, "", markers) is not None
+            hit = bool(kinds) and follows_here(top, "", markers, None, WORK_TREE) is not None
         else:
             hit = any(kind_files(config, kind, top)[0] for kind in kinds)
         if hit:
@@ -142,8 +144,11 @@ def message(config: Config, settings: dict[str, Any], top: str, protocols: list[
     texts = settings["checkpoint-files"]
     parts = [texts[p] for p in protocols if p in texts]
     files = " and ".join(parts) if parts else "your checkpoint"
-    if "{path}" in files:
-        files = files.replace("{path}", asimov_path(config, settings, top))
+    if "{path}" in files or "{sprint}" in files:
+        path = asimov_path(config, settings, top)
+        folder = os.path.dirname(path)  # `.asimov/`: the layout keeps its sprint there too
+        sprint = f"{folder}/sprint.yaml" if folder else "sprint.yaml"
+        files = files.replace("{path}", path).replace("{sprint}", sprint)
     return settings["checkpoint-message"].replace("{files}", files)
 
 

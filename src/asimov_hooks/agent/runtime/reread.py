@@ -3,15 +3,15 @@ compaction, resume or fork: where the work stood, in the form it needs.
 
 - the Asimov checkpoint, as written (it is small by design; a longer one is cut at
   a line end and says how to shrink it);
-- each OC skill, newest `updated_at` first: a brief rendered from its checkpoint
-  (skill, status, phase and step, the summary, open blockers, next actions), never
-  its private `skill_state` or its raw JSON; a `protocol_version` this version does
-  not know is named;
+- the OC skills as the OC Resume Protocol asks (`resume`): most urgent first, each
+  oriented, primed and told whether to go on or stop and ask the user first;
 - the warmup essentials the Asimov Protocol names (`agent.warmup-essentials`:
   identity, mission, the self-healing core rules and what to do on confusion),
   when the repository has a warmup file.
 
-At most `context-budget` characters in all, and no file is read past its bound.
+At most `context-budget` characters in all, and no file is read past its bound: every
+OC skill's one line is kept before the Asimov checkpoint takes its share, and the warmup
+essentials before the skills' detail.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import os
 
 from ...fs.access import FileProblem, read_bytes, read_head, show
 from .protocols import checkpoint_kinds, kind_files
+from .resume import line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -31,7 +32,6 @@ if TYPE_CHECKING:  # annotations only
 OC_KIND, WARMUP_KIND = "oc-checkpoint", "asimov-warmup"
 MAX_OC_BYTES = 256 * 1024  # the OC checkpoint's own byte limit
 MAX_WARMUP_BYTES = 256 * 1024
-LIST_ITEMS = 5  # blockers and next actions shown per skill
 
 
 class _Budget:
@@ -41,44 +41,79 @@ class _Budget:
     def fit(self, text: str, advice: str) -> str:
         """`text` cut at a line end to what is left, saying what was cut."""
         if len(text) > self.left:
-            cut = text.rfind("\n", 0, self.left) + 1 or self.left
-            more = text.count("\n", cut) + (not text.endswith("\n"))
-            text = (
-                text[:cut] + f"# ... {more} more lines not shown: over the "
+            note = (
+                "# ... {n} more lines not shown: over the "
                 f"{self.total}-character re-read budget{advice}\n"
             )
+            room = max(self.left - len(note) - 4, 0)  # the note counts too
+            cut = text.rfind("\n", 0, room) + 1 or room
+            more = text.count("\n", cut) + (not text.endswith("\n"))
+            text = text[:cut] + note.replace("{n}", str(more), 1)
         self.left -= len(text)
         return text
 
 
 def reread(
     config: Config, settings: dict[str, Any], top: str, protocols: list[str]
-) -> tuple[list[str], list[str], bool]:
+) -> tuple[list[str], list[str], bool, bool]:
     """(the texts to re-inject, each headed by its file; notes on what is not shown;
-    whether there is a checkpoint at all)."""
+    whether there is a checkpoint at all; whether a skill's brief says to stop and ask
+    the user before resuming it)."""
     budget = _Budget(settings["context-budget"])
     parts: list[str] = []
     notes: list[str] = []
-    checkpoint = False
-    for kind in checkpoint_kinds(settings, protocols):
-        found = kind_files(config, kind, top)[0]
-        checkpoint = checkpoint or bool(found)
+    kinds = [
+        (kind, kind_files(config, kind, top)[0]) for kind in checkpoint_kinds(settings, protocols)
+    ]
+    checkpoint = any(found for _kind, found in kinds)
+    skills = _oc_skills(config, settings, top, kinds, notes)
+    from . import resume
+
+    # every skill's one line is kept before the Asimov checkpoint takes its share
+    reserve = min(resume.minimum(skills, budget.total), budget.total // 2) if skills else 0
+    essentials = None
+    if "asimov" in protocols:
+        for rel in kind_files(config, WARMUP_KIND, top)[0][:1]:
+            text = _warmup(top, rel, settings.get("warmup-essentials", []), notes)
+            essentials = (rel, text) if text else None
+    # and the warmup essentials (a few lines) before the checkpoints' detail
+    keep = min(len(essentials[1]) + len(essentials[0]) + 24, budget.total // 4) if essentials else 0
+    for kind, found in kinds:
         if kind == OC_KIND:
-            briefs = [_oc_brief(top, rel, notes) for rel in found]
-            for _stamp, rel, brief in sorted((b for b in briefs if b), reverse=True):
-                _add(parts, notes, budget, rel, brief, "")
+            if skills:
+                text = resume.section(skills, max(budget.left - keep, reserve), budget.total)
+                where = os.path.dirname(found[0]) or "."
+                _add(parts, notes, budget, f"{where}/ (OC checkpoints)", text, "")
             continue
         for rel in found:
             text = _raw(top, rel, budget, notes)
             if text is not None:
                 advice = "; run `asimov-hooks trim` and keep current state only"
+                budget.left -= reserve + keep
                 _add(parts, notes, budget, rel, text, advice)
-    if "asimov" in protocols and budget.left > 0:  # the checkpoint comes first
-        for rel in kind_files(config, WARMUP_KIND, top)[0][:1]:
-            essentials = _warmup(top, rel, settings.get("warmup-essentials", []), notes)
-            if essentials:
-                _add(parts, notes, budget, f"{rel} (essentials)", essentials, f"; read {rel}")
-    return parts, notes, checkpoint
+                budget.left += reserve + keep
+    if essentials and budget.left > 0:  # the checkpoint comes first
+        rel, text = essentials
+        _add(parts, notes, budget, f"{rel} (essentials)", text, f"; read {rel}")
+    return parts, notes, checkpoint, any(skill.asks for skill in skills)
+
+
+def _oc_skills(
+    config: Config,
+    settings: dict[str, Any],
+    top: str,
+    kinds: list[tuple[str, list[str]]],
+    notes: list[str],
+) -> list[Any]:
+    found = next((f for kind, f in kinds if kind == OC_KIND), [])
+    loaded = [(rel, data) for rel in found if (data := _oc_data(top, rel, notes)) is not None]
+    if not loaded:
+        return []
+    from .resume import skills
+
+    words = config.section("oc").get("gate-words", [])
+    words = [w for w in words if isinstance(w, str) and w] if isinstance(words, list) else []
+    return skills(loaded, top, settings["stale-days"], words)
 
 
 def _add(
@@ -116,14 +151,8 @@ def _load(top: str, rel: str, limit: int, notes: list[str]) -> str | None:
     return None
 
 
-def _line(value: Any) -> str:
-    """A value on one line, without control characters."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return show(" ".join(text.split()))
-
-
-def _oc_brief(top: str, rel: str, notes: list[str]) -> tuple[str, str, str] | None:
-    """(updated_at for the order, rel, the brief) of one OC skill checkpoint."""
+def _oc_data(top: str, rel: str, notes: list[str]) -> dict[str, Any] | None:
+    """One OC skill checkpoint's data, or None (and a note saying why)."""
     text = _load(top, rel, MAX_OC_BYTES, notes)
     if text is None:
         return None
@@ -135,43 +164,7 @@ def _oc_brief(top: str, rel: str, notes: list[str]) -> tuple[str, str, str] | No
     if not isinstance(data, dict):
         notes.append(f"{show(rel)}: not re-read: not a JSON object")
         return None
-    from ...oc.summary import action_text, open_blockers
-
-    lines = [f"skill: {_line(data.get('skill', os.path.basename(rel)))}"]
-    for key in ("status", "phase", "step", "updated_at"):
-        if key in data:
-            lines.append(f"{key}: {_line(data[key])}")
-    if "progress_summary" in data:
-        lines.append(f"progress_summary: {_line(data['progress_summary'])}")
-    blockers = open_blockers(data)
-    if blockers:
-        lines.append("blockers:")
-        for blocker in blockers[:LIST_ITEMS]:
-            lines.append(f"  - {_line(blocker.get('description', blocker.get('id', '')))}")
-    actions = [a for a in map(action_text, data.get("next_actions") or []) if a]
-    if actions:
-        lines.append("next_actions:")
-        lines += [f"  - {_line(action)}" for action in actions[:LIST_ITEMS]]
-    for name, items in (("blockers", blockers), ("next_actions", actions)):
-        if len(items) > LIST_ITEMS:
-            lines.append(f"  (+{len(items) - LIST_ITEMS} more {name}: asimov-hooks oc show)")
-    version = data.get("protocol_version")
-    known = _known_versions()
-    if version is not None and known and version not in known:
-        lines.append(
-            f"note: protocol_version {_line(version)} is not one this asimov-hooks knows "
-            f"({', '.join(known)}): read the file itself before you rely on this brief"
-        )
-    stamp = data.get("updated_at") if isinstance(data.get("updated_at"), str) else ""
-    return stamp, rel, "\n".join(lines) + "\n"
-
-
-def _known_versions() -> list[str]:
-    from ...validation.packs import load_schema
-
-    spec = load_schema("oc-checkpoint.schema.json").get("properties", {})
-    values = spec.get("protocol_version", {}).get("enum", [])
-    return [v for v in values if isinstance(v, str)]
+    return data
 
 
 def _warmup(top: str, rel: str, keys: list[str], notes: list[str]) -> str | None:
@@ -194,5 +187,5 @@ def _warmup(top: str, rel: str, keys: list[str], notes: list[str]) -> str | None
         for part in key.split("."):
             value = value.get(part) if isinstance(value, dict) else None
         if value is not None and value != "" and value != [] and value != {}:
-            lines.append(f"{key}: {_line(value)}")
+            lines.append(f"{key}: {line(value)}")
     return "\n".join(lines) + "\n" if lines else None

@@ -3,7 +3,10 @@ restart (the checkpoint-injection design, ADR-007's self-healing re-read).
 
 - prompt: a real prompt starts a turn (`last_message_sent_at = now`) and clears the
   turn's checkpoint; the checkpoint message itself, coming back as a prompt, changes
-  nothing (checkpoint messages are invisible to session state).
+  nothing (checkpoint messages are invisible to session state), and neither does an
+  empty or missing prompt: no one typed it (Qwen Code fires its prompt hook with an
+  empty prompt for each tool result it sends back to the model, in the middle of a
+  turn).
 - stop: turn_start = max(last_message_sent_at, last_checkpoint_at); when the agent
   stops `turn-threshold` seconds or more after it, the stop is blocked once with the
   checkpoint message and `last_checkpoint_at = now`. The timer is the loop guard: a
@@ -36,8 +39,10 @@ def prompt(event: Event) -> Answer | None:
     from .turnlog import PROMPT, StateError, append
 
     session = session_of(event)
+    if event.prompt is None or not event.prompt.strip():
+        return None  # nothing typed: a tool result going back to the model, not a turn
     _config, settings = project_config(event)
-    if event.prompt is not None and protocols.is_checkpoint_message(event.prompt, settings):
+    if protocols.is_checkpoint_message(event.prompt, settings):
         return None  # checkpoint messages are invisible to session state
     try:  # a record beside the turn state, folded in by the next event that reads it
         append(PROMPT, session, event.turns, time.time())
@@ -50,6 +55,7 @@ def stop(event: Event) -> Answer | None:
     from .state import StateError
 
     session = session_of(event)
+    _settle_trims(event)
     if event.aborted:
         return None  # the user ended the turn: a continuation would override them
     config, settings = project_config(event)
@@ -73,6 +79,19 @@ def stop(event: Event) -> Answer | None:
     return Answer("block", reason=protocols.message(config, settings, event.project, used))
 
 
+def _settle_trims(event: Event) -> None:
+    """The trims held before this turn's writes (`held`): archived where the write
+    happened with no hook after it, dropped where it was refused."""
+    from ...validation.config import ConfigError
+    from .held import sweep
+    from .turnlog import StateError
+
+    try:
+        sweep(event)
+    except (StateError, OSError, EventError, ConfigError) as exc:
+        warn(f"the trims held before this turn's writes were not settled: {exc}")
+
+
 def session_start(event: Event) -> Answer | None:
     if event.source not in RESTART_SOURCES:
         return None
@@ -84,12 +103,17 @@ def session_start(event: Event) -> Answer | None:
         return None
     from .reread import reread
 
-    parts, notes, found = reread(config, settings, top, used)
+    parts, notes, found, ask = reread(config, settings, top, used)
     request = protocols.message(config, settings, top, used)
     if found:
+        how = (
+            "where it says to stop and ask the user, do that before any work on it"
+            if ask
+            else "continue the task from it"
+        )
         context = (
             f"Session {event.source}: your checkpoint, re-read for you (ADR-007 self-healing "
-            "re-read). It says where the work stood; continue the task from it.\n"
+            f"re-read). It says where the work stood; {how}.\n"
         )
     elif notes:  # there is one, but it was refused (a link out, a special file...)
         context = (
