@@ -116,12 +116,12 @@ def protocol_file(path: str, project: str) -> tuple[Config, str, str] | None:
     kind = config.kind_for(rel)
     if kind is None or config.excluded(rel):
         return None
-    if _secret(path, project):
+    if not_shared(path, project):
         return None
     return config, kind, rel
 
 
-def _secret(path: str, project: str) -> bool:
+def not_shared(path: str, project: str) -> bool:
     """Whether `path` is a file git ignores at a path no shipped protocol kind has: a
     config may declare it a kind (`.env`, `keys/*.pem`) for validation, but what it
     holds is never read into the agent's context."""

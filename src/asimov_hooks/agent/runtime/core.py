@@ -55,7 +55,12 @@ def handle(event: Event) -> Answer | None:
         from . import compaction as handlers
     else:
         from . import shellwatch as handlers
+    from .record import NOTES, flush
+
+    NOTES.clear()  # nothing left from an earlier event run in this process
     try:
-        return getattr(handlers, name)(event)
+        answer = getattr(handlers, name)(event)
     except ConfigError as exc:
         raise EventError(f"configuration: {exc}") from None
+    flush(event, answer)  # the numbers-only record for `asimov-hooks stats`: one append
+    return answer
