@@ -234,3 +234,23 @@ def test_checkpoint_stats_with_nothing_recorded(tmp_path, isolated_home, words) 
     repo = make_repo(tmp_path)
     proc = call_script("asimov-hooks", "checkpoint", *words, cwd=repo)
     assert proc.returncode == 0 and "nothing recorded yet" in proc.stdout
+
+
+def test_a_team_adds_its_members_records(tmp_path, isolated_home) -> None:
+    alice = make_repo(tmp_path / "alice")
+    bob = make_repo(tmp_path / "bob")
+    agent_writes(alice, SMALL)
+    agent_writes(bob, LONG)
+    agent_writes(bob, SMALL)
+    report = tmp_path / "bob.json"
+    stats(bob, "--format", "json", "-o", str(report))
+    both = json.loads(stats(alice, "--format", "json", "--add", str(report)))
+    cp = both["kinds"]["asimov-checkpoint"]
+    assert cp["writes"] == 3 and cp["trimmed"] == 1 and both["records"] == 4
+    assert cp["written"]["lines"]["max"] == count_lines(LONG)
+    tampered = json.loads(report.read_text(encoding="utf-8"))
+    tampered["entries"][0]["k"] = "asimov-checkpoint\te=write"
+    report.write_text(json.dumps(tampered), encoding="utf-8")
+    bad = call_script("asimov-hooks", "stats", "--add", str(report), cwd=alice)
+    assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
+    assert "an entry is not a record" in bad.stderr

@@ -41,8 +41,12 @@ def _fail(message: str) -> None:
               "it carries the records), or html (one self-contained page with charts).")  # fmt: skip
 @click.option("-o", "--output", metavar="FILE", help="Write the report to FILE (atomically) "
               "instead of standard output.")  # fmt: skip
+@click.option("--add", "added", metavar="FILE", multiple=True, help="Also count the records "
+              "in FILE, another member's `stats --format json` output (repeatable).")  # fmt: skip
 @click.option("--clear", is_flag=True, help="Empty the record and stop.")
-def command(since: str | None, fmt: str, output: str | None, clear: bool) -> None:
+def command(
+    since: str | None, fmt: str, output: str | None, added: tuple[str, ...], clear: bool
+) -> None:
     """What the agent hooks recorded about this repository's protocol files: the sizes
     of checkpoint writes as written and as kept (median, p90, max; lines and tokens),
     how often each limit fired and what the trim cut, refusals by rule, re-reads after
@@ -52,10 +56,12 @@ def command(since: str | None, fmt: str, output: str | None, clear: bool) -> Non
     The record lives in .git/asimov-hooks/ and holds numbers only, never a file's text
     (`agent: {stats: false}` in .asimov-hooks.yaml turns it off).
     """
-    sys.exit(run(since, fmt, output, clear))
+    sys.exit(run(since, fmt, output, clear, added))
 
 
-def run(since: str | None, fmt: str, output: str | None, clear: bool) -> int:
+def run(
+    since: str | None, fmt: str, output: str | None, clear: bool, added: tuple[str, ...] = ()
+) -> int:
     import time
 
     from ..gitutil import find_toplevel
@@ -85,6 +91,15 @@ def run(since: str | None, fmt: str, output: str | None, clear: bool) -> int:
         records = load(path, start)
     except OSError as exc:
         _fail(f"{path}: cannot read the record: {exc.strerror or exc}")
+    if added:
+        from .summary import entries_of
+
+        for name in added:
+            try:
+                records += entries_of(name, start)
+            except ValueError as exc:
+                _fail(f"{name}: {exc}")
+        records.sort(key=lambda r: r["t"])
     summary = summarize(records, config, kinds)
     text = _render(fmt, summary, records, _shown(path, top))
     if output:

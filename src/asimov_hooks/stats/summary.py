@@ -213,3 +213,42 @@ def record_path(top: str) -> str:
 def exists(top: str) -> bool:
     path = record_path(top)
     return os.path.exists(path) or os.path.exists(path + ".1")
+
+
+MAX_ADDED_BYTES = 64 * 1024 * 1024  # another member's report: far more than two generations
+# what a record's names and values are made of (agent.runtime.record), and rule lists
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-,")
+
+
+def entries_of(path: str, since: float | None = None) -> list[dict[str, Any]]:
+    """The records in another member's `stats --format json` output, each checked as a
+    line of the record is; ValueError with the reason for a file that is not one."""
+    import json
+
+    from ..fs.access import FileProblem, read_bytes
+
+    try:
+        # a file the user names, as a --config: wherever it is
+        data = json.loads(read_bytes(path, MAX_ADDED_BYTES, confined=False, bound="size bound"))
+    except FileProblem as problem:
+        raise ValueError(problem.message) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"not a `stats --format json` report ({exc})") from None
+    entries = data.get("entries") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise ValueError("not a `stats --format json` report (no entries)")
+    out = []
+    for entry in entries:
+        fields = list(entry.items()) if isinstance(entry, dict) else []
+        plain = all(
+            _SAFE.issuperset(str(k)) and not isinstance(v, bool) and (
+                isinstance(v, (int, float)) or (isinstance(v, str) and _SAFE.issuperset(v))
+            )
+            for k, v in fields
+        )  # fmt: skip
+        record = parse("\t".join(f"{k}={v}" for k, v in fields).encode()) if plain else None
+        if record is None:
+            raise ValueError("not a `stats --format json` report (an entry is not a record)")
+        if since is None or record["t"] >= since:
+            out.append(record)
+    return out
