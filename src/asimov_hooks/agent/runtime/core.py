@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from ...validation.config import ConfigError
 from .model import POST_SHELL, POST_WRITE, PRE_SHELL, PRE_WRITE, PROMPT, SESSION_START, STOP
 from .payload import EventError
@@ -20,6 +22,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from .model import Answer, Event
 
+# the numbers-only record: loaded only once a handler notes something or an answer is given
+RECORD = __name__.rpartition(".")[0] + ".record"
 # (module, function) per kind: an event imports only its own handler's module
 HANDLERS = {
     PRE_WRITE: ("writes", "pre_write"),
@@ -41,12 +45,15 @@ def handle(event: Event) -> Answer | None:
         from . import turns as handlers
     else:
         from . import shellwatch as handlers
-    from .record import NOTES, flush
-
-    NOTES.clear()  # nothing left from an earlier event run in this process
+    record = sys.modules.get(RECORD)
+    if record is not None:
+        record.NOTES.clear()  # nothing left from an earlier event run in this process
     try:
         answer = getattr(handlers, name)(event)
     except ConfigError as exc:
         raise EventError(f"configuration: {exc}") from None
-    flush(event, answer)  # the numbers-only record for `asimov-hooks stats`: one append
+    if answer is not None or RECORD in sys.modules:  # a handler noted something, or may say
+        from .record import flush
+
+        flush(event, answer)  # the numbers-only record for `asimov-hooks stats`: one append
     return answer
