@@ -18,6 +18,9 @@ Events (developers.openai.com/codex/hooks; openai/codex hook schemas):
   does (`stop_hook_active` is not read).
 - SessionStart `source`: startup, resume, clear, compact.
 - UserPromptSubmit `prompt`.
+- PreCompact `trigger` (manual, auto): its output has no field the model or the summary
+  reads (continue, stopReason, suppressOutput, systemMessage), so nothing is answered;
+  the turn state records the compaction (SessionStart `compact` gives the re-read).
 - No project directory variable: the project is the git top level of `cwd`.
 """
 
@@ -25,6 +28,7 @@ from ..runtime.model import (
     CLEAR,
     COMPACT,
     POST_WRITE,
+    PRE_COMPACT,
     PRE_WRITE,
     PROMPT,
     RESUME,
@@ -55,7 +59,7 @@ if TYPE_CHECKING:  # annotations only
 NAME = "codex"
 USAGE = (
     "Codex CLI: PreToolUse, PostToolUse (apply_patch; Bash, with apply_patch heredocs), "
-    "SessionStart, Stop, UserPromptSubmit"
+    "SessionStart, Stop, UserPromptSubmit, PreCompact"
 )
 PATCH_TOOL = "apply_patch"
 # shell-like tools reach the hooks as "Bash" with `tool_input.command`; older names too
@@ -66,6 +70,7 @@ KINDS = {
     "Stop": STOP,
     "UserPromptSubmit": PROMPT,
     "SessionStart": SESSION_START,
+    "PreCompact": PRE_COMPACT,
 }
 SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMPACT}
 
@@ -93,6 +98,8 @@ def normalize(payload: "dict[str, Any]") -> "Event":
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
+    elif event.kind == PRE_COMPACT:
+        event.source = as_text(payload.get("trigger"))
     else:
         event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
     return event
@@ -308,6 +315,8 @@ def _read_other(path: str, limit: int, project: str) -> str | None:
 def render(event: "Event", answer: "Answer | None") -> tuple[str | None, int]:
     if answer is None:
         return None, 0
+    if event.kind == PRE_COMPACT:
+        return None, 0  # no field of this event's output reaches the model or the summary
     out: dict[str, Any] | None = None
     if answer.decision == "deny" and event.kind == PRE_WRITE:
         out = specific(event, permissionDecision="deny", permissionDecisionReason=answer.reason)

@@ -8,6 +8,8 @@
   shell command, compared after it: what it changed is trimmed, checked, reported).
 - stop / prompt / session_start: `agent.runtime.turns` (the unified turn timer, the loop
   guard, the re-read and checkpoint request after a restart).
+- pre_compact: `agent.runtime.compaction` (what the summary keeps, and the re-read
+  handed back after the compaction where no session start does it).
 """
 
 from __future__ import annotations
@@ -15,7 +17,16 @@ from __future__ import annotations
 import sys
 
 from ...validation.config import ConfigError
-from .model import POST_SHELL, POST_WRITE, PRE_SHELL, PRE_WRITE, PROMPT, SESSION_START, STOP
+from .model import (
+    POST_SHELL,
+    POST_WRITE,
+    PRE_COMPACT,
+    PRE_SHELL,
+    PRE_WRITE,
+    PROMPT,
+    SESSION_START,
+    STOP,
+)
 from .payload import EventError
 
 TYPE_CHECKING = False
@@ -33,6 +44,7 @@ HANDLERS = {
     SESSION_START: ("turns", "session_start"),
     PRE_SHELL: ("shellwatch", "pre_shell"),
     POST_SHELL: ("shellwatch", "post_shell"),
+    PRE_COMPACT: ("compaction", "pre_compact"),
 }
 
 
@@ -43,6 +55,8 @@ def handle(event: Event) -> Answer | None:
         from . import writes as handlers
     elif module == "turns":
         from . import turns as handlers
+    elif module == "compaction":
+        from . import compaction as handlers
     else:
         from . import shellwatch as handlers
     record = sys.modules.get(RECORD)

@@ -154,7 +154,7 @@ def tool_event(
     `file_path`, relative to the working directory or the project), the session's
     source mapped through `sources`, the prompt. A write before it runs gets
     `change(tool, tool_input)` as its edit."""
-    from .model import POST_WRITE, PRE_WRITE, SESSION_START, Edit, as_text
+    from .model import POST_WRITE, PRE_COMPACT, PRE_WRITE, SESSION_START, Edit, as_text
 
     event = begin(payload, agent, kinds, project_env)
     if event.kind in (PRE_WRITE, POST_WRITE):
@@ -176,6 +176,8 @@ def tool_event(
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = sources.get(source, source) if source else None
+    elif event.kind == PRE_COMPACT:
+        event.source = as_text(payload.get("trigger"))
     elif event.kind is not None:
         event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
     return event
