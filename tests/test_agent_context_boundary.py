@@ -155,3 +155,32 @@ def test_tracked_user_kind_is_still_checked(tmp_path, isolated_home) -> None:
     )
     out = answer(run_event(None, payload, repo))
     assert "max-lines-hard" in out["hookSpecificOutput"]["permissionDecisionReason"]
+
+
+@pytest.mark.parametrize("chain", [False, True], ids=["move", "chain-of-moves"])
+def test_codex_move_of_ignored_file_is_refused_unquoted(tmp_path, isolated_home, chain) -> None:
+    """An apply_patch that moves a git-ignored file onto the checkpoint (directly, or
+    through another file the same patch moves) is refused without a word of what that
+    file holds: the refusal says where the content comes from, never what it is."""
+    repo = hostile(tmp_path, "agent: {turn-threshold: 30}\n", checkpoint=True)
+    write(repo, ".env", "milestone: m\nstatus: do-not-leak\nnext_steps: [do-not-leak-2]\n")
+    moves = (
+        "*** Update File: .env\n*** Move to: stage.yaml\n@@\n+x: 1\n"
+        "*** Update File: stage.yaml\n*** Move to: .claude_checkpoint.yaml\n@@\n+y: 2\n"
+        if chain
+        else "*** Update File: .env\n*** Move to: .claude_checkpoint.yaml\n@@\n+x: 1\n"
+    )
+    patch = f"*** Begin Patch\n{moves}*** End Patch\n"
+    payload = {
+        **event(repo, "PreToolUse", tool_name="apply_patch", tool_input={"command": patch}),
+        "session_id": "019a4f2e-7c3b-7d10-9a41-2b8e5c6d7f80",
+        "turn_id": "turn-1",
+        "tool_use_id": "call_1",
+    }
+    proc = run_event("codex", payload, repo)
+    assert "do-not-leak" not in proc.stdout + proc.stderr
+    out = answer(proc)
+    assert out is not None, "the move onto the checkpoint was not refused"
+    specific = out["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert "git ignores" in specific["permissionDecisionReason"]

@@ -226,3 +226,18 @@ def test_a_write_that_changes_nothing_archives_nothing_again(repo) -> None:
     _claude_post(repo, again, "toolu_second")
     _stop(repo, "claude")
     archived(repo)
+
+
+def test_an_archive_that_refuses_after_the_write_loses_nothing(repo) -> None:
+    """The archive took the cut items when the write was judged, but not when it has
+    landed (a merge left conflict markers in it meanwhile): the file gets back what
+    the model's write would have left, and the trim after the write says why it
+    cannot trim it. Nothing is lost."""
+    updated = _claude_pre(repo, "default")["updatedInput"]["content"]
+    write(repo, CHECKPOINT, updated)
+    conflicted = "<<<<<<< ours\n- a: 1\n=======\n- b: 2\n>>>>>>> theirs\n"
+    write(repo, ARCHIVE, conflicted)
+    told = _claude_post(repo, updated)
+    assert Path(repo, CHECKPOINT).read_text(encoding="utf-8") == BLOATED
+    assert Path(repo, ARCHIVE).read_text(encoding="utf-8") == conflicted
+    assert "conflict" in told and "before it was written" not in told

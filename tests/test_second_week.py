@@ -138,3 +138,118 @@ def test_a_misspelt_choice_names_the_closest_one(tmp_path, args, meant) -> None:
 def test_no_guess_for_a_word_like_none_of_them(tmp_path) -> None:
     done = run_script("asimov-hooks", "agent", "install", "--agent", "zzz", cwd=tmp_path)
     assert done.returncode == 2 and "did you mean" not in done.stderr
+
+
+# ------------------------------------------------------------------ the `.asimov/` layout
+def asimov_layout(tmp_path) -> str:
+    repo = git_init(tmp_path / "repo")
+    write(repo, ".asimov-hooks.yaml", "agent:\n  turn-threshold: 20\n")
+    write(repo, ".gitignore", ".asimov/checkpoint.yaml\n.asimov/checkpoint.archive.yaml\n")
+    write(repo, ".asimov/warmup.yaml", GOOD_WARMUP)
+    write(repo, ".asimov/sprint.yaml", "sprint:\n  goal: ship\n")
+    git(repo, "add", "-A")
+    write(repo, ".asimov/checkpoint.yaml", GOOD_CHECKPOINT)
+    return repo
+
+
+def test_the_checkpoint_request_names_the_layouts_sprint_file(tmp_path, isolated_home) -> None:
+    from agent_support import age_turn, answer, fixture, run_event
+
+    repo = asimov_layout(tmp_path)
+    session = "abc123de-4567-89ab-cdef-0123456789ab"
+    answer(run_event("claude", fixture("claude", "user_prompt_submit", repo, prompt="go"), repo))
+    age_turn(repo, session, 40)
+    out = answer(run_event("claude", fixture("claude", "stop", repo), repo))
+    request = out["hookSpecificOutput"]["additionalContext"]
+    assert ".asimov/checkpoint.yaml" in request
+    assert "history belongs in .asimov/sprint.yaml" in request, request
+
+
+def test_the_trim_after_a_write_names_the_archive_in_its_folder(tmp_path, isolated_home) -> None:
+    from agent_support import answer, fixture, run_event
+
+    repo = asimov_layout(tmp_path)
+    long = GOOD_CHECKPOINT.replace(
+        '  - "Task 6: wire the parser"\n  - "Task 7: add tests"\n',
+        "".join(f'  - "Done item {i:02d}"\n' for i in range(25)),
+    )
+    path = os.path.join(repo, ".asimov", "checkpoint.yaml")
+    payload = fixture("claude", "pre_tool_use_write", repo)
+    payload["tool_input"] = {"file_path": path, "content": long}
+    out = answer(run_event("claude", payload, repo))
+    written = out["hookSpecificOutput"]["updatedInput"]  # the write Claude Code then makes
+    write(repo, ".asimov/checkpoint.yaml", written["content"])
+    after = fixture("claude", "post_tool_use_write", repo)
+    after["tool_input"] = written
+    after["tool_use_id"] = payload["tool_use_id"]  # the same call
+    said = str(answer(run_event("claude", after, repo)))
+    assert "archived what was removed to .asimov/checkpoint.archive.yaml" in said, said
+    assert os.path.exists(os.path.join(repo, ".asimov", "checkpoint.archive.yaml"))
+
+
+# ------------------------------------------------------------------ AGENTS.md past 256 KiB
+def test_an_agents_md_too_large_to_read_still_says_where_codex_stops(tmp_path) -> None:
+    """Past max-bytes-hard the file is not parsed, but what matters to its reader is
+    Codex CLI's cut at 32 KiB: reported where it falls, as for a smaller file."""
+    repo = git_init(tmp_path / "repo")
+    lines = "# rules\n" + "".join(f"- rule {i}: " + "y" * 80 + "\n" for i in range(4000))
+    write(repo, "AGENTS.md", lines)  # ~360 KB
+    other = git_init(tmp_path / "other")
+    write(other, "AGENTS.md", lines[:40_000])
+    big = run_script("asimov-validate", "AGENTS.md", cwd=repo)
+    assert big.returncode == 1
+    assert "error max-bytes-hard" in big.stdout
+    (found,) = [ln for ln in big.stdout.splitlines() if "error shared-byte-budget" in ln]
+    assert "bytes after 32,768 are dropped by Codex CLI" in found, found
+    # the cut falls where it falls in a file small enough to read, from the same start
+    small = run_script("asimov-validate", "AGENTS.md", cwd=other)
+    (cut,) = [ln for ln in small.stdout.splitlines() if "error shared-byte-budget" in ln]
+    assert found.split(" error ")[0].split(":", 1)[1] == cut.split(" error ")[0].split(":", 1)[1]
+
+
+# ------------------------------------------------------------------ init's "found" list
+def test_init_lists_only_the_files_validate_checks(tmp_path) -> None:
+    repo = git_init(tmp_path / "repo")
+    write(repo, "warmup.yaml", GOOD_WARMUP)
+    write(repo, "CLAUDE.md", "# rules\n")
+    write(repo, "k8s/warmup.yaml", "apiVersion: v1\nkind: Pod\n")  # another tool's file
+    write(repo, "third_party/lib/AGENTS.md", "# theirs\n")  # excluded by the config
+    write(repo, "build/AGENTS.md", "# generated\n")  # git ignores it
+    write(repo, ".gitignore", "build/\n")
+    write(repo, ".asimov-hooks.yaml", "exclude: [third_party]\n")
+    done = run_script("asimov-hooks", "init", "--dry-run", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    found = [line for line in done.stdout.splitlines() if line.startswith("found ")]
+    assert found == [
+        "found Asimov protocol files: warmup.yaml",
+        "found agent instruction files: CLAUDE.md",
+    ], found
+    check = run_script("asimov-validate", "-v", ".", cwd=repo)
+    assert "k8s/warmup.yaml: skipped" in check.stdout
+    assert "third_party" not in check.stdout and "build/" not in check.stdout
+
+
+def test_a_family_whose_every_file_validate_skips_is_not_found(tmp_path) -> None:
+    repo = git_init(tmp_path / "repo")
+    write(repo, "vendor/AGENTS.md", "# theirs\n")
+    write(repo, ".asimov-hooks.yaml", "exclude: [vendor]\n")
+    done = run_script("asimov-hooks", "init", "--dry-run", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "found agent instruction files" not in done.stdout
+    assert "found no agent files yet" in done.stdout
+
+
+# ------------------------------------------------------------------ the README's sample
+def test_the_readme_sample_output_is_a_real_run(monkeypatch) -> None:
+    from conftest import ROOT
+
+    monkeypatch.delenv("ASIMOV_HOOKS_PROFILE")  # as a user runs it: the profile decided here
+
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as fh:
+        readme = fh.read()
+    after = readme[readme.index("as here (`asimov-validate -v examples/asimov-root`") :]
+    block = after[after.index("```\n") + 4 :]
+    block = block[: block.index("```\n")]
+    done = run_script("asimov-validate", "-v", "examples/asimov-root", cwd=ROOT, process=True)
+    assert done.returncode == 1
+    assert block == done.stdout

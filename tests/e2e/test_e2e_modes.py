@@ -6,7 +6,7 @@
   window cuts in the archive exactly once, and the model is told so by the hook after
   the write; a write the user's rules do not allow (and plan mode) stays unwritten, with
   nothing archived: the trim is only held (`.git/asimov-hooks/trims/`) until a write
-  lands.
+  lands, and dropped at the end of the turn.
 - Codex CLI with the user's sandbox: `workspace-write` lets the rewritten patch land
   trimmed, the cut items archived once; `read-only` refuses it, and nothing is archived
   (the held trim is dropped at the end of the turn).
@@ -85,14 +85,20 @@ def claude_in(tmp_path, agent_commands, sink):  # noqa: F811
         agent.cleanup()
 
 
-def _write_checkpoint(agent) -> tuple[str, list[str]]:
+def _write_checkpoint(agent) -> tuple[str, list[str], list[list[str]]]:
     """The model writes the 12-item checkpoint and stops: (what it was told last, the
-    tool results)."""
-    script = [agent.write(CHECKPOINT, BLOATED), say("Checkpoint written.")]
+    tool results, the held trims seen after the write and before the stop)."""
+    held = os.path.join(agent.project, HELD)
+    seen: list[list[str]] = []
+
+    def look() -> None:
+        seen.append(sorted(os.listdir(held)) if os.path.isdir(held) else [])
+
+    script = [agent.write(CHECKPOINT, BLOATED), say("Checkpoint written.", before=look)]
     with agent.server_class(script) as srv:
         ran(agent.run(srv, "Capture the state in the checkpoint."))
         assert srv.turns_used() == len(script)
-        return agent.told(srv), agent.tool_results(srv)
+        return agent.told(srv), agent.tool_results(srv), seen
 
 
 def _archived_once(agent) -> None:
@@ -110,7 +116,7 @@ def _archived_once(agent) -> None:
 )
 def test_claude_trimmed_write_lands_where_the_rules_allow_it(claude_in, mode, allowed, rule):
     agent = claude_in(mode, allowed, rule)
-    told, results = _write_checkpoint(agent)
+    told, results, _seen = _write_checkpoint(agent)
     on_disk = read(agent)
     assert '"task 1"' not in on_disk and '"task 12"' in on_disk, on_disk
     assert '"task 8"' in on_disk and 'in_progress: "wiring"' in on_disk
@@ -128,14 +134,15 @@ def test_claude_trimmed_write_lands_where_the_rules_allow_it(claude_in, mode, al
 )
 def test_claude_write_the_rules_refuse_archives_nothing(claude_in, mode, rule):
     agent = claude_in(mode, (), rule)
-    told, _results = _write_checkpoint(agent)
+    told, _results, seen = _write_checkpoint(agent)
     assert read(agent) == GOOD_CHECKPOINT  # not written
     archive = os.path.join(agent.project, ARCHIVE)
     assert not os.path.exists(archive) or "task 1" not in read(agent, ARCHIVE)
     assert TRIMMED_BEFORE not in told
-    # the hook before the write did hand back the trimmed call: its trim is only held
-    held = os.path.join(agent.project, HELD)
-    assert os.path.isdir(held) and os.listdir(held), "the trim was not held"
+    # the hook before the write did hand back the trimmed call: its trim was only held,
+    # and the stop at the end of the turn dropped it
+    assert len(seen) == 1 and len(seen[0]) == 1, seen
+    assert os.listdir(os.path.join(agent.project, HELD)) == []
 
 
 @pytest.fixture

@@ -40,6 +40,7 @@ LAZY_COMMANDS = {
     "oc": "asimov_hooks.oc.cli:group",
     "init": "asimov_hooks.adoption.command:command",
     "checkpoint": "asimov_hooks.cli.checkpoint:command",
+    "stats": "asimov_hooks.stats.command:command",
 }
 
 

@@ -45,6 +45,7 @@ from ..runtime.model import (
     COMPACT,
     FORK,
     POST_WRITE,
+    PRE_COMPACT,
     PRE_WRITE,
     PROMPT,
     RESUME,
@@ -62,7 +63,10 @@ if TYPE_CHECKING:  # annotations only
     from ..runtime.model import Answer
 
 NAME = "claude"
-USAGE = "Claude Code: PreToolUse, PostToolUse (Write, Edit, MultiEdit, Bash), SessionStart, Stop, UserPromptSubmit"
+USAGE = (
+    "Claude Code: PreToolUse, PostToolUse (Write, Edit, MultiEdit, Bash), SessionStart, Stop, "
+    "UserPromptSubmit, PreCompact"
+)
 PROJECT_ENV = "CLAUDE_PROJECT_DIR"
 FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 SHELL_TOOL = "Bash"
@@ -72,6 +76,7 @@ KINDS = {
     "Stop": STOP,
     "UserPromptSubmit": PROMPT,
     "SessionStart": SESSION_START,
+    "PreCompact": PRE_COMPACT,
 }
 SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMPACT, "fork": FORK}
 
@@ -147,6 +152,11 @@ def _rewriter(tool: str, tool_input: "dict[str, Any]", path: str) -> "Any":
 def render(event: "Event", answer: "Answer | None") -> tuple[str | None, int]:
     if answer is None:
         return None, 0
+    if event.kind == PRE_COMPACT:
+        # a PreCompact hook's plain stdout becomes custom instructions of the summary
+        # (Claude Code 2.1.332: `newCustomInstructions`); no JSON, no exit 2 (a block
+        # would stop the compaction the conversation needs)
+        return (answer.context + "\n" if answer.context else None), 0
     out: dict[str, Any] | None = None
     if answer.decision == "deny" and event.kind == PRE_WRITE:
         out = specific(event, permissionDecision="deny", permissionDecisionReason=answer.reason)

@@ -22,6 +22,10 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
   a chat (`qwen -p --continue` fires `resume`) and after a compression (`compact`,
   not awaited: it joins the conversation when the hook answers); 0.15.10 discarded it.
 - UserPromptSubmit `prompt`.
+- PreCompact `trigger` (manual, auto): `hookSpecificOutput.additionalContext` is
+  "context to include before compaction" (0.24.4). The compaction is recorded; a
+  SessionStart `compact` after it gives the re-read, and where none comes, the next
+  UserPromptSubmit hands the checkpoint back, once.
 - $QWEN_PROJECT_DIR (also $GEMINI_PROJECT_DIR, $CLAUDE_PROJECT_DIR): the session's
   `cwd`, set for every hook command. $QWEN_CODE_PROJECT_DIR, which hook commands
   inherit too, is Qwen Code's own runtime directory for the project, under
@@ -34,6 +38,7 @@ from ..runtime.model import (
     FORK,
     POST_SHELL,
     POST_WRITE,
+    PRE_COMPACT,
     PRE_SHELL,
     PRE_WRITE,
     PROMPT,
@@ -55,7 +60,7 @@ if TYPE_CHECKING:  # annotations only
 NAME = "qwen"
 USAGE = (
     "Qwen Code: PreToolUse, PostToolUse (write_file, edit, run_shell_command), "
-    "SessionStart, Stop, UserPromptSubmit"
+    "SessionStart, Stop, UserPromptSubmit, PreCompact"
 )
 PROJECT_ENV = "QWEN_PROJECT_DIR"
 FILE_TOOLS = frozenset({"write_file", "edit"})
@@ -66,6 +71,7 @@ KINDS = {
     "Stop": STOP,
     "UserPromptSubmit": PROMPT,
     "SessionStart": SESSION_START,
+    "PreCompact": PRE_COMPACT,
 }
 SOURCES = {
     "startup": STARTUP,
@@ -74,7 +80,9 @@ SOURCES = {
     "compact": COMPACT,
     "branch": FORK,
 }
-CONTEXT_EVENTS = frozenset({PRE_WRITE, POST_WRITE, PRE_SHELL, POST_SHELL, SESSION_START, PROMPT})
+CONTEXT_EVENTS = frozenset(
+    {PRE_WRITE, POST_WRITE, PRE_SHELL, POST_SHELL, SESSION_START, PROMPT, PRE_COMPACT}
+)
 
 
 def normalize(payload: "dict[str, Any]") -> "Event":

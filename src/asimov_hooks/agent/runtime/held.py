@@ -1,4 +1,4 @@
-"""A trim before the write, held until the write has landed: the archive gains only
+"""A trim before the write, held until the write has happened: the archive gains only
 what actually left the file.
 
 The hook before a write hands the agent a changed input that leaves the trimmed
@@ -135,9 +135,9 @@ def release(event: Event, path: str, config: Config, kind: str, rel: str) -> str
 
 
 def sweep(event: Event) -> None:
-    """At the end of a turn: archive the held trims whose write landed without a hook
-    after it, and drop this session's others (refused writes). Another session's
-    record whose write has not landed is left alone: that write may be under way."""
+    """At the end of a turn: archive the held trims whose write happened without a hook
+    after it, and drop the others of the same session (refused writes). Another session's
+    record whose write has not happened is left alone: that write may be under way."""
     directory = _trims_dir(event)
     if not os.path.isdir(directory):
         return
@@ -180,7 +180,7 @@ def _settle(
     decide: Callable[[Record], bool | None],
     found: tuple[Config, str, str] | None = None,
 ) -> list[str] | None:
-    """Under the lock, the record at `target` is decided: True (its write landed:
+    """Under the lock, the record at `target` is decided: True (its write happened:
     archived, and what was done returned), False (dropped), None (left for later).
     An unreadable or expired record is dropped."""
     import json

@@ -144,8 +144,11 @@ def message(config: Config, settings: dict[str, Any], top: str, protocols: list[
     texts = settings["checkpoint-files"]
     parts = [texts[p] for p in protocols if p in texts]
     files = " and ".join(parts) if parts else "your checkpoint"
-    if "{path}" in files:
-        files = files.replace("{path}", asimov_path(config, settings, top))
+    if "{path}" in files or "{sprint}" in files:
+        path = asimov_path(config, settings, top)
+        folder = os.path.dirname(path)  # `.asimov/`: the layout keeps its sprint there too
+        sprint = f"{folder}/sprint.yaml" if folder else "sprint.yaml"
+        files = files.replace("{path}", path).replace("{sprint}", sprint)
     return settings["checkpoint-message"].replace("{files}", files)
 
 
