@@ -254,3 +254,31 @@ def test_a_team_adds_its_members_records(tmp_path, isolated_home) -> None:
     bad = call_script("asimov-hooks", "stats", "--add", str(report), cwd=alice)
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
     assert "an entry is not a record" in bad.stderr
+
+
+def test_an_agent_process_records_its_write(tmp_path, isolated_home) -> None:
+    """As the agent runs it: one process per event, the record module loaded only by
+    the handler that notes something."""
+    repo = make_repo(tmp_path)
+    write(repo, CHECKPOINT, LONG)
+    payload = fixture("claude", "post_tool_use_write", repo, **{"tool_input.content": LONG})
+    assert run_event("claude", payload, repo, process=True).returncode == 0
+    payload = fixture("claude", "user_prompt_submit", repo, prompt="next task")
+    assert run_event("claude", payload, repo, process=True).returncode == 0
+    with open(os.path.join(repo, RECORD), encoding="ascii") as fh:
+        lines = fh.read().splitlines()
+    assert len(lines) == 1 and "\te=write\tk=asimov-checkpoint\twl=22\t" in lines[0]
+    assert "\tkl=15\t" in lines[0] and "\ttr=1\tar=7" in lines[0]
+
+
+def test_a_reread_at_the_next_prompt_is_recorded(tmp_path, isolated_home) -> None:
+    """Gemini CLI gives no session start after a requested compression: the checkpoint
+    comes back at its next prompt, and counts as a re-read after a compaction."""
+    repo = make_repo(tmp_path)
+    write(repo, CHECKPOINT, SMALL)
+    assert run_event("gemini", fixture("gemini", "pre_compress", repo), repo).returncode == 0
+    out = answer(run_event("gemini", fixture("gemini", "before_agent", repo, prompt="go"), repo))
+    given = out["hookSpecificOutput"]["additionalContext"]
+    rr = json.loads(stats(repo, "--format", "json"))["rereads"]
+    assert rr["count"] == 1 and rr["by_source"] == {"compact": 1}
+    assert rr["chars"]["max"] == len(given)

@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from ...validation.config import ConfigError
 from .model import (
     POST_SHELL,
@@ -31,6 +33,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from .model import Answer, Event
 
+# the numbers-only record: loaded only once a handler notes something or an answer is given
+RECORD = __name__.rpartition(".")[0] + ".record"
 # (module, function) per kind: an event imports only its own handler's module
 HANDLERS = {
     PRE_WRITE: ("writes", "pre_write"),
@@ -55,12 +59,15 @@ def handle(event: Event) -> Answer | None:
         from . import compaction as handlers
     else:
         from . import shellwatch as handlers
-    from .record import NOTES, flush
-
-    NOTES.clear()  # nothing left from an earlier event run in this process
+    record = sys.modules.get(RECORD)
+    if record is not None:
+        record.NOTES.clear()  # nothing left from an earlier event run in this process
     try:
         answer = getattr(handlers, name)(event)
     except ConfigError as exc:
         raise EventError(f"configuration: {exc}") from None
-    flush(event, answer)  # the numbers-only record for `asimov-hooks stats`: one append
+    if answer is not None or RECORD in sys.modules:  # a handler noted something, or may say
+        from .record import flush
+
+        flush(event, answer)  # the numbers-only record for `asimov-hooks stats`: one append
     return answer

@@ -136,14 +136,18 @@ def flush(event: Event, answer: Answer | None) -> None:
     """Write this event's notes, and what its answer says (a checkpoint request at the
     end of a turn; the text given back after a restart), as one append. Never raises:
     the record must not cost the agent its answer."""
-    from .model import RESTART_SOURCES, SESSION_START, STOP
+    from .model import PROMPT, RESTART_SOURCES, SESSION_START, STOP
 
     notes = NOTES[:]
     NOTES.clear()
     said = None
     if answer is not None and event.kind == STOP and answer.decision == "block":
         said = (REQUEST, "", {})
-    elif answer is not None and event.kind == SESSION_START and event.source in RESTART_SOURCES:
+    elif (
+        answer is not None
+        and event.kind in (SESSION_START, PROMPT)  # at a prompt: after a compaction no
+        and event.source in RESTART_SOURCES  # session start reported (Gemini CLI, Qwen Code)
+    ):
         from ...checks.measure import count_lines
 
         context = answer.context
