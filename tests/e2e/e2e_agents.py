@@ -30,6 +30,7 @@ HOMES = CACHE / "homes"  # not under /tmp: Codex refuses its helper binaries the
 # (comma-separated: pre, post, stop, prompt, start, or all); every agent run then finds,
 # first on its PATH, an `asimov-hooks` that answers those events with nothing (exit 0, no
 # output, as if the hook were not installed) and hands every other call to the real one.
+# `command` (not an event) removes the /checkpoint command `agent install` wrote.
 OFF_VARIABLE = "ASIMOV_E2E_OFF"
 OFF_EVENTS = {
     "pre": ("PreToolUse", "BeforeTool", "preToolUse"),
@@ -66,12 +67,17 @@ def switched_off() -> tuple[str, ...]:
     wanted = [w.strip() for w in os.environ.get(OFF_VARIABLE, "").split(",") if w.strip()]
     if "all" in wanted:
         wanted = list(OFF_EVENTS)
-    unknown = [w for w in wanted if w not in OFF_EVENTS]
+    unknown = [w for w in wanted if w not in OFF_EVENTS and w != "command"]
     if unknown:
         raise ValueError(
             f"{OFF_VARIABLE}: unknown event {unknown[0]!r} (known: {list(OFF_EVENTS)}, all)"
         )
-    return tuple(name for w in wanted for name in OFF_EVENTS[w])
+    return tuple(name for w in wanted for name in OFF_EVENTS.get(w, ()))
+
+
+def command_off() -> bool:
+    """ASIMOV_E2E_OFF names `command`: the installed /checkpoint command is removed."""
+    return "command" in [w.strip() for w in os.environ.get(OFF_VARIABLE, "").split(",")]
 
 
 def shim_dir(home: str) -> str | None:
