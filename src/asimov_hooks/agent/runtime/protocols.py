@@ -140,7 +140,8 @@ def asimov_path(config: Config, settings: dict[str, Any], top: str) -> str:
 
 
 def message(config: Config, settings: dict[str, Any], top: str, protocols: list[str]) -> str:
-    """The checkpoint message naming the files of `protocols`."""
+    """The checkpoint message naming the files of `protocols`; when the Asimov checkpoint
+    is still the example `init` wrote, it says so."""
     texts = settings["checkpoint-files"]
     parts = [texts[p] for p in protocols if p in texts]
     files = " and ".join(parts) if parts else "your checkpoint"
@@ -149,7 +150,28 @@ def message(config: Config, settings: dict[str, Any], top: str, protocols: list[
         folder = os.path.dirname(path)  # `.asimov/`: the layout keeps its sprint there too
         sprint = f"{folder}/sprint.yaml" if folder else "sprint.yaml"
         files = files.replace("{path}", path).replace("{sprint}", sprint)
-    return settings["checkpoint-message"].replace("{files}", files)
+    text = settings["checkpoint-message"].replace("{files}", files)
+    if "asimov" in protocols:
+        path = asimov_path(config, settings, top)
+        if _is_example(os.path.join(top, path), top):
+            text += (
+                f" {path} still holds the example `asimov-hooks init` wrote: keep its shape, "
+                "replace its values."
+            )
+    return text
+
+
+EXAMPLE_MARK = "# Example checkpoint written by asimov-hooks init"
+
+
+def _is_example(path: str, top: str) -> bool:
+    from ...fs.access import FileProblem, read_head
+
+    try:
+        head = read_head(path, len(EXAMPLE_MARK) + 3, root=top)[0]
+    except (FileProblem, OSError):
+        return False
+    return head.removeprefix(b"\xef\xbb\xbf").startswith(EXAMPLE_MARK.encode())
 
 
 def _squash(text: str) -> str:
