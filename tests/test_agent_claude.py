@@ -120,6 +120,30 @@ def test_design_sequences(repo) -> None:
     assert stop(repo) is None
 
 
+NOTIFICATION = (
+    "<task-notification>\n<task-id>b7k2m9</task-id>\n<status>completed</status>\n"
+    '<summary>Background command "npm test" completed (exit code 0)</summary>\n'
+    "</task-notification>"
+)
+
+
+@pytest.mark.parametrize("text", [NOTIFICATION, "", "  \n"])
+def test_what_no_one_typed_is_not_a_turn(repo, text: str) -> None:
+    """Claude Code runs UserPromptSubmit for a background task's report (a
+    `<task-notification>` message) too: the long turn it lands in is still asked."""
+    prompt(repo)
+    work(repo)
+    prompt(repo, text)
+    assert reason(stop(repo))
+
+
+def test_a_prompt_that_only_quotes_a_notification_is_a_turn(repo) -> None:
+    prompt(repo)
+    work(repo)
+    prompt(repo, f"What does this mean?\n{NOTIFICATION}")
+    assert stop(repo) is None
+
+
 def test_the_timer_is_the_loop_guard(repo) -> None:
     """The checkpoint-injection design's flows 2 and 3 with the stops Claude Code makes
     while continuing because of the Stop hook (`stop_hook_active: true`): a quick

@@ -334,3 +334,19 @@ def test_doctor_reports_the_command(repo) -> None:
     proc = run_script("asimov-hooks", "doctor", cwd=repo)
     assert f"warn {SKILL}: checkpoint skill of an earlier version" in proc.stdout
     assert "warn .cursor/commands/checkpoint.md: a second /checkpoint beside" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "rel, text",
+    [
+        (FILES["claude"], "claude-checkpoint-before-stats.md"),
+        (SKILL, "SKILL-before-stats.md"),
+    ],
+)
+def test_the_command_without_stats_is_brought_up_to_date(repo, rel: str, text: str) -> None:
+    """The files the previous version wrote (without the `stats` word) are ours."""
+    path = put(repo, rel, old(text))
+    proc = agent(repo, "install", "--agent", "claude" if rel == FILES["claude"] else "codex")
+    assert proc.returncode == 0, proc.stderr
+    assert "up to date" in proc.stdout
+    assert "`stats` (what the hooks recorded" in get(path)

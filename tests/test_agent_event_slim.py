@@ -34,6 +34,8 @@ CHECKPOINTS = {
 
 class _Event:
     tool = "Write"
+    session = None  # nothing remembered of what the agent was told
+    project = turns = ""
 
 
 def _after_write(repo: str, *, slim: bool, monkeypatch) -> tuple[list[str], dict[str, bytes]]:
@@ -44,7 +46,9 @@ def _after_write(repo: str, *, slim: bool, monkeypatch) -> tuple[list[str], dict
     config = load_config(None, start=repo)
     rel = config.relpath(path)
     try:
-        notes = writes._after_write(_Event(), path, config, config.kind_for(rel), rel)
+        event = _Event()
+        event.project = event.turns = repo
+        notes = writes._after_write(event, path, config, config.kind_for(rel), rel)
     except Exception as exc:  # compared, whatever it is
         notes = [f"raised {type(exc).__name__}: {exc}"]
     monkeypatch.undo()

@@ -15,7 +15,7 @@ PLAIN = "asimov-hooks agent-event --agent claude"
 COMMAND = guarded(
     PLAIN, "claude"
 )  # what a team commits: says how to install the CLI where it is missing
-EVENTS = ["PreToolUse", "PostToolUse", "SessionStart", "Stop", "UserPromptSubmit"]
+EVENTS = ["PreToolUse", "PostToolUse", "SessionStart", "Stop", "UserPromptSubmit", "PreCompact"]
 THEIRS = {
     "permissions": {"allow": ["Bash(npm test:*)"]},
     "env": {"FOO": "bar"},

@@ -33,7 +33,8 @@ def test_codex_exact_bytes(repo) -> None:
         '"PostToolUse":[{"matcher":"apply_patch|Bash","hooks":[' + CODEX_OURS + "]}],"
         '"SessionStart":[{"matcher":"resume|compact","hooks":[' + CODEX_OURS + "]}],"
         '"Stop":[{"hooks":[' + CODEX_OURS + "]}],"
-        '"UserPromptSubmit":[{"hooks":[' + CODEX_OURS + "]}]}}\n"
+        '"UserPromptSubmit":[{"hooks":[' + CODEX_OURS + "]}],"
+        '"PreCompact":[{"hooks":[' + CODEX_OURS + "]}]}}\n"
     )
 
 
@@ -86,7 +87,14 @@ def test_gemini_round_trip_and_layout(repo) -> None:
         f'                        "command": "{committed("gemini")}"\n'
     ) in installed
     hooks = json.loads(installed)["hooks"]
-    assert sorted(hooks) == ["AfterAgent", "AfterTool", "BeforeAgent", "BeforeTool", "SessionStart"]
+    assert sorted(hooks) == [
+        "AfterAgent",
+        "AfterTool",
+        "BeforeAgent",
+        "BeforeTool",
+        "PreCompress",
+        "SessionStart",
+    ]
     assert hooks["SessionStart"][0]["matcher"] == "resume"
     assert "matcher" not in hooks["AfterAgent"][0]
 
@@ -344,7 +352,7 @@ def test_copilot_stale_path_is_replaced_in_place(repo) -> None:
     assert text.startswith(stale.split("/old/venv/bin/")[0])
     assert f'"bash": "{committed("copilot")}", "cwd": "."}}' in text
     assert "/old/venv" not in text
-    assert text.count("agent-event --agent copilot") == 5
+    assert text.count("agent-event --agent copilot") == 6
 
 
 def test_copilot_new_file_and_directories_go_again(repo) -> None:

@@ -91,7 +91,8 @@ def test_claude_compact_file_exact_bytes(repo) -> None:
         '"Stop":[{"hooks":[{"type":"command","command":"say done"}]},{"hooks":[' + ours + "]}],"
         '"PostToolUse":[{"matcher":"Write|Edit|Bash","hooks":[' + ours + "]}],"
         '"SessionStart":[{"matcher":"compact|resume|fork","hooks":[' + ours + "]}],"
-        '"UserPromptSubmit":[{"hooks":[' + ours + "]}]}}"
+        '"UserPromptSubmit":[{"hooks":[' + ours + "]}],"
+        '"PreCompact":[{"hooks":[' + ours + "]}]}}"
     )
 
 

@@ -143,7 +143,7 @@ def test_concurrent_writers_are_never_dropped(repo) -> None:
         data = json.load(fh)
     missing = [f"{n}-{r}" for n in names for r in range(25) if data.get(f"{n}-{r}") is not True]
     assert not missing
-    assert data["model"] == "opus" and len(data["hooks"]) == 5
+    assert data["model"] == "opus" and len(data["hooks"]) == 6
 
 
 def test_local_scope_is_kept_out_of_git(repo) -> None:

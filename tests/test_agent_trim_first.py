@@ -170,3 +170,74 @@ def test_codex_apply_patch_carries_the_trimmed_content(repo, existing) -> None:
     told = answer(run_event("codex", post, repo))["hookSpecificOutput"]["additionalContext"]
     assert "trimmed your apply_patch of .claude_checkpoint.yaml before it was written" in told
     archived(repo)
+
+
+# ------------------------------------------------ trims settled at the end of the turn
+def _codex_shell_patch(repo: str) -> str:
+    """Codex's PreToolUse of a patch run through the shell (Codex 0.169 runs no
+    PostToolUse after such a command); the rewritten patch applied, as Codex does."""
+    from asimov_hooks.agent.agents.apply_patch import apply_patch
+    from asimov_hooks.agent.runtime.shellcmd import patches
+
+    body = f"*** Add File: {CHECKPOINT}\n" + "".join(f"+{x}\n" for x in BLOATED.splitlines())
+    command = f"apply_patch <<'EOF'\n*** Begin Patch\n{body}*** End Patch\nEOF\n"
+    payload = fixture("codex", "pre_tool_use_bash", repo, **{"tool_input.command": command})
+    rewritten = answer(run_event("codex", payload, repo))["hookSpecificOutput"]["updatedInput"]
+    [(_, patch)] = patches(rewritten["command"])
+    return apply_patch(patch, lambda name: None)[CHECKPOINT]
+
+
+def _stop(repo: str, agent: str = "codex", **fields: object) -> None:
+    answer(run_event(agent, fixture(agent, "stop", repo, **fields), repo))
+
+
+def test_a_write_with_no_hook_after_it_is_archived_at_the_stop(repo) -> None:
+    landed = _codex_shell_patch(repo)
+    trimmed(landed)
+    write(repo, CHECKPOINT, landed)
+    not_archived(repo)
+    _stop(repo)
+    archived(repo)
+    _stop(repo)  # settled once
+    archived(repo)
+
+
+def test_the_stop_drops_its_sessions_refused_writes_only(repo) -> None:
+    write(repo, CHECKPOINT, GOOD_CHECKPOINT)
+    _codex_shell_patch(repo)  # refused: nothing written
+    held = Path(repo, ".git", "asimov-hooks", "trims")
+    assert len(list(held.iterdir())) == 1
+    _stop(repo, session_id="another-session")  # maybe still under way: left alone
+    assert len(list(held.iterdir())) == 1
+    _stop(repo)
+    assert list(held.iterdir()) == []
+    not_archived(repo)
+
+
+def test_a_write_that_changes_nothing_archives_nothing_again(repo) -> None:
+    """The same 12 items written twice: the first write lands trimmed and archives the
+    cut items; the second leaves the file as it was (refused, or landed: the same
+    bytes), and nothing is archived a second time."""
+    specific = _claude_pre(repo, "default", "toolu_first")
+    write(repo, CHECKPOINT, specific["updatedInput"]["content"])
+    _claude_post(repo, specific["updatedInput"]["content"], "toolu_first")
+    archived(repo)
+    again = _claude_pre(repo, "default", "toolu_second")["updatedInput"]["content"]
+    _claude_post(repo, again, "toolu_second")
+    _stop(repo, "claude")
+    archived(repo)
+
+
+def test_an_archive_that_refuses_after_the_write_loses_nothing(repo) -> None:
+    """The archive took the cut items when the write was judged, but not when it has
+    landed (a merge left conflict markers in it meanwhile): the file gets back what
+    the model's write would have left, and the trim after the write says why it
+    cannot trim it. Nothing is lost."""
+    updated = _claude_pre(repo, "default")["updatedInput"]["content"]
+    write(repo, CHECKPOINT, updated)
+    conflicted = "<<<<<<< ours\n- a: 1\n=======\n- b: 2\n>>>>>>> theirs\n"
+    write(repo, ARCHIVE, conflicted)
+    told = _claude_post(repo, updated)
+    assert Path(repo, CHECKPOINT).read_text(encoding="utf-8") == BLOATED
+    assert Path(repo, ARCHIVE).read_text(encoding="utf-8") == conflicted
+    assert "conflict" in told and "before it was written" not in told

@@ -53,6 +53,7 @@ ALLOWED = {
     ("checks/online.py", ".open"): "an HTTP request (urllib's opener), not a file",
     ("cli/info.py", "open"): "`asimov-hooks schema` prints a shipped schema from rules/",
     ("agent/ephemeral.py", "open"): "the terminal the commit runs in (/dev/tty), not a file",
+    ("doctor/hooktypes.py", "open"): "the terminal the commit runs in (/dev/tty), not a file",
     ("cli/guard.py", "os.open"): "/dev/null in place of a closed stdout or stderr",
     ("agent/runtime/event.py", "os.open"): "/dev/null in place of a closed stdout or stderr",
     ("validation/parallel.py", "os.fdopen"): "the pipes between the parent and its forked workers",

@@ -129,8 +129,10 @@ def test_crlf_files_stay_crlf(tmp_path) -> None:
 def test_found_names_every_protocol_file_first(tmp_path) -> None:
     repo = git_init(tmp_path / "r")
     write(repo, ".claude_checkpoint.yaml", "session:\n  started: 2025-01-01T00:00:00Z\n")
-    for name in ("sprint.yaml", "roadmap.yaml", "ethics.yaml"):
-        write(repo, name, "x: 1\n")
+    write(repo, "sprint.yaml", "sprint:\n  goal: ship\n")
+    write(repo, "roadmap.yaml", "current:\n  version: '1.0'\n")
+    write(repo, "ethics.yaml", "human_veto: true\n")
+    write(repo, "docs/roadmap.yaml", "x: 1\n")  # another tool's: validate skips it
     write(repo, "warmup.yaml", GOOD_WARMUP)
     write(repo, ".checkpoints/README.md", "what these files are\n")
     write(repo, "CLAUDE.md", "# c\n")
@@ -141,6 +143,7 @@ def test_found_names_every_protocol_file_first(tmp_path) -> None:
     names = line.split(": ", 1)[1].split(", ")
     assert names[0] == "warmup.yaml"
     assert {"sprint.yaml", "roadmap.yaml", "ethics.yaml", ".claude_checkpoint.yaml"} <= set(names)
+    assert "docs/roadmap.yaml" not in names
     assert "OC checkpoints" not in done.stdout  # a README beside them is not a checkpoint
     assert ".checkpoints/README.md" not in done.stdout
 

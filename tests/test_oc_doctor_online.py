@@ -149,3 +149,20 @@ def test_machine_formats_without_checkpoints_stay_machine_readable(tmp_path, iso
         json.loads(proc.stdout)
     else:  # what validate's github format prints for no findings: the summary alone
         assert proc.stdout.startswith("0 files checked") and len(proc.stdout.splitlines()) == 1
+
+
+def test_a_committed_url_reads_only_the_documented_fields(repo, health_server):
+    """With --allow-committed-url the repository chose the server; it does not also
+    choose which field of the answer is printed: a hex secret under a committed
+    `health-commit-keys` name is never read as the commit."""
+    url, health = health_server.url, health_server
+    token = "ab" * 20  # commit-shaped, and no commit of this clone
+    health.answers["/h"] = Reply(200, json.dumps({"api_token": token}).encode())
+    committed(repo, url + "/h", "  health-commit-keys: [api_token]\n")
+    proc = oc(repo, "doctor", "--online", "--allow-committed-url")
+    assert health.hits == ["/h"]
+    assert token not in proc.stdout + proc.stderr
+    assert "names no commit" in proc.stdout
+    health.answers["/h"] = Reply(200, json.dumps({"api_token": token, "sha": head(repo)}).encode())
+    proc = oc(repo, "doctor", "--online", "--allow-committed-url", "--strict")
+    assert token not in proc.stdout + proc.stderr and proc.returncode == 0, proc.stdout

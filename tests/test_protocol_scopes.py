@@ -14,7 +14,7 @@ import json
 import os
 
 import pytest
-from agent_support import age_turn, answer, fixture, run_event
+from agent_support import age_turn, answer, fixture, run_event, work
 from conftest import GOOD_CHECKPOINT, GOOD_WARMUP, git, git_init, run_script, write
 
 from asimov_hooks.readers.yamlio import SAFE, load_all, single
@@ -144,6 +144,36 @@ def test_the_agent_hooks_treat_the_twins_alike(tmp_path, how) -> None:
     context, _ = after_compaction(repo)
     assert context is not None and 'milestone: "Add feature X"' in context
     assert "Checkpoint" in context or "checkpoint" in context
+
+
+EVENTS = {  # each agent's (prompt, stop, restart) fixtures
+    "claude": ("user_prompt_submit", "stop", "session_start_compact"),
+    "codex": ("user_prompt_submit", "stop", "session_start_resume"),
+    "gemini": ("before_agent", "after_agent", "session_start_resume"),
+    "cursor": ("before_submit_prompt", "stop", "session_start"),
+    "qwen": ("user_prompt_submit", "stop", "session_start_resume"),
+    "copilot": ("user_prompt_submitted", "agent_stop", "session_start_resume"),
+}
+
+
+def _session(agent: str, repo: str) -> list[str]:
+    """What the agent is told in a session: its long turn's end, then a restart."""
+    prompt, stop, restart = (fixture(agent, name, repo) for name in EVENTS[agent])
+    told = [run_event(agent, prompt, repo).stdout]
+    work(repo, THRESHOLD + 10)
+    told.append(run_event(agent, stop, repo).stdout)
+    told.append(run_event(agent, restart, repo).stdout)
+    return [text.replace(repo, "REPO") for text in told]
+
+
+@pytest.mark.parametrize("agent", sorted(EVENTS))
+def test_every_agent_tells_a_new_project_what_it_tells_its_committed_twin(tmp_path, agent) -> None:
+    fresh = _session(agent, twin(tmp_path, "fresh"))
+    committed = _session(agent, twin(tmp_path, "committed"))
+    assert fresh == committed
+    assert ".claude_checkpoint.yaml" in fresh[1], fresh  # asked at the long turn's end
+    if agent != "cursor":  # its sessionStart says nothing of a restart
+        assert "Add feature X" in fresh[2], fresh  # the checkpoint, given back after it
 
 
 # --------------------------------------------------------------- git-ignored protocol files

@@ -99,3 +99,37 @@ def test_oc_output_never_passes_terminal_escapes(tmp_path) -> None:
         assert "\x1b" not in visible and "\x07" not in text and "\x9b" not in text, (args, text)
     git(repo, "status")
     assert os.path.isdir(os.path.join(repo, ".checkpoints"))
+
+
+# Unicode format characters: a right-to-left override and an isolate reorder what a
+# reviewer reads (a name that shows as `txt.exe` while it is `exe.txt`), a zero-width
+# space and a tag character hide text
+BIDI = "\u202e\u2066\u200b\U000e0041\u2028"
+
+
+@pytest.mark.parametrize("fmt", ["text", "github", "json"])
+def test_format_characters_are_escaped_but_in_json(tmp_path, fmt: str) -> None:
+    repo = git_init(tmp_path / "repo")
+    write(repo, ".asimov-hooks.yaml", f"rules: {{no-such-rule{BIDI[:4]}: error}}\n")
+    done = run_script("asimov-validate", "--format", fmt, ".", cwd=repo)
+    assert "no-such-rule\\u202e\\u2066\\u200b\\U000e0041" in done.stderr  # a config key
+    assert not any(char in done.stdout + done.stderr for char in BIDI)
+    os.unlink(os.path.join(repo, ".asimov-hooks.yaml"))
+    write(repo, f"gpj{BIDI}/.claude_checkpoint.yaml", f'milestone: "m"\nstatus: s{BIDI}\n')
+    done = run_script("asimov-validate", "--format", fmt, ".", cwd=repo)
+    text = done.stdout + done.stderr
+    assert "Traceback" not in text and done.returncode == 1, text
+    if fmt == "json":  # inside JSON strings: the encoder's own escapes, or the character
+        import json
+
+        assert json.loads(done.stdout)
+        text = done.stderr
+    else:
+        assert "gpj\\u202e\\u2066\\u200b\\U000e0041\\u2028" in done.stdout  # a file name
+        assert "s\\u202e\\u2066\\u200b\\U000e0041" in done.stdout  # a value
+    for char in BIDI:
+        assert char not in text, (hex(ord(char)), text)
+    for args in (["trim", "--dry-run", "--diff", "."], ["doctor"]):
+        done = run_script("asimov-hooks", *args, cwd=repo)
+        for char in BIDI:
+            assert char not in done.stdout + done.stderr, (args, hex(ord(char)))

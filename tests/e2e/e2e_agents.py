@@ -26,6 +26,76 @@ SCRIPTS = os.path.dirname(sys.executable)  # where asimov-hooks is installed
 HOMES = CACHE / "homes"  # not under /tmp: Codex refuses its helper binaries there
 
 
+# Switching a hook off, to see a test fail without it: ASIMOV_E2E_OFF names events
+# (comma-separated: pre, post, stop, prompt, start, compact, or all); every agent run then finds,
+# first on its PATH, an `asimov-hooks` that answers those events with nothing (exit 0, no
+# output, as if the hook were not installed) and hands every other call to the real one.
+# `command` (not an event) removes the /checkpoint command `agent install` wrote.
+OFF_VARIABLE = "ASIMOV_E2E_OFF"
+OFF_EVENTS = {
+    "pre": ("PreToolUse", "BeforeTool", "preToolUse"),
+    "post": ("PostToolUse", "AfterTool", "postToolUse"),
+    "stop": ("Stop", "AfterAgent", "agentStop"),
+    "prompt": ("UserPromptSubmit", "BeforeAgent", "userPromptSubmitted"),
+    "start": ("SessionStart", "sessionStart"),
+    "compact": ("PreCompact", "PreCompress", "preCompact"),
+}
+SHIM = """\
+import json, subprocess, sys
+OFF = {off!r}
+REAL = {real!r}
+args = sys.argv[1:]
+if args[:1] != ["agent-event"]:
+    sys.exit(subprocess.call([REAL, *args]))
+raw = sys.stdin.buffer.read()
+try:
+    payload = json.loads(raw)
+    name = payload.get("hook_event_name") or payload.get("hookEventName")
+    if not name and "copilot" in args:
+        from asimov_hooks.agent.agents.copilot import event_name
+        name = event_name(payload)
+except Exception:
+    name = None
+if name in OFF:
+    sys.exit(0)
+done = subprocess.run([REAL, *args], input=raw)
+sys.exit(done.returncode)
+"""
+
+
+def switched_off() -> tuple[str, ...]:
+    """The agents' own names of the events ASIMOV_E2E_OFF switches off."""
+    wanted = [w.strip() for w in os.environ.get(OFF_VARIABLE, "").split(",") if w.strip()]
+    if "all" in wanted:
+        wanted = list(OFF_EVENTS)
+    unknown = [w for w in wanted if w not in OFF_EVENTS and w != "command"]
+    if unknown:
+        raise ValueError(
+            f"{OFF_VARIABLE}: unknown event {unknown[0]!r} (known: {list(OFF_EVENTS)}, all)"
+        )
+    return tuple(name for w in wanted for name in OFF_EVENTS.get(w, ()))
+
+
+def command_off() -> bool:
+    """ASIMOV_E2E_OFF names `command`: the installed /checkpoint command is removed."""
+    return "command" in [w.strip() for w in os.environ.get(OFF_VARIABLE, "").split(",")]
+
+
+def shim_dir(home: str) -> str | None:
+    """A directory holding the switching `asimov-hooks`, or None when nothing is off."""
+    off = switched_off()
+    if not off:
+        return None
+    where = os.path.join(home, "switched-off-bin")
+    os.makedirs(where, exist_ok=True)
+    shim = os.path.join(where, "asimov-hooks")
+    real = os.path.join(SCRIPTS, "asimov-hooks")
+    with open(shim, "w", encoding="utf-8") as fh:
+        fh.write(f"#!{sys.executable}\n" + SHIM.format(off=off, real=real))
+    os.chmod(shim, 0o755)
+    return where
+
+
 def strings(value: Any) -> list[str]:
     """Every string inside a JSON value (the texts a request carries)."""
     if isinstance(value, str):
@@ -75,8 +145,11 @@ class Agent:
     # -- running
     def base_env(self) -> dict[str, str]:
         proxy = self.sink_url
+        shim = shim_dir(self.home)
         return {
-            "PATH": os.pathsep.join([SCRIPTS, "/usr/local/bin", "/usr/bin", "/bin"]),
+            "PATH": os.pathsep.join(
+                [*([shim] if shim else []), SCRIPTS, "/usr/local/bin", "/usr/bin", "/bin"]
+            ),
             "HOME": self.home,
             "USER": "e2e",
             "LANG": "C.UTF-8",

@@ -19,6 +19,7 @@ MAIN_TOOLS = {"write_file", "run_shell_command", "edit", "read_file", "create", 
 
 class ChatServer(ScriptedServer):
     name = "chat"
+    size = 0  # the largest prompt size an answer reported (0: the small default)
 
     def is_main(self, path: str, body: Any) -> bool:
         if not path.endswith("/chat/completions") or not isinstance(body, dict):
@@ -83,6 +84,12 @@ class ChatServer(ScriptedServer):
         handler.wfile.write(raw)
 
     def answer_main(self, handler, path, body, turn) -> None:
+        if self.is_compaction(body):
+            # the summary request carries the whole conversation: it reports the size the
+            # conversation last had (Qwen Code takes a summary whose input looks smaller
+            # than the conversation for a compression that made it grow, and drops it)
+            turn = Turn(text=f"<state_snapshot>{turn.text}</state_snapshot>", tokens=self.size)
+        self.size = max(self.size, turn.tokens)
         self._send(handler, body, turn)
 
     def answer_side(self, handler, method, path, body) -> None:

@@ -10,12 +10,13 @@ sink on 127.0.0.1 that records and refuses: no run may try to reach another host
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 
 import pytest
 from conftest import GOOD_CHECKPOINT, commit_all, git, git_init, run_script, write
-from e2e_agents import AGENTS, SCRIPTS, Agent, patch_text, strings
+from e2e_agents import AGENTS, SCRIPTS, Agent, command_off, patch_text, strings
 from e2e_servers import Sink, say
 from install_agents import Unavailable, install, unavailable
 
@@ -71,6 +72,11 @@ def make_project(path: str) -> str:
 def install_hooks(agent: Agent) -> None:
     done = run_script("asimov-hooks", "agent", "install", "--agent", agent.name, cwd=agent.project)
     assert done.returncode == 0, done.stderr
+    if command_off():  # ASIMOV_E2E_OFF=command: as if the command had not been installed
+        from asimov_hooks.agent.install.commands import FILES
+
+        with contextlib.suppress(FileNotFoundError):  # a skill another agent shares
+            os.remove(os.path.join(agent.project, FILES[agent.name]))
 
 
 # Scenarios an agent passed when it joined the suite and that repeat, for it, what its other
@@ -183,10 +189,17 @@ def test_long_turn_asks_for_the_checkpoint_once(agent) -> None:
 
 
 def test_quick_turn_is_not_asked(agent) -> None:
+    """A quick turn ends without a request; a long one in the next session of the same
+    project is asked (so the quiet first turn is the Stop hook's decision, not its
+    absence)."""
     with agent.server_class([say("Done quickly.")]) as srv:
         ran(agent.run(srv, "Say hello."))
         assert len(srv.main_requests()) == 1
         assert REQUEST_HEAD not in agent.told(srv)
+    script = [say("The feature is built.", before=worked(agent)), say("Nothing changed since.")]
+    with agent.server_class(script) as srv:
+        ran(agent.run(srv, "Build the feature."))
+        assert asks(agent, srv) == [1]
 
 
 def test_uninstall_gives_the_settings_back_byte_for_byte(tmp_path, agent_commands, sink) -> None:

@@ -135,19 +135,19 @@ def test_copilot_online_tries_github_and_the_sink_refuses_it(tmp_path, agent_com
 
 
 def test_copilot_hook_context_reaches_the_model(copilot) -> None:
-    """An edit the rolling window trims: `modifiedArgs` leaves the trimmed file and the
-    preToolUse `additionalContext` says so, as a message after the tool's result. Then a
-    shell write of the checkpoint: `postToolUse` compares the files before and after, and
-    its `additionalContext` is appended to the tool's result."""
+    """An edit the rolling window trims: `modifiedArgs` leaves the trimmed file, and once
+    it has landed the `postToolUse` `additionalContext` says so (appended to the tool's
+    result). Then a shell write of the checkpoint: `postToolUse` compares the files
+    before and after, and its `additionalContext` is appended to the tool's result."""
     shell = f"cat > {CHECKPOINT} <<'EOF'\n{OVERSIZED}EOF\n"
     script = [copilot.write(CHECKPOINT, TRIMMABLE), copilot.shell(shell), say("Saved.")]
     with copilot.server_class(script) as srv:
         ran(copilot.run(srv, "Save the checkpoint."))
-        after_edit = copilot.told(srv, 1)
         results = copilot.tool_results(srv)
-    assert "Additional context from preToolUse hook:" in after_edit
-    assert f"asimov-hooks trimmed your edit of {CHECKPOINT} before it was written" in after_edit
     assert len(results) == 2, results
+    trimmed = results[0].split("Additional guidance from postToolUse hooks:", 1)
+    assert len(trimmed) == 2, results[0]
+    assert f"asimov-hooks trimmed your edit of {CHECKPOINT} before it was written" in trimmed[1]
     guidance = results[1].split("Additional guidance from postToolUse hooks:", 1)
     assert len(guidance) == 2, results[1]
     assert "max-lines-hard" in guidance[1] and CHECKPOINT in guidance[1]

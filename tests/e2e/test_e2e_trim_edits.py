@@ -44,8 +44,8 @@ def landed_trimmed(agent) -> None:
     assert read(agent) == TRIMMED
     archive = read(agent, ARCHIVE)
     assert "Task 2: step 2" not in archive
-    # archived once: before the write, for the changed call; had the agent run the
-    # model's own call, the trim after it would have archived the item a second time
+    # archived once: after the changed call landed (the hook after the write); had the
+    # agent run the model's own call instead, the trim after it would archive it too
     assert archive.count("Task 1: step 1") == 1, archive
     check = run_script("asimov-validate", CHECKPOINT, cwd=agent.project)
     assert check.returncode == 0, check.stdout + check.stderr

@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..agent.install.targets import NAMES
-from ..cli.clickopts import CONTEXT
+from ..cli.clickopts import CONTEXT, Choice
 from ..fs.access import FileProblem, read_bytes, show
 from . import families as fam
 from .plan import hooks_for, ignores_for, install_types
@@ -117,8 +117,14 @@ def _run(args: list[str], top: str) -> int:
     "--agent",
     "agents",
     multiple=True,
-    type=click.Choice([*NAMES, "all"]),
+    type=Choice([*NAMES, "all"]),
     help="Also install the agent hooks (`asimov-hooks agent install --agent NAME`); repeatable.",
+)
+@click.option(
+    "--no-example",
+    is_flag=True,
+    help="Write no example session checkpoint (by default, an Asimov repository without "
+    "one gets a git-ignored example in ADR-007's shape).",
 )
 @click.option("--dry-run", is_flag=True, help="Print the changes as a diff; write nothing.")
 def command(
@@ -127,6 +133,7 @@ def command(
     local: bool,
     merge_driver: bool,
     agents: tuple[str, ...],
+    no_example: bool,
     dry_run: bool,
 ) -> None:
     """Set this repository up: the pre-commit hooks its agent files need, and .gitignore
@@ -176,6 +183,11 @@ def command(
         )
     changes = [(PRE_COMMIT_CONFIG, old_config, new_config), (GITIGNORE, old_ignore, new_ignore)]
     changes = [(rel, old, new) for rel, old, new in changes if new != (old or "")]
+    example = None
+    if fam.ASIMOV in found and not no_example:
+        example = _example(top, new_ignore, notes)
+    if example is not None:
+        changes.append((example[0], None, example[1]))
     if dry_run:
         for rel, old, new in changes:
             click.echo(_diff(rel, old, new), nl=False)
@@ -188,7 +200,10 @@ def command(
         return
     from ..fs.access import atomic_write
 
-    for rel, _, new in changes:
+    for rel, _old, new in changes:
+        if example is not None and rel == example[0]:
+            _write_example(top, rel, new, notes)
+            continue
         atomic_write(os.path.join(top, rel), new.encode("utf-8"), root=top)
         click.echo(f"{rel}: updated")
     if not changes:
@@ -216,6 +231,46 @@ def command(
                 err=True,
             )
     sys.exit(status)
+
+
+def _example(top: str, ignore: str, notes: list[str]) -> tuple[str, str] | None:
+    """(path, text) of the example checkpoint to write, or None: the repository has a
+    checkpoint already, or git would not ignore the example (it would be committed)."""
+    from . import example
+
+    if example.existing(top) is not None:
+        return None
+    rel = example.path_for(top)
+    if not _ignored_with(top, rel, ignore):
+        notes.append(f"note: no example checkpoint written: git would not ignore {rel}")
+        return None
+    return rel, example.text(top)
+
+
+def _write_example(top: str, rel: str, text: str, notes: list[str]) -> None:
+    """Write the example, only where git ignores it now and no file is there."""
+    from ..fs.access import Changed, atomic_write
+
+    if not _ignored(top, rel):
+        notes.append(f"note: no example checkpoint written: git does not ignore {rel}")
+        return
+    try:
+        atomic_write(os.path.join(top, rel), text.encode("utf-8"), root=top, expect=None)
+    except Changed:
+        return  # one appeared meanwhile: it is never written over
+    click.echo(
+        f"{rel}: written, an example session checkpoint in ADR-007's shape (git ignores it; "
+        "replace its values; `--no-example` leaves it out)"
+    )
+
+
+def _ignored_with(top: str, rel: str, ignore: str) -> bool:
+    """Whether git ignores `rel` once .gitignore holds `ignore` (the text init writes,
+    or would write with --dry-run): the lines of it init adds are ignore lines."""
+    if _ignored(top, rel):
+        return True
+    added = ignore.split(IGNORE_HEADER, 1)[1] if IGNORE_HEADER in ignore else ""
+    return rel in [line.strip() for line in added.splitlines()]
 
 
 def _which(name: str) -> str | None:

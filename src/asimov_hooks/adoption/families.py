@@ -6,7 +6,9 @@ directly as well. The Asimov family counts only where the repository follows the
 protocol by the one decision validate and the agent hooks share, over what the repository
 shares (validation/follows: a tracked or untracked, not ignored protocol file with the
 protocol's content), so a new project gets the hooks before its first commit, and
-another tool's `warmup.yaml` or a lone ignored checkpoint brings no Asimov hooks.
+another tool's `warmup.yaml` or a lone ignored checkpoint brings no Asimov hooks. What
+validate leaves out (an excluded path, another tool's file under a protocol name) is
+neither listed nor counted.
 """
 
 from __future__ import annotations
@@ -14,6 +16,10 @@ from __future__ import annotations
 import os
 
 from ..gitutil import GitError, git
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from collections.abc import Callable
 
 ASIMOV = "asimov"
 OC = "oc"
@@ -78,9 +84,10 @@ def detect(top: str) -> dict[str, list[str]]:
     listed = list(shared)
     for paths in _EPHEMERAL.values():
         listed.extend(p for p in paths if os.path.lexists(os.path.join(top, p)))
+    skipped = _validate_skips(top)
     for rel in sorted(set(listed)):
         family = family_of(rel)
-        if family is not None:
+        if family is not None and not skipped(rel):
             found.setdefault(family, []).append(rel)
     if ASIMOV in found:  # named like the protocol's files is not enough (validation/follows)
         from ..validation.follows import follows
@@ -88,6 +95,35 @@ def detect(top: str) -> dict[str, list[str]]:
         if follows(top, listed=shared) is None:
             del found[ASIMOV]
     return {family: sorted(found[family], key=_weight) for family in ORDER if family in found}
+
+
+def _validate_skips(top: str) -> Callable[[str], bool]:
+    """Whether validate leaves a file out: the config excludes it, no kind matches its
+    name, or it is another tool's file under a protocol name (a Kubernetes manifest
+    called warmup.yaml). A directory (`.code-intel/sessions`) is kept: it shows a
+    family whose files git ignores."""
+    from ..validation.config import ConfigError, load_config
+
+    try:
+        config = load_config(None, start=top)
+    except ConfigError:
+        return lambda rel: False
+    checker = None
+
+    def skipped(rel: str) -> bool:
+        nonlocal checker
+        path = os.path.join(top, rel)
+        if config.excluded(rel):
+            return True
+        if os.path.isdir(path):
+            return False
+        if checker is None:
+            from ..validation.engine import Checker
+
+            checker = Checker(config)
+        return checker.check(path).skipped is not None
+
+    return skipped
 
 
 def _weight(rel: str) -> tuple[int, int, str]:

@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from ..cli.clickopts import CONTEXT, with_options
+from ..cli.clickopts import CONTEXT, Choice, with_options
 from ..cli.options import EPHEMERAL
 from ..fs.access import show
 from .install.targets import NAMES, SCOPES
@@ -52,14 +52,14 @@ def _report(report: Report, command: str) -> None:
 @click.option(
     "--agent",
     "agent_name",
-    type=click.Choice([*NAMES, "all"]),
+    type=Choice([*NAMES, "all"]),
     default="claude",
     show_default=True,
     help=AGENT_HELP,
 )
 @click.option(
     "--scope",
-    type=click.Choice(SCOPES),
+    type=Choice(SCOPES),
     default="project",
     show_default=True,
     help="Claude Code only. project: .claude/settings.json (committed, runs `asimov-hooks` "
@@ -89,14 +89,14 @@ def install_command(agent_name: str, scope: str) -> None:
 @click.option(
     "--agent",
     "agent_name",
-    type=click.Choice([*NAMES, "all"]),
+    type=Choice([*NAMES, "all"]),
     default="claude",
     show_default=True,
     help=AGENT_HELP,
 )
 @click.option(
     "--scope",
-    type=click.Choice(SCOPES),
+    type=Choice(SCOPES),
     default=None,
     help="Claude Code: only this settings file [default: both].",
 )

@@ -172,6 +172,52 @@ def shared_byte_budget(
     ]
 
 
+def budget_unread(path: str, opts: dict[str, Any]) -> list[Problem]:
+    """`shared-byte-budget` for a file too large to be read (past `max-bytes-hard`): the
+    cut still falls where the agent stops, found from the file's first bytes alone."""
+    from ..fs.access import FileProblem, read_head
+
+    limit, agent = opts["max"], opts.get("agent", "the agent")
+    names = list(opts.get("names") or [os.path.basename(path)])
+    before, instead = _chain(path, names)
+    if instead is not None:
+        return [(1, 1, f"{agent} reads {instead} in this directory instead of this file")]
+    used = sum(os.path.getsize(other) for other in before if os.path.isfile(other))
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return []
+    if used >= limit:
+        return [(1, 1, f"{agent} drops all of this file: the files above it on the path use "
+                 f"up the {limit:,}-byte budget they share with it")]  # fmt: skip
+    try:
+        raw, _ = read_head(path, limit - used + 3)
+    except FileProblem:
+        return []
+    offset = limit - used + (3 if raw.startswith(b"\xef\xbb\xbf") else 0)
+    line = raw.count(b"\n", 0, offset) + 1
+    start = raw.rfind(b"\n", 0, offset) + 1
+    col = len(raw[start:offset].decode("utf-8", "ignore")) + 1
+    shared = f" with the files above it ({used:,} bytes)" if before else ""
+    return [
+        (
+            line,
+            col,
+            f"{size + used:,} bytes{shared}; bytes after {limit:,} are dropped by {agent}: "
+            f"the {size - (offset if offset <= size else size):,} bytes of this file from "
+            "here on are not seen",
+        )
+    ]
+
+
+def unread_findings(path: str, rules: dict[str, dict[str, Any]], emit: Any) -> None:
+    """The findings a file past `max-bytes-hard` still gets: where the agent's loader
+    cuts it (the engine reads no further)."""
+    if "shared-byte-budget" in rules:
+        for line, col, message in budget_unread(path, rules["shared-byte-budget"]):
+            emit("shared-byte-budget", message, line, col)
+
+
 # ------------------------------------------------------------------ the rules
 def check_max_chars(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[Any, str]]:
     from .context import At

@@ -15,7 +15,8 @@ work tree, git-ignored or not, has the protocol's content; the OC protocol where
 - Both: the Asimov part first, then the OC part.
 
 The words are the protocol's: status (the default), next, doctor, show [SKILL],
-reset SKILL, list. Words that only mean something for OC skills (`reset`, `show SKILL`)
+reset SKILL, list; and `stats`, the text form of `asimov-hooks stats`. Words that only
+mean something for OC skills (`reset`, `show SKILL`)
 in a repository without OC checkpoints are a usage error. Exit status: the highest of
 the parts (0 fine; 1 an error in the Asimov checkpoint, or what the oc command says;
 2 a usage error or an unusable config).
@@ -38,8 +39,8 @@ if TYPE_CHECKING:  # annotations only
     from ..validation.config import Config
 
 PROG = "asimov-hooks checkpoint"
-WORDS = ("status", "next", "doctor", "show", "reset", "list")
-USAGE = "status (the default), next, doctor, show [SKILL], reset SKILL, list"
+WORDS = ("status", "next", "doctor", "show", "reset", "list", "stats")
+USAGE = "status (the default), next, doctor, show [SKILL], reset SKILL, list, stats"
 FIELDS = ("milestone", "status", "in_progress")
 WIDTH = 160  # a value longer than this is cut, with "..."
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -64,7 +65,8 @@ def command(words: tuple[str, ...]) -> None:
     Asimov checkpoint: whether git ignores it, when it was written, its current state,
     its size against the limits, what validate finds and what `asimov-hooks trim` would
     cut (nothing is written). OC checkpoints: `asimov-hooks oc WORDS`. WORDS: status
-    (the default), next, doctor, show [SKILL], reset SKILL, list. Exit 1 when the Asimov
+    (the default), next, doctor, show [SKILL], reset SKILL, list, stats (what the agent
+    hooks recorded: `asimov-hooks stats`). Exit 1 when the Asimov
     checkpoint has an error (or the oc command says so), 2 on a usage error.
     """
     sys.exit(run(list(words)))
@@ -78,7 +80,14 @@ def run(words: list[str]) -> int:
     config, settings = _load(top)
     verb = words[0] if words else "status"
     if verb not in WORDS:
-        _fail(f"unknown word {verb!r}: use {USAGE}")
+        from .clickopts import did_you_mean
+
+        _fail(f"unknown word {verb!r}{did_you_mean(verb, WORDS)}: use {USAGE}")
+    if verb == "stats":  # what the agent hooks recorded, whichever protocol is used
+        from ..stats.command import text_report
+
+        sys.stdout.write(text_report(top) or "asimov-hooks stats: nothing recorded yet.\n")
+        return EXIT_OK
     from ..agent.runtime import protocols
 
     used = protocols.used(config, settings, top)
@@ -122,6 +131,10 @@ def _oc(words: list[str]) -> int:
     try:
         group.main(args=words, prog_name="asimov-hooks oc", standalone_mode=True)
     except SystemExit as done:
+        from .guard import broken_pipe, reader_gone
+
+        if reader_gone():  # click met a closed stdout (`... | head`)
+            return broken_pipe()
         code = done.code
         return code if isinstance(code, int) else (EXIT_OK if code is None else EXIT_USAGE)
     return EXIT_OK

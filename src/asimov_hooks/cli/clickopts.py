@@ -15,10 +15,32 @@ from .options import COUNT, DIRS, FILE, FLAG, MULTI, Argument, Command, Option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from typing import Any
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+class Choice(click.Choice):
+    """click's Choice, whose refusal names the closest choice, as git does for a
+    misspelt command (`--agent claud`: did you mean 'claude'?)."""
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            hint = did_you_mean(str(value), [str(c) for c in self.choices])
+            if hint:
+                exc.message = exc.message.rstrip(".") + hint
+            raise
+
+
+def did_you_mean(word: str, known: Sequence[str]) -> str:
+    """ " (did you mean 'x'?)" for the closest of `known`, or nothing."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def click_option(opt: Option) -> Callable[[Any], Any]:
@@ -34,7 +56,7 @@ def click_option(opt: Option) -> Callable[[Any], Any]:
         # readable=False: an unreadable file gets our one-line error, as on the fast path
         extra["type"] = click.Path(dir_okay=False, readable=False)
     elif opt.choices:
-        extra["type"] = click.Choice(opt.choices)
+        extra["type"] = Choice(opt.choices)
     if opt.kind != FLAG and opt.kind != MULTI:
         extra["default"] = opt.default
     if opt.metavar:

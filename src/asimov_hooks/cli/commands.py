@@ -40,6 +40,7 @@ LAZY_COMMANDS = {
     "oc": "asimov_hooks.oc.cli:group",
     "init": "asimov_hooks.adoption.command:command",
     "checkpoint": "asimov_hooks.cli.checkpoint:command",
+    "stats": "asimov_hooks.stats.command:command",
 }
 
 
@@ -126,7 +127,11 @@ def _guarded(command: click.Command, argv: Sequence[str] | None, prog: str) -> i
             args=list(argv) if argv is not None else None, prog_name=prog, standalone_mode=False
         )
     except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+        from .guard import broken_pipe, flushed, reader_gone
+
+        if reader_gone():  # click met a closed stdout (`... | head`)
+            return broken_pipe()
+        return flushed(exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2))
     except click.exceptions.Abort:
         sys.stderr.write(f"{prog}: aborted\n")
         return 2
@@ -141,7 +146,9 @@ def _guarded(command: click.Command, argv: Sequence[str] | None, prog: str) -> i
         from .guard import internal_error
 
         return internal_error(prog, exc)
-    return 0
+    from .guard import flushed
+
+    return flushed(0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

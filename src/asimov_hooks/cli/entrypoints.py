@@ -138,6 +138,8 @@ def _done(code: int, argv: "Sequence[str] | None") -> int:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
+    except BrokenPipeError:  # `... | head`: the reader left, nothing to say
+        return broken_pipe()
     except (OSError, ValueError):  # a closed or broken stream: as the normal exit would say
         return code
     os._exit(code)

@@ -1,5 +1,7 @@
-"""How every command fails: Ctrl-C is exit 130 and quiet, a closed stdout is quiet, and
-anything unexpected is one line and exit 2 (a traceback only with ASIMOV_HOOKS_DEBUG=1).
+"""How every command fails: Ctrl-C is exit 130 and quiet, a closed stdout (`... | head`)
+is quiet and exit 141, as for git or grep (a process ended by SIGPIPE, as a shell reports
+it), and anything unexpected is one line and exit 2 (a traceback only with
+ASIMOV_HOOKS_DEBUG=1).
 
 Shared by the click commands and the click-free hook entry points.
 """
@@ -14,11 +16,34 @@ if TYPE_CHECKING:  # annotations only
     from collections.abc import Callable
 
 
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE
+
+
 def broken_pipe() -> int:
     """Silence the interpreter's own flush of a stdout whose reader has gone."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    return 1
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no descriptor behind stdout: nothing left to flush
+        pass
+    return EXIT_BROKEN_PIPE
+
+
+def reader_gone() -> bool:
+    """Whether click met a closed stdout and swallowed it (it then exits 1)."""
+    return "PacifyFlushWrapper" in type(sys.stdout).__name__
+
+
+def flushed(code: int) -> int:
+    """`code`, once what is left in stdout's buffer is out; a reader that has gone makes
+    it the broken pipe's exit, quiet (not the interpreter's "Exception ignored", 120)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return broken_pipe()
+    except (OSError, ValueError):
+        pass
+    return code
 
 
 def internal_error(prog: str, exc: BaseException) -> int:

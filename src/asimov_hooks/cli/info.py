@@ -8,6 +8,7 @@ import sys
 import click
 
 from ..validation.config import ConfigError, default_data, load_schema, rules_dir
+from .clickopts import Choice
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 CONFIG_SCHEMA = "config"  # `asimov-hooks schema config`: the .asimov-hooks.yaml schema
@@ -23,7 +24,7 @@ def _fail(message: str) -> None:
 @click.command("rules", context_settings=CONTEXT)
 @click.argument("rule_id", required=False, metavar="[ID]")
 @click.option(
-    "--format", "fmt", type=click.Choice(("text", "markdown")), default="text", show_default=True
+    "--format", "fmt", type=Choice(("text", "markdown")), default="text", show_default=True
 )
 def rules_command(rule_id: str | None, fmt: str) -> None:
     """List every rule (id, default level, the file kinds it applies to, what it reports),

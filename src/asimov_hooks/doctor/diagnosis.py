@@ -112,9 +112,7 @@ def _check_driver(report: Report, name: str, top: str) -> str | None:
     found = config_scope_of(f"merge.{name}.driver", cwd=top)
     if found is None:
         report.add(
-            "FAIL",
-            f"merge.{name}.driver is not set, so git ignores merge={name}",
-            "run `asimov-hooks install` (or add the asimov-merge-driver pre-commit hook)",
+            "FAIL", f"merge.{name}.driver is not set, so git ignores merge={name}", _register(top)
         )
         return None
     scope, command = found
@@ -171,6 +169,23 @@ def _check_driver(report: Report, name: str, top: str) -> str | None:
         )
         report.disabled = True
     return command
+
+
+def _register(top: str) -> str:
+    """How this clone gets the driver registered: the team's pre-commit hook (once its
+    git hooks are installed), or `asimov-hooks install`."""
+    if b"asimov-merge-driver" not in _config_ids(top):
+        return "run `asimov-hooks install` (or add the asimov-merge-driver pre-commit hook)"
+    if all(_hook_installed(stage, top) for stage in _DRIVER_HOOK_TYPES):
+        return (
+            "the asimov-merge-driver pre-commit hook registers it at the next checkout or "
+            "merge; `asimov-hooks install` registers it now"
+        )
+    return (
+        "run `pre-commit install`: .pre-commit-config.yaml has the asimov-merge-driver "
+        "hook, which then registers it at the next checkout or merge (`asimov-hooks "
+        "install` registers it now)"
+    )
 
 
 def checkpoint_paths(top: str, config: Any, patterns: list[str], kinds: list[str]) -> list[str]:
@@ -231,16 +246,21 @@ _FILE_HOOK_TYPES = ("pre-commit", "pre-merge-commit")
 _DRIVER_HOOK_TYPES = ("post-checkout", "post-merge")
 
 
-def _check_hooks(report: Report, top: str) -> None:
+def _config_ids(top: str) -> set[bytes]:
+    """Our hook ids in the repository's pre-commit config (none without one)."""
     import re
 
     from ..fs.access import FileProblem, read_bytes
 
     config_file = os.path.join(top, ".pre-commit-config.yaml")
     try:
-        ids = set(re.findall(rb"id:\s*['\"]?(asimov-[a-z-]+)", read_bytes(config_file)))
+        return set(re.findall(rb"id:\s*['\"]?(asimov-[a-z-]+)", read_bytes(config_file)))
     except FileProblem:
-        return
+        return set()
+
+
+def _check_hooks(report: Report, top: str) -> None:
+    ids = _config_ids(top)
     wanted = [
         *(_FILE_HOOK_TYPES if ids - {b"asimov-merge-driver"} else ()),
         *(_DRIVER_HOOK_TYPES if b"asimov-merge-driver" in ids else ()),

@@ -37,9 +37,11 @@ def _regular(fd: int, path: str) -> None:
         raise OSError(f"{path} is not a regular file")
 
 
-def append(path: str, record: bytes, mode: int = 0o600) -> None:
+def append(path: str, record: bytes, mode: int = 0o600, rotate_at: int = 0) -> None:
     """Append `record` (one line, ending in a newline) to the file, created with its
-    directory if missing (OSError when it cannot be)."""
+    directory if missing (OSError when it cannot be). With `rotate_at`, a file that
+    the record takes past that many bytes becomes `PATH.1` (replacing the one before),
+    so the record keeps two generations at most and never grows without bound."""
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _FLAGS
     try:
         fd = os.open(path, flags, mode)
@@ -52,8 +54,61 @@ def append(path: str, record: bytes, mode: int = 0o600) -> None:
         view = memoryview(record)
         while view:  # a regular file takes it in one write; a short one goes on
             view = view[os.write(fd, view) :]
+        if rotate_at and os.fstat(fd).st_size > rotate_at:
+            _rotate(fd, path)
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def _rotate(fd: int, path: str) -> None:
+    """`path` -> `path.1`, under the exclusive lock, unless another writer did it first."""
+    _lock(fd, exclusive=True)
+    try:
+        current = os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return
+    mine = os.fstat(fd)
+    if (current.st_dev, current.st_ino) == (mine.st_dev, mine.st_ino):
+        os.replace(path, path + ".1")
+
+
+def read(path: str) -> list[bytes]:
+    """The complete records of the file and of its previous generation (`PATH.1`),
+    oldest first, read under the shared lock and left in place; none for a missing
+    file or one past MAX_BYTES."""
+    records: list[bytes] = []
+    for name in (path + ".1", path):
+        try:
+            fd = os.open(name, os.O_RDONLY | _FLAGS)
+        except FileNotFoundError:
+            continue
+        try:
+            _regular(fd, name)
+            _lock(fd, exclusive=False)
+            size = os.fstat(fd).st_size
+            if size > MAX_BYTES:
+                continue
+            data = b""
+            while len(data) < size:
+                chunk = os.read(fd, size - len(data))
+                if not chunk:
+                    break
+                data += chunk
+        finally:
+            os.close(fd)
+        records += data.split(b"\n")[:-1]  # a record cut short has no newline: dropped
+    return records
+
+
+def clear(path: str) -> int:
+    """Remove the file and its previous generation; how many records they held."""
+    count = len(read(path))
+    for name in (path + ".1", path):
+        try:  # noqa: SIM105 (contextlib would cost every checkpoint write its import)
+            os.unlink(name)
+        except FileNotFoundError:
+            pass
+    return count
 
 
 class drained:

@@ -122,7 +122,10 @@ def _tree_of(directory: str) -> str | None:
         if linked:
             break
         accepted = inner
-    return str(_asked("real", accepted))
+    # resolved through the outermost top only: no link lies below it on the way to a
+    # nested one (checked above), and resolving the nested one itself would follow a
+    # link the checkout swapped in since
+    return str(_asked("real", found[-1])) + accepted[len(found[-1]) :]
 
 
 def is_git_name(name: str) -> bool:

@@ -33,6 +33,7 @@ _DIR_FLAGS = (
     | getattr(os, "O_NOFOLLOW", 0)
     | getattr(os, "O_CLOEXEC", 0)
 )
+_TOP_FLAGS = _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0)  # the outermost top: the user's path
 _NOT_FOLLOWED = {errno.ELOOP, errno.ENOTDIR, getattr(errno, "EMLINK", errno.ELOOP)}
 
 
@@ -64,6 +65,44 @@ def git_dirs(root: str) -> list[str]:
             except OSError:
                 pass
     return dirs
+
+
+def open_top(top: str) -> int:
+    """A descriptor of the work tree's top `top` (a real path). A top nested in another
+    work tree (a folder of the checkout holding its own `.git`) is opened from the
+    outermost tree's top one `openat(O_NOFOLLOW)` at a time, as any folder of the
+    checkout is: the checkout can swap it for a link between the moment its tree was
+    found and this open. Only the outermost top, above which nothing is the checkout's,
+    is opened by its name. Outside when a folder on the way is no longer a directory."""
+    from .trees import _asked
+
+    outer, here = None, os.path.dirname(top)
+    while True:
+        if _asked("git", here):
+            outer = here
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    if outer is None:
+        return os.open(top, _TOP_FLAGS)
+    fd = os.open(outer, _TOP_FLAGS)
+    try:
+        for part in top[len(outer) :].split(os.sep):
+            if not part:
+                continue
+            try:
+                down = os.open(part, _DIR_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in _NOT_FOLLOWED:
+                    raise Outside("outside", 1) from None
+                raise
+            os.close(fd)
+            fd = down
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def relative_parts(path: str, top: str) -> list[str] | None:
@@ -127,14 +166,14 @@ class Walk:
         stack = self._kept(dirs, pending, names, git_ok) if dirs is not None else []
         if not stack:
             try:
-                stack = [os.open(self.top, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))]
+                stack = [open_top(self.top)]
             except FileNotFoundError:  # a top the caller chose that is not there yet
                 if not create:
                     self.missing, self.parts = True, [p for p in pending if p not in ("", ".")]
                     self.name = self.parts.pop() if self.parts else ""
                     return
                 os.makedirs(self.top, exist_ok=True)
-                stack = [os.open(self.top, _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0))]
+                stack = [open_top(self.top)]
         kept = dirs.kept if dirs is not None else ()
 
         def close(fd: int) -> None:
@@ -300,7 +339,6 @@ _READ_FLAGS = (
     | getattr(os, "O_NOFOLLOW", 0)
     | getattr(os, "O_CLOEXEC", 0)
 )
-_TOP_FLAGS = _DIR_FLAGS & ~getattr(os, "O_NOFOLLOW", 0)
 
 
 def open_kept(path: str) -> int | None:
@@ -339,13 +377,13 @@ def open_kept(path: str) -> int | None:
                 at -= 1
                 fd = dirs.get(keys[at])
             if fd is None:
-                fd = os.open(keys[0][0], _TOP_FLAGS)
+                fd = open_top(keys[0][0])
                 fresh.append((keys[0], fd))
             for key in keys[at + 1 :]:
                 fd = os.open(key[1][-1], _DIR_FLAGS, dir_fd=fd)
                 fresh.append((key, fd))
         opened = os.open(name, _READ_FLAGS, dir_fd=fd)
-    except (OSError, ValueError):  # the full walk says what it is
+    except (OSError, ValueError, Outside):  # the full walk says what it is
         for _, fd in fresh:
             os.close(fd)
         return None

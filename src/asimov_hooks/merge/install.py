@@ -14,6 +14,7 @@ import sys
 
 import click
 
+from ..cli.clickopts import Choice
 from ..fs.access import show
 from ..gitutil import (
     GitError,
@@ -309,7 +310,7 @@ def _fail(command: str, message: str) -> None:
 )
 @click.option(
     "--attributes",
-    type=click.Choice(ATTRIBUTE_CHOICES),
+    type=Choice(ATTRIBUTE_CHOICES),
     default="auto",
     show_default=True,
     help="Where the merge=asimov-checkpoint lines go: auto = .gitattributes (committed; "

@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from ..cli.clickopts import click_option
+from ..cli.clickopts import Choice, click_option
 from ..cli.options import COLOR
 from ..fs.access import show
 from .store import OcError, Project
@@ -50,7 +50,7 @@ def format_option(func):  # type: ignore[no-untyped-def]
     return click.option(
         "--format",
         "fmt",
-        type=click.Choice(("text", "json")),
+        type=Choice(("text", "json")),
         default="text",
         show_default=True,
         help="json: one JSON document for scripts.",

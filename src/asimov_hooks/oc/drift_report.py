@@ -62,6 +62,11 @@ def health_url(project: Project, given: str | None, allow_committed: bool) -> Fi
         if not allow_committed:
             return _not_fetched(project, str(committed))
         url = str(committed)
+        try:
+            check_url(url)
+        except BadURL as exc:
+            raise OcError(str(exc)) from None
+        return online(project, url, documented_keys=True)
     if not url:
         raise OcError(
             "--online needs the deployed health endpoint: --url URL, or "
@@ -95,9 +100,13 @@ def _not_fetched(project: Project, url: str) -> FileResult:
     return result
 
 
-def online(project: Project, url: str) -> FileResult:
+def online(project: Project, url: str, documented_keys: bool = False) -> FileResult:
     """`--online`: the deployed-commit rule on the health endpoint at `url`, as one more
-    result of the report (its path is the URL)."""
+    result of the report (its path is the URL). With `documented_keys` (the URL is the
+    repository's own, fetched on --allow-committed-url) the answer's commit is read only
+    from the fields docs/oc-toolkit.md names, whatever `health-commit-keys` says: a
+    committed config that picks both the server and the field could otherwise have any
+    hex value of the answer printed."""
     from ..checks.online import RULE, check, deadline_of
     from ..findings import FileResult, Finding
     from ..gitutil import GitError
@@ -109,6 +118,10 @@ def online(project: Project, url: str) -> FileResult:
         return result
     settings = project.settings
     keys = [str(k) for k in settings.get("health-commit-keys") or ("commit", "sha")]
+    if documented_keys:
+        from ..validation.packs import load_rule_file
+
+        keys = [str(k) for k in load_rule_file("oc.json")["oc"]["health-commit-keys"]]
     try:
         message = check(project.root, url, deadline_of(settings.get("health-timeout", 5)), keys)
     except GitError as exc:

@@ -50,6 +50,7 @@ class Outcome:
         "error",
         "messages",
         "path",
+        "removed",
         "skipped",
         "warning",
         "written",
@@ -67,6 +68,7 @@ class Outcome:
         self.archive: str | None = None
         self.before: str | None = None
         self.after: str | None = None
+        self.removed: dict[str, object] = {}  # what the trim removed, by key
 
 
 def fix_file(
@@ -159,6 +161,7 @@ def _fix_locked(
         outcome.skipped = result.skipped
         return outcome
     outcome.before, outcome.after = source.text, result.text
+    outcome.removed = result.removed
     outcome.messages = list(result.messages)
     outcome.changed = result.text != source.text
     if outcome.changed:

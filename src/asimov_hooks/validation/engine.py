@@ -252,6 +252,10 @@ class Checker:
                 text = decode(path, content)
         except FileProblem as problem:
             emit(problem.rule, problem.message, problem.line, problem.col)
+            if problem.rule == "max-bytes-hard" and spec.get("format", "text") == "text":
+                from ..checks.agent_limits import unread_findings  # where an agent cuts it
+
+                unread_findings(path, rules, emit)
             if problem.rule not in rules:  # switched off: still say why nothing was checked
                 result.skipped = f"not checked: {problem.message}"
             return result

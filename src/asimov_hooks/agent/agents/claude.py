@@ -26,7 +26,10 @@ Events (Claude Code hooks reference, code.claude.com/docs/en/hooks):
   not a request. `stop_hook_active` is not read: the turn timer guards against loops.
 - SessionStart `source`: startup, resume, clear, compact, and fork (a session that
   begins as a fork of another, reported as resume before Claude Code 2.1.214).
-- UserPromptSubmit `prompt`.
+- UserPromptSubmit `prompt`. Claude Code also runs it for what no one typed: the
+  `<task-notification>...</task-notification>` message that tells Claude a background
+  task (a background command, a subagent) has finished. Such a prompt, the whole
+  prompt one envelope, is not a new turn: it is read as no prompt at all.
 - $CLAUDE_PROJECT_DIR: the project root, set for every hook command.
 - Cursor runs the hooks of `.claude/settings.json` too (cursor.com/docs/reference/
   third-party-hooks), with its own payload. Such an event carries Cursor's documented
@@ -42,6 +45,7 @@ from ..runtime.model import (
     COMPACT,
     FORK,
     POST_WRITE,
+    PRE_COMPACT,
     PRE_WRITE,
     PROMPT,
     RESUME,
@@ -59,7 +63,10 @@ if TYPE_CHECKING:  # annotations only
     from ..runtime.model import Answer
 
 NAME = "claude"
-USAGE = "Claude Code: PreToolUse, PostToolUse (Write, Edit, MultiEdit, Bash), SessionStart, Stop, UserPromptSubmit"
+USAGE = (
+    "Claude Code: PreToolUse, PostToolUse (Write, Edit, MultiEdit, Bash), SessionStart, Stop, "
+    "UserPromptSubmit, PreCompact"
+)
 PROJECT_ENV = "CLAUDE_PROJECT_DIR"
 FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 SHELL_TOOL = "Bash"
@@ -69,6 +76,7 @@ KINDS = {
     "Stop": STOP,
     "UserPromptSubmit": PROMPT,
     "SessionStart": SESSION_START,
+    "PreCompact": PRE_COMPACT,
 }
 SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMPACT, "fork": FORK}
 
@@ -86,7 +94,16 @@ def normalize(payload: "dict[str, Any]") -> "Event":
     event = tool_event(payload, NAME, KINDS, PROJECT_ENV, tools, SOURCES, _change)
     if event.edits:  # a file tool's write, before it runs
         event.rewriter = _rewriter(event.tool, event.tool_input, event.targets[0])
+    elif event.kind == PROMPT and event.prompt is not None and _notification(event.prompt):
+        event.prompt = None  # a background task's report, not a prompt anyone typed
     return event
+
+
+def _notification(prompt: str) -> bool:
+    """Whether the prompt is one task notification, nothing around it."""
+    text = prompt.strip()
+    head, tail = "<task-notification>", "</task-notification>"
+    return text.startswith(head) and text.endswith(tail) and text.count(head) == 1
 
 
 def _change(tool: str, tool_input: "dict[str, Any]") -> "Any":
@@ -135,6 +152,11 @@ def _rewriter(tool: str, tool_input: "dict[str, Any]", path: str) -> "Any":
 def render(event: "Event", answer: "Answer | None") -> tuple[str | None, int]:
     if answer is None:
         return None, 0
+    if event.kind == PRE_COMPACT:
+        # a PreCompact hook's plain stdout becomes custom instructions of the summary
+        # (Claude Code 2.1.332: `newCustomInstructions`); no JSON, no exit 2 (a block
+        # would stop the compaction the conversation needs)
+        return (answer.context + "\n" if answer.context else None), 0
     out: dict[str, Any] | None = None
     if answer.decision == "deny" and event.kind == PRE_WRITE:
         out = specific(event, permissionDecision="deny", permissionDecisionReason=answer.reason)

@@ -18,6 +18,9 @@ Events (developers.openai.com/codex/hooks; openai/codex hook schemas):
   does (`stop_hook_active` is not read).
 - SessionStart `source`: startup, resume, clear, compact.
 - UserPromptSubmit `prompt`.
+- PreCompact `trigger` (manual, auto): its output has no field the model or the summary
+  reads (continue, stopReason, suppressOutput, systemMessage), so nothing is answered;
+  the turn state records the compaction (SessionStart `compact` gives the re-read).
 - No project directory variable: the project is the git top level of `cwd`.
 """
 
@@ -25,6 +28,7 @@ from ..runtime.model import (
     CLEAR,
     COMPACT,
     POST_WRITE,
+    PRE_COMPACT,
     PRE_WRITE,
     PROMPT,
     RESUME,
@@ -38,6 +42,7 @@ from ..runtime.model import (
 from ..runtime.payload import (
     EventError,
     absolute,
+    absolute_all,
     answer_line,
     begin,
     shell_event,
@@ -54,7 +59,7 @@ if TYPE_CHECKING:  # annotations only
 NAME = "codex"
 USAGE = (
     "Codex CLI: PreToolUse, PostToolUse (apply_patch; Bash, with apply_patch heredocs), "
-    "SessionStart, Stop, UserPromptSubmit"
+    "SessionStart, Stop, UserPromptSubmit, PreCompact"
 )
 PATCH_TOOL = "apply_patch"
 # shell-like tools reach the hooks as "Bash" with `tool_input.command`; older names too
@@ -65,6 +70,7 @@ KINDS = {
     "Stop": STOP,
     "UserPromptSubmit": PROMPT,
     "SessionStart": SESSION_START,
+    "PreCompact": PRE_COMPACT,
 }
 SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR, "compact": COMPACT}
 
@@ -92,6 +98,8 @@ def normalize(payload: "dict[str, Any]") -> "Event":
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
+    elif event.kind == PRE_COMPACT:
+        event.source = as_text(payload.get("trigger"))
     else:
         event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
     return event
@@ -110,18 +118,20 @@ def _shell(event: "Event", payload: "dict[str, Any]", command: object, cwd: str)
     if not found:
         return shell_event(event, payload, command)
     event.tool = PATCH_TOOL
+    known = set(event.targets)
     for directory, patch in found:
         where = os.path.normpath(os.path.join(cwd, directory)) if directory else cwd
-        _patch_targets(event, patch, where)
+        _patch_targets(event, patch, where, known)
     if event.kind == PRE_WRITE and isinstance(command, str):
         event.tool_input = payload["tool_input"]
         event.rewriter = _shell_rewriter(event.tool_input, command, found, cwd)
     return event
 
 
-def _patch_targets(event: "Event", patch: str, cwd: str) -> None:
+def _patch_targets(event: "Event", patch: str, cwd: str, known: "set[str] | None" = None) -> None:
     """Every file the patch names (added to the event's); before the write, what each
-    would hold."""
+    would hold. `known`: the event's targets so far, kept by a caller that adds the
+    patches of one command one after another."""
     import os
 
     from .apply_patch import PatchError, parse_patch, patch_paths
@@ -140,10 +150,10 @@ def _patch_targets(event: "Event", patch: str, cwd: str) -> None:
                 names.append(op.move_to)
                 sources[op.move_to] = op.path
     seen: list[str] = []
-    known = set(event.targets)
-    for name in names:
-        path = absolute(name, cwd, f"{PATCH_TOOL} path")
-        if path not in seen and path not in known:
+    known = set(event.targets) if known is None else known  # sets: linear in the sections
+    for path in absolute_all(names, cwd, f"{PATCH_TOOL} path"):
+        if path not in known:
+            known.add(path)
             seen.append(path)
     if event.kind == POST_WRITE:  # deleted and moved-away files are gone: nothing to trim
         event.targets += [path for path in seen if os.path.lexists(path)]
@@ -240,7 +250,8 @@ class PatchChange:
         self.project = project or cwd
 
     def apply(self, current: str | None, limit: int) -> str | None:
-        from ..runtime.simulate import CannotSimulate, TooBig, utf8_len
+        from ..runtime.common import not_shared
+        from ..runtime.simulate import CannotSimulate, OutOfBounds, TooBig, utf8_len
         from .apply_patch import PatchError, apply_patch
 
         if self.error is not None:
@@ -251,6 +262,12 @@ class PatchChange:
 
         def read(name: str) -> str | None:
             path = where(name)
+            if path != self.target and not_shared(path, self.project):
+                # its content would be judged, and the verdict quoted to the model
+                raise OutOfBounds(
+                    "it moves a file git ignores onto it; what that file holds is not "
+                    "the repository's to show or to make a checkpoint of"
+                )
             return current if path == self.source else _read_other(path, limit, self.project)
 
         try:
@@ -298,6 +315,8 @@ def _read_other(path: str, limit: int, project: str) -> str | None:
 def render(event: "Event", answer: "Answer | None") -> tuple[str | None, int]:
     if answer is None:
         return None, 0
+    if event.kind == PRE_COMPACT:
+        return None, 0  # no field of this event's output reaches the model or the summary
     out: dict[str, Any] | None = None
     if answer.decision == "deny" and event.kind == PRE_WRITE:
         out = specific(event, permissionDecision="deny", permissionDecisionReason=answer.reason)

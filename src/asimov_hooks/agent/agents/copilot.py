@@ -23,6 +23,10 @@ reference"; `.github/hooks/*.json`, `"version": 1`, command hooks with `bash`):
 - sessionStart `source`: new, startup, resume (`additionalContext`, the SDK's field,
   carries the re-read checkpoint after a resume).
 - userPromptSubmitted `prompt` (its output is ignored: nothing is written).
+- preCompact (`trigger`: manual, auto), before the conversation is compacted: its
+  output is not read, no sessionStart follows, and userPromptSubmitted's output is
+  ignored, so nothing can hand the checkpoint back. The compaction is recorded and the
+  next agentStop asks for a fresh checkpoint, whatever the turn timer says.
 - sessionEnd, errorOccurred: nothing to do.
 - The project is the git top level of `cwd` (1.0.102 also sets `COPILOT_PROJECT_DIR`,
   which the documentation does not name).
@@ -30,6 +34,7 @@ reference"; `.github/hooks/*.json`, `"version": 1`, command hooks with `bash`):
 
 from ..runtime.model import (
     POST_WRITE,
+    PRE_COMPACT,
     PRE_WRITE,
     PROMPT,
     RESUME,
@@ -61,7 +66,7 @@ if TYPE_CHECKING:  # annotations only
 NAME = "copilot"
 USAGE = (
     "GitHub Copilot CLI: preToolUse, postToolUse (create, edit, bash), agentStop, "
-    "userPromptSubmitted, sessionStart"
+    "userPromptSubmitted, sessionStart, preCompact"
 )
 FILE_TOOLS = frozenset({"create", "edit"})
 SHELL_TOOL = "bash"
@@ -71,6 +76,7 @@ KINDS = {
     "agentStop": STOP,
     "userPromptSubmitted": PROMPT,
     "sessionStart": SESSION_START,
+    "preCompact": PRE_COMPACT,
     "sessionEnd": None,
     "errorOccurred": None,
 }
@@ -91,6 +97,8 @@ def event_name(payload: "dict[str, Any]") -> str:
         return "userPromptSubmitted"
     if "source" in payload:
         return "sessionStart"
+    if "trigger" in payload:
+        return "preCompact"
     if "error" in payload:
         return "errorOccurred"
     if "reason" in payload:
@@ -125,6 +133,9 @@ def normalize(payload: "dict[str, Any]") -> "Event":
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = SOURCES.get(source, source) if source else None
+    elif event.kind == PRE_COMPACT:
+        event.source = as_text(payload.get("trigger"))
+        event.handback = "stop"  # userPromptSubmitted's output is ignored
     elif event.kind == PROMPT:
         event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
     return event
@@ -187,6 +198,8 @@ class _ToolChange:
 def render(event: "Event", answer: "Answer | None") -> tuple[str | None, int]:
     if answer is None:
         return None, 0
+    if event.kind == PRE_COMPACT:
+        return None, 0  # no field of this event's output reaches the model or the summary
     out: dict[str, Any] | None = None
     if answer.decision == "deny" and event.kind == PRE_WRITE:
         out = {"permissionDecision": "deny", "permissionDecisionReason": answer.reason}

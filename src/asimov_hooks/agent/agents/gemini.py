@@ -21,6 +21,12 @@ Events (geminicli.com/docs/hooks and /docs/hooks/reference; google-gemini/gemini
 - BeforeAgent `prompt`.
 - SessionStart `source`: startup, resume, clear (no compaction source);
   `hookSpecificOutput.additionalContext` is added to the session.
+- PreCompress `trigger` (manual, auto): advisory, its output is ignored, and no
+  SessionStart follows a compression. Gemini CLI 0.61.0 fires it with `auto` before
+  every model request, before it checks whether the history needs compressing, so
+  only `manual` (/compress, which always compresses) says a compression happens: that
+  one is recorded, and the next BeforeAgent hands the checkpoint back (its
+  `additionalContext` reaches the model), once.
 - $GEMINI_PROJECT_DIR (and $GEMINI_CWD, $CLAUDE_PROJECT_DIR): the session's working
   directory, the payload's `cwd` (not the repository's top level), set for every
   hook command.
@@ -30,6 +36,7 @@ from ..runtime.model import (
     CLEAR,
     POST_SHELL,
     POST_WRITE,
+    PRE_COMPACT,
     PRE_WRITE,
     PROMPT,
     RESUME,
@@ -50,7 +57,7 @@ if TYPE_CHECKING:  # annotations only
 NAME = "gemini"
 USAGE = (
     "Gemini CLI: BeforeTool, AfterTool (write_file, replace, run_shell_command), BeforeAgent, "
-    "AfterAgent, SessionStart"
+    "AfterAgent, SessionStart, PreCompress"
 )
 PROJECT_ENV = "GEMINI_PROJECT_DIR"
 FILE_TOOLS = frozenset({"write_file", "replace"})
@@ -61,6 +68,7 @@ KINDS = {
     "AfterAgent": STOP,
     "BeforeAgent": PROMPT,
     "SessionStart": SESSION_START,
+    "PreCompress": PRE_COMPACT,
 }
 SOURCES = {"startup": STARTUP, "resume": RESUME, "clear": CLEAR}
 CONTEXT_EVENTS = frozenset(
@@ -77,6 +85,8 @@ def normalize(payload: "dict[str, Any]") -> "Event":
     )
     if event.edits:  # a file tool's write, before it runs
         event.rewriter = _rewriter(event.tool, event.tool_input, event.targets[0])
+    elif event.kind == PRE_COMPACT and event.source != "manual":
+        event.handback = None  # `auto` comes before every model request: not a compression
     return event
 
 

@@ -22,18 +22,26 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
   a chat (`qwen -p --continue` fires `resume`) and after a compression (`compact`,
   not awaited: it joins the conversation when the hook answers); 0.15.10 discarded it.
 - UserPromptSubmit `prompt`.
+- PreCompact `trigger` (manual, auto): `hookSpecificOutput.additionalContext` is
+  "context to include before compaction" (0.24.4). The compaction is recorded; a
+  SessionStart `compact` after it gives the re-read, and where none comes, the next
+  UserPromptSubmit hands the checkpoint back, once. A SessionStart `compact` with no
+  PreCompact before it is an older Qwen Code's (0.15.10 has no PreCompact and drops
+  SessionStart's output): the next UserPromptSubmit hands the checkpoint back, once.
 - $QWEN_PROJECT_DIR (also $GEMINI_PROJECT_DIR, $CLAUDE_PROJECT_DIR): the session's
   `cwd`, set for every hook command. $QWEN_CODE_PROJECT_DIR, which hook commands
   inherit too, is Qwen Code's own runtime directory for the project, under
   `~/.qwen/projects/`: never read as the project.
 """
 
+from ..runtime.compaction import UNLESS_PRE_COMPACT
 from ..runtime.model import (
     CLEAR,
     COMPACT,
     FORK,
     POST_SHELL,
     POST_WRITE,
+    PRE_COMPACT,
     PRE_SHELL,
     PRE_WRITE,
     PROMPT,
@@ -55,7 +63,7 @@ if TYPE_CHECKING:  # annotations only
 NAME = "qwen"
 USAGE = (
     "Qwen Code: PreToolUse, PostToolUse (write_file, edit, run_shell_command), "
-    "SessionStart, Stop, UserPromptSubmit"
+    "SessionStart, Stop, UserPromptSubmit, PreCompact"
 )
 PROJECT_ENV = "QWEN_PROJECT_DIR"
 FILE_TOOLS = frozenset({"write_file", "edit"})
@@ -66,6 +74,7 @@ KINDS = {
     "Stop": STOP,
     "UserPromptSubmit": PROMPT,
     "SessionStart": SESSION_START,
+    "PreCompact": PRE_COMPACT,
 }
 SOURCES = {
     "startup": STARTUP,
@@ -74,12 +83,18 @@ SOURCES = {
     "compact": COMPACT,
     "branch": FORK,
 }
-CONTEXT_EVENTS = frozenset({PRE_WRITE, POST_WRITE, PRE_SHELL, POST_SHELL, SESSION_START, PROMPT})
+CONTEXT_EVENTS = frozenset(
+    {PRE_WRITE, POST_WRITE, PRE_SHELL, POST_SHELL, SESSION_START, PROMPT, PRE_COMPACT}
+)
 
 
 def normalize(payload: "dict[str, Any]") -> "Event":
     tools = (SHELL_TOOL, FILE_TOOLS)
     event = tool_event(payload, NAME, KINDS, PROJECT_ENV, tools, SOURCES, _change)
+    if event.kind == SESSION_START and event.source == COMPACT:
+        # a version that fires PreCompact (0.24.4) adds this answer to the conversation;
+        # one that does not (0.15.10) drops it: then the next prompt hands it back
+        event.handback = UNLESS_PRE_COMPACT
     return event
 
 

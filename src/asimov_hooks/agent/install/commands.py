@@ -38,8 +38,14 @@ FILES = {"claude": CLAUDE, **{name: SHARED for name in SHARERS}}
 RETIRED = {"gemini": ".gemini/commands/checkpoint.toml", "cursor": ".cursor/commands/checkpoint.md"}
 # sha256 of every text an earlier version wrote there: still ours, brought up to date
 PREVIOUS = {
-    CLAUDE: {"b22c27356d2b88e79819b9f2c5b302cbdb5743c0f2fb2b3d02b77fcad367f43d"},
-    SHARED: {"caedfa57a663e168362e4177179024233894c067f3007596e204ddcf6e5233be"},
+    CLAUDE: {
+        "b22c27356d2b88e79819b9f2c5b302cbdb5743c0f2fb2b3d02b77fcad367f43d",
+        "35d5e7a83f68bab1d5db8647fc7f0d9a40cad75032531145367672b9ead459be",
+    },
+    SHARED: {
+        "caedfa57a663e168362e4177179024233894c067f3007596e204ddcf6e5233be",
+        "5dab49ef0d2b0718420e778c7bcc906c0cdd11f19cf23408b1586d0f02db30ce",
+    },
     RETIRED["gemini"]: {"0a373c85f8cf03883619c532cc84494abefd9995fb69c151111d183ee4509fac"},
     RETIRED["cursor"]: {
         "2b3b28673380579caa05f9ddce0145bcee7f1bf9c79d10e5807f88c9d5a5fa97",
@@ -48,15 +54,17 @@ PREVIOUS = {
 }
 DESCRIPTION = (
     "This project's checkpoints: the Asimov checkpoint and the OC skill checkpoints "
-    "(status, next, doctor, show, reset, list)"
+    "(status, next, doctor, show, reset, list, stats)"
 )
-HINT = "[status | next | doctor | show [SKILL] | reset SKILL | list]"
+HINT = "[status | next | doctor | show [SKILL] | reset SKILL | list | stats]"
 WHAT = (
     "The arguments are one of: `status` (the default: the Asimov checkpoint's state, its "
     "size against the limits, its problems and what `asimov-hooks trim` would cut; where "
     "each OC skill left off), `next` (the next step), `doctor` (the checkpoints checked; "
     "OC: against git and the files), `show [SKILL]` (a checkpoint in full), `reset SKILL` "
-    "(archive an OC skill's checkpoint and start afresh), `list` (every checkpoint)."
+    "(archive an OC skill's checkpoint and start afresh), `list` (every checkpoint), "
+    "`stats` (what the hooks recorded: checkpoint sizes written and kept, trims, "
+    "refusals, re-reads, requests, and what that says about the limits)."
 )
 SHOW = (
     "Show the user the command's output as it is. Do not edit `.claude_checkpoint.yaml`, "

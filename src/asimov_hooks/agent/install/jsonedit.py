@@ -191,17 +191,68 @@ class Document:
         return out.replace("\n", self.newline + base)
 
 
-_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
+_SPECIAL = re.compile(r'[/"]')
+_STRING_STOP = re.compile(r'["\\]')
 
 
 def blank_comments(text: str) -> str:
     """`text` with `//` and `/* */` comments outside strings turned into spaces (line
-    ends kept), so every offset still points at the same character."""
+    ends kept), so every offset still points at the same character.
+
+    One pass, each character looked at a bounded number of times (a committed settings
+    file can be large and hostile): a string or `/*` that never ends means no later
+    one can end either, so neither is looked for again."""
     if "/" not in text:
         return text
-    return _COMMENT.sub(
-        lambda m: m.group() if m.group()[0] == '"' else re.sub(r"[^\r\n]", " ", m.group()), text
-    )
+    out: list[str] = []
+    done = pos = 0
+    strings = blocks = True
+    while True:
+        if strings:
+            hit = _SPECIAL.search(text, pos)
+            j = hit.start() if hit else -1
+        else:
+            j = text.find("/", pos)
+        if j < 0:
+            break
+        if text[j] == '"':
+            end = _string_end(text, j + 1)
+            if end < 0:  # unterminated: every later quote sits inside it
+                strings, pos = False, j + 1
+            else:
+                pos = end
+            continue
+        after = text[j + 1 : j + 2]
+        if after == "/":
+            end = text.find("\n", j)
+            end = len(text) if end < 0 else end
+        elif after == "*" and blocks:
+            end = text.find("*/", j + 2)
+            if end < 0:  # no `*/` after this one: none after a later `/*` either
+                blocks, pos = False, j + 1
+                continue
+            end += 2
+        else:
+            pos = j + 1
+            continue
+        out.append(text[done:j])
+        out.append(re.sub(r"[^\r\n]", " ", text[j:end]))
+        done = pos = end
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _string_end(text: str, pos: int) -> int:
+    """Just after the quote that closes the JSON string opened before `pos`; -1 if none."""
+    while True:
+        stop = _STRING_STOP.search(text, pos)
+        if stop is None:
+            return -1
+        if text[stop.start()] == '"':
+            return stop.start() + 1
+        pos = stop.start() + 2
+        if pos > len(text):
+            return -1
 
 
 def _children(node: Node) -> list[tuple[int, int]]:

@@ -89,6 +89,7 @@ AGENTS: dict[str, Agent] = {
                 ("SessionStart", "compact|resume|fork"),
                 ("Stop", None),
                 ("UserPromptSubmit", None),
+                ("PreCompact", None),
             ),
         ),
         Agent(
@@ -101,6 +102,7 @@ AGENTS: dict[str, Agent] = {
                 ("SessionStart", "resume|compact"),
                 ("Stop", None),
                 ("UserPromptSubmit", None),
+                ("PreCompact", None),
             ),
         ),
         Agent(
@@ -113,6 +115,7 @@ AGENTS: dict[str, Agent] = {
                 ("SessionStart", "resume"),
                 ("AfterAgent", None),
                 ("BeforeAgent", None),
+                ("PreCompress", None),
             ),
             entry_extra={"name": "asimov-hooks"},
             comments=True,
@@ -146,6 +149,7 @@ AGENTS: dict[str, Agent] = {
                 ("agentStop", None),
                 ("userPromptSubmitted", None),
                 ("sessionStart", None),
+                ("preCompact", None),
             ),
             grouped=False,
             # hooks run from the repository root; a hook over the timeout is dropped
@@ -163,6 +167,7 @@ AGENTS: dict[str, Agent] = {
                 ("SessionStart", None),
                 ("Stop", None),
                 ("UserPromptSubmit", None),
+                ("PreCompact", None),
             ),
             comments=True,
         ),

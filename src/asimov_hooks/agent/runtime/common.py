@@ -46,19 +46,31 @@ def agent_settings(config: Config) -> dict[str, Any]:
     files = section.get("checkpoint-files", {})
     if not isinstance(protocols, dict) or not isinstance(files, dict):
         raise ConfigError("agent.protocols and agent.checkpoint-files must be mappings")
-    return {
+    from .request_files import aimed_at_protocol_files
+
+    settings = {
         "turn-threshold": float(threshold),
         "checkpoint-message": message,
         "checkpoint-files": {k: v for k, v in files.items() if isinstance(v, str)},
         "protocols": {k: [x for x in v if isinstance(x, str)] for k, v in protocols.items()},
         "checkpoint-kinds": [k for k in section.get("checkpoint-kinds", []) if isinstance(k, str)],
         "context-budget": int(section.get("context-budget", 3000)),
+        "compact-message": _text(section, "compact-message"),
         "stale-days": _days(section.get("stale-days", 7)),
         "warmup-essentials": [
             k for k in section.get("warmup-essentials", []) if isinstance(k, str) and k
         ],
         "max-edits": int(section.get("max-edits", 1000)),
     }
+    # a committed config words the requests; it does not choose the files they name
+    return aimed_at_protocol_files(settings, config.base_dir)
+
+
+def _text(section: dict[str, Any], key: str) -> str:
+    value = section.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"agent.{key} must be a non-empty text")
+    return value
 
 
 def _days(value: Any) -> float:
@@ -108,12 +120,12 @@ def protocol_file(path: str, project: str) -> tuple[Config, str, str] | None:
     kind = config.kind_for(rel)
     if kind is None or config.excluded(rel):
         return None
-    if _secret(path, project):
+    if not_shared(path, project):
         return None
     return config, kind, rel
 
 
-def _secret(path: str, project: str) -> bool:
+def not_shared(path: str, project: str) -> bool:
     """Whether `path` is a file git ignores at a path no shipped protocol kind has: a
     config may declare it a kind (`.env`, `keys/*.pem`) for validation, but what it
     holds is never read into the agent's context."""

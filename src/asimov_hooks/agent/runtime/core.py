@@ -8,18 +8,33 @@
   shell command, compared after it: what it changed is trimmed, checked, reported).
 - stop / prompt / session_start: `agent.runtime.turns` (the unified turn timer, the loop
   guard, the re-read and checkpoint request after a restart).
+- pre_compact: `agent.runtime.compaction` (what the summary keeps, and the re-read
+  handed back after the compaction where no session start does it).
 """
 
 from __future__ import annotations
 
+import sys
+
 from ...validation.config import ConfigError
-from .model import POST_SHELL, POST_WRITE, PRE_SHELL, PRE_WRITE, PROMPT, SESSION_START, STOP
+from .model import (
+    POST_SHELL,
+    POST_WRITE,
+    PRE_COMPACT,
+    PRE_SHELL,
+    PRE_WRITE,
+    PROMPT,
+    SESSION_START,
+    STOP,
+)
 from .payload import EventError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from .model import Answer, Event
 
+# the numbers-only record: loaded only once a handler notes something or an answer is given
+RECORD = __name__.rpartition(".")[0] + ".record"
 # (module, function) per kind: an event imports only its own handler's module
 HANDLERS = {
     PRE_WRITE: ("writes", "pre_write"),
@@ -29,6 +44,7 @@ HANDLERS = {
     SESSION_START: ("turns", "session_start"),
     PRE_SHELL: ("shellwatch", "pre_shell"),
     POST_SHELL: ("shellwatch", "post_shell"),
+    PRE_COMPACT: ("compaction", "pre_compact"),
 }
 
 
@@ -39,9 +55,19 @@ def handle(event: Event) -> Answer | None:
         from . import writes as handlers
     elif module == "turns":
         from . import turns as handlers
+    elif module == "compaction":
+        from . import compaction as handlers
     else:
         from . import shellwatch as handlers
+    record = sys.modules.get(RECORD)
+    if record is not None:
+        record.NOTES.clear()  # nothing left from an earlier event run in this process
     try:
-        return getattr(handlers, name)(event)
+        answer = getattr(handlers, name)(event)
     except ConfigError as exc:
         raise EventError(f"configuration: {exc}") from None
+    if answer is not None or RECORD in sys.modules:  # a handler noted something, or may say
+        from .record import flush
+
+        flush(event, answer)  # the numbers-only record for `asimov-hooks stats`: one append
+    return answer

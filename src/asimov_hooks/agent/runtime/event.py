@@ -135,7 +135,8 @@ def _main(args: list[str]) -> int:
         from .prefilter import governed
 
         event.targets = [path for path in event.targets if governed(path, event.project)]
-        event.edits = [edit for edit in event.edits if edit.path in event.targets]
+        kept = set(event.targets)  # a set: linear in the files a patch names
+        event.edits = [edit for edit in event.edits if edit.path in kept]
         if not event.targets:
             return EXIT_OK
     from .core import handle

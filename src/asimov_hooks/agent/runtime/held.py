@@ -1,4 +1,4 @@
-"""A trim before the write, held until the write has landed: the archive gains only
+"""A trim before the write, held until the write has happened: the archive gains only
 what actually left the file.
 
 The hook before a write hands the agent a changed input that leaves the trimmed
@@ -9,10 +9,13 @@ refuse it. So nothing is archived then. What the write would have left and the
 trimmed content are kept beside the turn state (one record per file, in the state
 directory's `trims/`), and the hook after the write, which the agent runs only for a
 write that happened, compares the file on disk with the trimmed content: when they
-are the same, the items the trim cut are appended to the archive, once (the record is
-claimed under a lock and removed). A refused write leaves a record that nothing
-claims: the next write of that file replaces it, and a record older than a day is
-dropped unread.
+are the same (and the file held something else before), the items the trim cut are
+appended to the archive, once (the record is claimed under a lock and removed). An
+agent that runs no hook after some writes (Codex CLI after a patch it runs from a
+shell command) has its records settled at the end of the turn (`sweep`, at the stop)
+or by the next trim of the same file (`hold`), by the same comparison. A refused
+write leaves a record that nothing claims: the stop of its turn drops it, and a
+record older than a day is dropped unread.
 
 Where the archive cannot be written after all (it changed in between), the file gets
 back what the model's write would have left, so nothing is lost, and the trim after
@@ -28,6 +31,8 @@ from ...fs.access import FileProblem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
+    from collections.abc import Callable
+
     from ...validation.config import Config
     from .model import Event
     from .pretrim import Cut
@@ -36,14 +41,20 @@ DIR_NAME = "trims"
 TTL = 24 * 3600  # a record no write claimed within a day: its write did not happen
 MAX_BYTES = 64 * 1024 * 1024  # two copies of a checkpoint within its byte limit
 
+Record = dict[str, object]
+
+
+def _trims_dir(event: Event) -> str:
+    from .turnlog import state_dir
+
+    return os.path.join(state_dir(event.turns), DIR_NAME)
+
 
 def _record_path(event: Event, path: str) -> str:
     import hashlib
 
-    from .turnlog import state_dir
-
     name = hashlib.sha256(os.fsencode(path)).hexdigest()[:32] + ".json"
-    return os.path.join(state_dir(event.turns), DIR_NAME, name)
+    return os.path.join(_trims_dir(event), name)
 
 
 def hold(event: Event, cut: Cut) -> bool:
@@ -61,12 +72,15 @@ def hold(event: Event, cut: Cut) -> bool:
         "path": cut.path,
         "session": event.session,
         "tool_use": event.tool_use,
+        "before": cut.before,
         "after": cut.after,
         "text": cut.text,
         "at": time.time(),
     }
     try:
         target = _record_path(event, cut.path)
+        if os.path.lexists(target):  # an earlier trim of this file that no hook settled
+            _settle(event, target, lambda held: _landed(held, event.project))
         # the state directory is the git directory's (walked from it), or one of ours
         # outside every work tree (an override, the user's state directory)
         make_dirs(os.path.dirname(target), git_internal=True)
@@ -103,29 +117,15 @@ def release(event: Event, path: str, config: Config, kind: str, rel: str) -> str
     target = _record_path(event, path)
     if not os.path.lexists(target):
         return None
-    record = _claim(event, target)
-    if record is None or record.get("path") != path:
-        return None
-    after, text = record.get("after"), record.get("text")
-    if not isinstance(after, str) or not isinstance(text, str):
-        return None
-    from ...fs.access import DEFAULT_MAX_BYTES, read_bytes
 
-    try:
-        landed = read_bytes(path, DEFAULT_MAX_BYTES, root=event.project, bound="resource bound")
-    except FileProblem:  # not a file any more: the trim after the write says why
-        return None
-    # (a tool may give the text the line ends of the file it replaces)
-    if landed.replace(b"\r\n", b"\n") != text.encode("utf-8", "surrogatepass").replace(
-        b"\r\n", b"\n"
-    ):
-        return None  # not the trimmed write: the trim after the write judges what is there
-    from .pretrim import archive, plan
+    def ours(record: Record) -> bool | None:
+        held_by, call = record.get("tool_use"), event.tool_use
+        if held_by and call and held_by != call:
+            return None  # another call's write of this file: its own hook settles it
+        return _landed(record, event.project)
 
-    cut = plan(path, config, kind, rel, None, after)
-    messages = archive(cut) if cut is not None and cut.text == text else None
+    messages = _settle(event, target, ours, (config, kind, rel))
     if messages is None:
-        _restore(path, event.project, after, text)
         return None
     return (
         f"asimov-hooks trimmed your {event.tool} of {rel} before it was written "
@@ -134,9 +134,55 @@ def release(event: Event, path: str, config: Config, kind: str, rel: str) -> str
     )
 
 
-def _claim(event: Event, target: str) -> dict[str, object] | None:
-    """The record, removed under the lock so that one hook alone archives it; None
-    when it is gone, unreadable, expired, or another tool call's."""
+def sweep(event: Event) -> None:
+    """At the end of a turn: archive the held trims whose write happened without a hook
+    after it, and drop the others of the same session (refused writes). Another session's
+    record whose write has not happened is left alone: that write may be under way."""
+    directory = _trims_dir(event)
+    if not os.path.isdir(directory):
+        return
+
+    def settled(record: Record) -> bool | None:
+        if _landed(record, event.project):
+            return True
+        return False if record.get("session") == event.session else None
+
+    for name in sorted(os.listdir(directory)):
+        if name.endswith(".json"):
+            _settle(event, os.path.join(directory, name), settled)
+
+
+def _landed(record: Record, project: str) -> bool:
+    """Whether the file holds the record's trimmed content, and held something else
+    when the trim was held (a write that changed nothing moved nothing out of it)."""
+    from ...fs.access import DEFAULT_MAX_BYTES, read_bytes
+
+    path, text, before = record.get("path"), record.get("text"), record.get("before")
+    if not isinstance(path, str) or not isinstance(text, str):
+        return False
+    try:
+        landed = read_bytes(path, DEFAULT_MAX_BYTES, root=project, bound="resource bound")
+    except FileProblem:  # no file, or not one any more
+        return False
+
+    def plain(data: bytes) -> bytes:  # a tool may give the text the file's line ends
+        return data.replace(b"\r\n", b"\n")
+
+    wanted = plain(text.encode("utf-8", "surrogatepass"))
+    if before is not None and plain(str(before).encode("utf-8", "surrogatepass")) == wanted:
+        return False
+    return plain(landed) == wanted
+
+
+def _settle(
+    event: Event,
+    target: str,
+    decide: Callable[[Record], bool | None],
+    found: tuple[Config, str, str] | None = None,
+) -> list[str] | None:
+    """Under the lock, the record at `target` is decided: True (its write happened:
+    archived, and what was done returned), False (dropped), None (left for later).
+    An unreadable or expired record is dropped."""
     import json
 
     from ...fs.access import locked, read_bytes, remove
@@ -150,20 +196,41 @@ def _claim(event: Event, target: str) -> dict[str, object] | None:
             record = json.loads(raw.decode("utf-8", "surrogatepass"))
         except (ValueError, UnicodeError):
             record = None
-        if isinstance(record, dict):
-            held_by, ours = record.get("tool_use"), event.tool_use
-            if held_by and ours and held_by != ours:
-                return None  # another call's write of this file: it claims it itself
+        at = record.get("at") if isinstance(record, dict) else None
+        fresh = isinstance(at, (int, float)) and 0 <= time.time() - at < TTL
+        verdict = decide(record) if fresh and isinstance(record, dict) else False
+        if verdict is None:
+            return None
         try:
             remove(target, git_internal=True)
         except (OSError, FileProblem):
             return None
-    if not isinstance(record, dict):
+        if not verdict or not isinstance(record, dict):
+            return None
+        return _archive_record(event, record, found)
+
+
+def _archive_record(
+    event: Event, record: Record, found: tuple[Config, str, str] | None
+) -> list[str] | None:
+    """Append what the held trim cut to the archive (what was done); where the archive
+    refuses it now, the file gets back what the model's write would have left."""
+    from .pretrim import archive, plan
+
+    path, after, text = record.get("path"), record.get("after"), record.get("text")
+    if not isinstance(path, str) or not isinstance(after, str) or not isinstance(text, str):
         return None
-    at = record.get("at")
-    if not isinstance(at, (int, float)) or not 0 <= time.time() - at < TTL:
-        return None
-    return record
+    if found is None:
+        from .common import protocol_file
+
+        found = protocol_file(path, event.project)
+        if found is None:
+            return None
+    cut = plan(path, *found, None, after)
+    messages = archive(cut) if cut is not None and cut.text == text else None
+    if messages is None:
+        _restore(path, event.project, after, text)
+    return messages
 
 
 def _restore(path: str, project: str, after: str, text: str) -> None:

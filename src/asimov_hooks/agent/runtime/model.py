@@ -30,7 +30,8 @@ PROMPT = "prompt"  # a prompt reaches the agent: a real one starts a turn
 SESSION_START = "session_start"  # a session starts (or restarts: see RESTART_SOURCES)
 PRE_SHELL = "pre_shell"  # a shell command is about to run: note the protocol files' state
 POST_SHELL = "post_shell"  # a shell command ran: trim, check, report what it changed
-KINDS = (PRE_WRITE, POST_WRITE, STOP, PROMPT, SESSION_START, PRE_SHELL, POST_SHELL)
+PRE_COMPACT = "pre_compact"  # the conversation is about to be compacted
+KINDS = (PRE_WRITE, POST_WRITE, STOP, PROMPT, SESSION_START, PRE_SHELL, POST_SHELL, PRE_COMPACT)
 
 # session-start sources, as adapters name them (each maps its agent's own words)
 STARTUP, RESUME, CLEAR, COMPACT, FORK = "startup", "resume", "clear", "compact", "fork"
@@ -58,6 +59,7 @@ class Event:
         "cap",
         "cwd",
         "edits",
+        "handback",
         "kind",
         "name",
         "project",
@@ -89,7 +91,15 @@ class Event:
         # turn timer alone), for an agent whose own loop count cannot be relied on
         self.cap: int | None = None
         self.source: str | None = None  # session_start: STARTUP, RESUME, ... or the agent's word
-        self.prompt: str | None = None  # prompt: the text submitted
+        # pre_compact: where the re-read after the compaction is handed back when no
+        # session start after it does: "prompt" (the next prompt hook's context) or
+        # "stop" (the agent's prompt hook cannot add context: the next stop asks for
+        # a checkpoint instead), or None (the event does not say a compaction happens);
+        # pre_compact's own `source` is its trigger (manual, auto)
+        self.handback: str | None = "prompt"
+        # prompt: the text submitted; None where no one typed one (an adapter says which
+        # prompts its agent makes itself)
+        self.prompt: str | None = None
         self.shell: str | None = None  # pre_shell / post_shell: the command's text
         self.tool_input: dict[str, Any] = {}  # the tool's input as the agent sent it
         # pre_write, where the agent takes a changed tool input: given {path: (its

@@ -61,6 +61,22 @@ def absolute(path: object, cwd: str, what: str) -> str:
     return os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
 
 
+def absolute_all(paths: "list[object]", cwd: str, what: str) -> list[str]:
+    """`absolute` of each path, each directory resolved once (a patch may name
+    thousands of files in a few directories)."""
+    real: dict[str, str] = {}
+    out = []
+    for path in paths:
+        if not isinstance(path, str) or not path or "\x00" in path:
+            raise EventError(f"event without a usable {what}")
+        path = os.path.normpath(os.path.join(cwd, path))  # an absolute path stays itself
+        directory = os.path.dirname(path)
+        if directory not in real:
+            real[directory] = os.path.realpath(directory)
+        out.append(os.path.join(real[directory], os.path.basename(path)))
+    return out
+
+
 def tool_name(payload: "dict[str, Any]", key: str = "tool_name") -> "str | None":
     """The payload's tool name (`key`): a string, or None when the payload has none.
     EventError when it is anything else (a list, a number): no tool has such a name."""
@@ -138,7 +154,7 @@ def tool_event(
     `file_path`, relative to the working directory or the project), the session's
     source mapped through `sources`, the prompt. A write before it runs gets
     `change(tool, tool_input)` as its edit."""
-    from .model import POST_WRITE, PRE_WRITE, SESSION_START, Edit, as_text
+    from .model import POST_WRITE, PRE_COMPACT, PRE_WRITE, SESSION_START, Edit, as_text
 
     event = begin(payload, agent, kinds, project_env)
     if event.kind in (PRE_WRITE, POST_WRITE):
@@ -160,6 +176,8 @@ def tool_event(
     elif event.kind == SESSION_START:
         source = as_text(payload.get("source"))
         event.source = sources.get(source, source) if source else None
+    elif event.kind == PRE_COMPACT:
+        event.source = as_text(payload.get("trigger"))
     elif event.kind is not None:
         event.prompt = payload.get("prompt") if isinstance(payload.get("prompt"), str) else None
     return event

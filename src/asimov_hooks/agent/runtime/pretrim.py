@@ -8,7 +8,7 @@ Code's Edit, Gemini CLI's replace, Copilot CLI's edit) replaces the whole curren
 file with it; a Codex patch gets a section per trimmed file that turns its current
 lines into the trimmed ones (`patch_rewrite`).
 
-The items the trim cuts are archived only once the write has landed (`held`): the
+The items the trim cuts are archived only once the write has happened (`held`): the
 agent's permission rules or its user may still refuse the changed call, and a write
 that did not happen must not move anything to the archive. What the write would have
 left equals what it leaves plus what the archive gains.
@@ -103,7 +103,8 @@ def archive(cut: Cut) -> list[str] | None:
         error = _archive(outcome, result, cut.config, newline, target, False, root)
     if error:
         return None
-    shown = os.path.relpath(outcome.archive or target, os.path.dirname(cut.path))
+    # from the top of the work tree, as the agent names files: `.asimov/` included
+    shown = os.path.relpath(outcome.archive or target, trim_archive.root_of(cut.path))
     full = [m for m in outcome.messages if m.startswith("the archive is full")]
     return [*result.messages, *full, f"archived what was removed to {shown}"]
 
@@ -130,7 +131,18 @@ def trim_first(
             return None
         refused = [path for path, cut in pending.items() if not hold(event, cut)]
         if not refused:
+            for cut in pending.values():
+                _note(cut)
             return new_input
         for path in refused:  # trimmed after the write instead; the others built again
             del pending[path]
     return None
+
+
+def _note(cut: Cut) -> None:
+    """The trim, in numbers, for `asimov-hooks stats`."""
+    from .record import note_pretrim
+
+    kind = cut.config.kind_for(cut.rel)
+    if kind is not None:
+        note_pretrim(cut.config, kind, cut.after, cut.text, cut.result.removed)

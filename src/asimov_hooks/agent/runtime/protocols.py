@@ -140,13 +140,42 @@ def asimov_path(config: Config, settings: dict[str, Any], top: str) -> str:
 
 
 def message(config: Config, settings: dict[str, Any], top: str, protocols: list[str]) -> str:
-    """The checkpoint message naming the files of `protocols`."""
+    """The checkpoint message naming the files of `protocols`; when the Asimov checkpoint
+    is still the example `init` wrote, it says so."""
+    if settings.get("refused"):
+        from .request_files import say_refused
+
+        say_refused(settings)
     texts = settings["checkpoint-files"]
     parts = [texts[p] for p in protocols if p in texts]
     files = " and ".join(parts) if parts else "your checkpoint"
-    if "{path}" in files:
-        files = files.replace("{path}", asimov_path(config, settings, top))
-    return settings["checkpoint-message"].replace("{files}", files)
+    if "{path}" in files or "{sprint}" in files:
+        path = asimov_path(config, settings, top)
+        folder = os.path.dirname(path)  # `.asimov/`: the layout keeps its sprint there too
+        sprint = f"{folder}/sprint.yaml" if folder else "sprint.yaml"
+        files = files.replace("{path}", path).replace("{sprint}", sprint)
+    text = settings["checkpoint-message"].replace("{files}", files)
+    if "asimov" in protocols:
+        path = asimov_path(config, settings, top)
+        if _is_example(os.path.join(top, path), top):
+            text += (
+                f" {path} still holds the example `asimov-hooks init` wrote: keep its shape, "
+                "replace its values."
+            )
+    return text
+
+
+EXAMPLE_MARK = "# Example checkpoint written by asimov-hooks init"
+
+
+def _is_example(path: str, top: str) -> bool:
+    from ...fs.access import FileProblem, read_head
+
+    try:
+        head = read_head(path, len(EXAMPLE_MARK) + 3, root=top)[0]
+    except (FileProblem, OSError):
+        return False
+    return head.removeprefix(b"\xef\xbb\xbf").startswith(EXAMPLE_MARK.encode())
 
 
 def _squash(text: str) -> str:

@@ -16,12 +16,14 @@ from __future__ import annotations
 import re
 
 PATCH_COMMANDS = ("apply_patch", "applypatch")
-# `[cd DIR &&] apply_patch <<['"]TAG['"]` up to the end of that line; the body runs to
-# a line that is exactly TAG (leading tabs too with <<-)
+# `[cd DIR &&] apply_patch <<['"]TAG['"]`; the body starts on the next line and runs to
+# a line that is exactly TAG (leading tabs too with <<-). The blanks before a command do
+# not cross a line end (a line end is itself the separator): otherwise every line of a
+# run of blank lines would be tried against the whole rest of the run.
 _HEREDOC = re.compile(
-    r"(?:^|[;&|(\n]\s*)(?:cd\s+(?P<dir>'[^']*'|\"[^\"]*\"|[^\s;&|]+)\s*&&\s*)?"
+    r"(?:^|[;&|(\n][^\S\n]*)(?:cd\s+(?P<dir>'[^']*'|\"[^\"]*\"|[^\s;&|]+)\s*&&\s*)?"
     r"(?:apply_patch|applypatch)\s*<<(?P<dash>-?)\s*"
-    r"(?P<q>['\"]?)(?P<tag>[A-Za-z_][A-Za-z0-9_]*)(?P=q)[^\n]*\n"
+    r"(?P<q>['\"]?)(?P<tag>[A-Za-z_][A-Za-z0-9_]*)(?P=q)"
 )
 _OC_WRITER = re.compile(
     r"(?:^|[\s;&|(/])(?:asimov-hooks|asimov_hooks)\s+oc\s+(?:update|done|new)(?:\s|$)"
@@ -48,20 +50,39 @@ def _unquote(word: str) -> str:
 
 def patches(command: str) -> list[tuple[str | None, str]]:
     """(the directory it `cd`s into first or None, the patch text) for each patch the
-    command hands to apply_patch, in order."""
+    command hands to apply_patch, in order.
+
+    One pass: each heredoc's body is read line by line up to its end marker, and the
+    next heredoc is looked for after it (a body is text, not commands)."""
     found: list[tuple[str | None, str]] = []
-    for match in _HEREDOC.finditer(command):
-        lines = command[match.end() :].split("\n")
+    pos = 0
+    while True:
+        match = _HEREDOC.search(command, pos)
+        if match is None:
+            break
+        start = command.find("\n", match.end())
+        if start < 0:
+            break  # no line after the operator: no body, here or further on
+        tag, dash = match.group("tag"), match.group("dash")
         body: list[str] = []
-        for line in lines:
-            probe = line.lstrip("\t") if match.group("dash") else line
-            if probe.rstrip("\r") == match.group("tag"):
+        at = start + 1
+        end = -1
+        while at <= len(command):
+            stop = command.find("\n", at)
+            line = command[at:] if stop < 0 else command[at:stop]
+            probe = line.lstrip("\t") if dash else line
+            if probe.rstrip("\r") == tag:
+                end = len(command) if stop < 0 else stop  # the line end separates
                 break
-            body.append(probe if match.group("dash") else line)
-        else:
-            continue  # no end marker: the shell rejects it
+            body.append(probe)
+            if stop < 0:
+                break
+            at = stop + 1
+        if end < 0:
+            break  # no end marker: the shell rejects it, and it runs to the end
         directory = match.group("dir")
         found.append((_unquote(directory) if directory else None, "\n".join(body) + "\n"))
+        pos = end
     if not found:
         found += _argument_patches(command)
     return found

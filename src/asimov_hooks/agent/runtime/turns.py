@@ -18,6 +18,10 @@ restart (the checkpoint-injection design, ADR-007's self-healing re-read).
   one; with no checkpoint yet, the message alone asks for one. That counts as a
   checkpoint delivered (`last_checkpoint_at = now`).
 
+After a compaction no session start followed (`compaction`): the next prompt hands
+the checkpoint back, once; where the agent's prompt hook cannot add context, the next
+stop asks for a fresh checkpoint whatever the timer says.
+
 A repository that uses no checkpoint protocol is never asked.
 """
 
@@ -27,7 +31,7 @@ import time
 
 from . import protocols
 from .common import open_store, project_config, session_of, warn
-from .model import RESTART_SOURCES, Answer
+from .model import COMPACT, RESTART_SOURCES, Answer
 from .payload import EventError
 
 TYPE_CHECKING = False
@@ -41,24 +45,43 @@ def prompt(event: Event) -> Answer | None:
     session = session_of(event)
     if event.prompt is None or not event.prompt.strip():
         return None  # nothing typed: a tool result going back to the model, not a turn
+    handed = _handback(event)  # the re-read no session start gave after a compaction
     _config, settings = project_config(event)
     if protocols.is_checkpoint_message(event.prompt, settings):
-        return None  # checkpoint messages are invisible to session state
+        return handed  # checkpoint messages are invisible to session state
     try:  # a record beside the turn state, folded in by the next event that reads it
         append(PROMPT, session, event.turns, time.time())
     except StateError as exc:
         raise EventError(str(exc)) from None
-    return None
+    return handed
+
+
+def _handback(event: Event) -> Answer | None:
+    from . import compaction
+
+    if not compaction.claim(event, compaction.PROMPT):
+        return None
+    event.source = COMPACT
+    return session_start(event)
 
 
 def stop(event: Event) -> Answer | None:
     from .state import StateError
 
     session = session_of(event)
+    _settle_trims(event)
     if event.aborted:
         return None  # the user ended the turn: a continuation would override them
     config, settings = project_config(event)
     threshold = settings["turn-threshold"]
+    from . import compaction
+
+    if compaction.claim(event, compaction.STOP):  # compacted, and nothing can hand it back
+        used = protocols.used(config, settings, event.project)
+        if used:
+            _delivered(event)
+            reason = protocols.message(config, settings, event.project, used)
+            return Answer("block", reason=f"The conversation was compacted. {reason}")
     try:
         with open_store(event.turns) as store:
             # most stops end a quick turn: told from the state alone, before asking git
@@ -78,9 +101,35 @@ def stop(event: Event) -> Answer | None:
     return Answer("block", reason=protocols.message(config, settings, event.project, used))
 
 
+def _settle_trims(event: Event) -> None:
+    """The trims held before this turn's writes (`held`): archived where the write
+    happened with no hook after it, dropped where it was refused."""
+    from ...validation.config import ConfigError
+    from .held import sweep
+    from .turnlog import StateError
+
+    try:
+        sweep(event)
+    except (StateError, OSError, EventError, ConfigError) as exc:
+        warn(f"the trims held before this turn's writes were not settled: {exc}")
+
+
+def _delivered(event: Event) -> None:
+    from .state import StateError
+
+    try:
+        with open_store(event.turns) as store:
+            store.checkpoint_delivered(session_of(event), event.turns, time.time())
+    except (StateError, EventError) as exc:
+        warn(f"the checkpoint request was not recorded: {exc}")
+
+
 def session_start(event: Event) -> Answer | None:
     if event.source not in RESTART_SOURCES:
         return None
+    from .compaction import drop
+
+    drop(event)  # the re-read is given here, not at the next prompt
     config, settings = project_config(event)
     top = event.project
     used = protocols.used(config, settings, top)

@@ -98,6 +98,9 @@ def _judge(
     except CannotSimulate:
         return  # the tool fails by itself and tells the agent why
     except TooBig as big:
+        from .record import note_refusal
+
+        note_refusal(config, kind, ["max-bytes-hard"], None)
         grown = "a file" if before is None else f"{rel} from {size:,} bytes to"
         refusals.append(
             f"asimov-hooks refused this {event.tool} of {rel}: it would make {grown} "
@@ -129,10 +132,13 @@ def _judge(
         advice = (
             "Write it again with current state only (milestone, status, in_progress, the "
             "last few completed items, the first few next_steps); history belongs in "
-            "sprint.yaml."
+            + ("/".join([*rel.split("/")[:-1], "sprint.yaml"]) + ".")
             if kind in trim_settings(config).kinds
             else "Fix these and write the file again."
         )
+        from .record import note_refusal
+
+        note_refusal(config, kind, [f.rule for f in new], after)
         refusals.append(
             f"asimov-hooks refused this {event.tool} of {rel} ({description}): the file it "
             f"would leave has new errors{after_trim}:\n"
@@ -210,12 +216,16 @@ def post_write(event: Event) -> Answer | None:
 
 
 def _after_write(event: Event, path: str, config: Config, kind: str, rel: str) -> list[str]:
+    from .record import Written
+
     notes: list[str] = []
     settings = trim_settings(config)
+    seen = Written(path, config, kind, event.project)  # sizes only, for `asimov-hooks stats`
     if kind in settings.kinds and not _left_as_it_is(path, config, kind, rel, settings):
         from ...trim.trimmer import fix_file
 
         outcome = fix_file(path, config)
+        seen.trim(outcome)
         if outcome.written:
             notes.append(
                 f"asimov-hooks trimmed {rel} after your {event.tool} (ADR-007 rolling window): "
@@ -224,11 +234,13 @@ def _after_write(event: Event, path: str, config: Config, kind: str, rel: str) -
             )
         if outcome.error:
             notes.append(f"asimov-hooks could not bring {rel} within its limits: {outcome.error}")
+    seen.note()
     result = checker(config).check(path)
-    findings = [line(rel, f) for f in result.findings if f.level in ("error", "warning")]
-    if findings:
-        notes.append(f"asimov-hooks checked {rel}:\n" + "\n".join(f"- {f}" for f in findings))
-    return notes
+    from .news import report
+
+    found = [f for f in result.findings if f.level in ("error", "warning")]
+    told = report(event, config, path, rel, found)  # only what this write changed
+    return notes + ([told] if told else [])
 
 
 # merge/pending.NAME (a test holds them together): the merge package is not loaded to

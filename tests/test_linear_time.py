@@ -1,0 +1,201 @@
+"""Every regular expression and position search that reads repository or payload text
+grows linearly with it: a hostile input (a committed file, an agent's tool call) costs
+time in proportion to its size, never its square.
+
+Each case builds an input of size n whose shape is the worst one known for its
+expression (runs of blank lines, openings that never close, separators repeated) and
+runs the code that reads it at n and at 4n. The ratio of the two costs (CPU time of
+this process, the best of a few runs) must stay near 4: a quadratic path gives 16.
+Nothing here asserts an absolute time; a ratio that misses is measured again, at a
+larger n, before it fails.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+FACTOR = 4
+LIMIT = FACTOR * 2.2  # linear: about 4; n log n: under 5; quadratic: 16
+FLOOR = 0.004  # seconds: n doubles until the small run costs this much, so noise is small
+TRIES = 3
+
+
+def cost(run: Callable[[], object], reps: int = 3) -> float:
+    best = float("inf")
+    for _ in range(reps):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+        if best > 0.25:
+            break  # long enough to be measured once
+    return best
+
+
+def ratio_at(case: Callable[[int], Callable[[], object]], n: int) -> tuple[int, float]:
+    """(the n used, cost at FACTOR * n / cost at n), n doubled until its run is measurable."""
+    small = cost(case(n))
+    while small < FLOOR and n < 1 << 22:
+        n *= 2
+        small = cost(case(n))
+    big = cost(case(n * FACTOR), reps=2)
+    return n, big / max(small, 1e-9)
+
+
+def assert_linear(case: Callable[[int], Callable[[], object]], n: int) -> None:
+    seen = []
+    for _ in range(TRIES):
+        n, ratio = ratio_at(case, n)
+        seen.append((n, round(ratio, 1)))
+        if ratio < LIMIT:
+            return
+        if ratio > 1.5 * LIMIT:
+            break  # no noise makes this much: the square shows
+        n *= 2  # measured again a little larger: start-up costs weigh less
+    pytest.fail(f"cost grows faster than the input: (n, cost(4n)/cost(n)) = {seen}")
+
+
+# -- the cases: name -> (build(n) -> the call to time, a starting n) ------------------
+
+
+def _shell_patches(text: Callable[[int], str]) -> Callable[[int], Callable[[], object]]:
+    from asimov_hooks.agent.runtime.shellcmd import patches
+
+    def case(n: int) -> Callable[[], object]:
+        command = text(n)
+        return lambda: patches(command)
+
+    return case
+
+
+def _blank_comments(text: Callable[[int], str]) -> Callable[[int], Callable[[], object]]:
+    from asimov_hooks.agent.install.jsonedit import blank_comments
+
+    def case(n: int) -> Callable[[], object]:
+        settings = text(n)
+        return lambda: blank_comments(settings)
+
+    return case
+
+
+_REPO: list[str] = []
+
+
+def _repo() -> str:
+    """One git repository for the cases that run a whole hook (made on first use)."""
+    if not _REPO:
+        import tempfile
+
+        from conftest import git_init, write
+
+        repo = git_init(tempfile.mkdtemp(prefix="linear-"))
+        write(repo, "warmup.yaml", "identity:\n  project: demo\n")
+        _REPO.append(repo)
+    return _REPO[0]
+
+
+def _codex_hook(tool: str, command: Callable[[int], str], post: bool = False):
+    """Codex's PreToolUse (PostToolUse) hook, a whole `agent-event` run in this process."""
+    import json
+
+    from conftest import call_script
+
+    def case(n: int) -> Callable[[], object]:
+        repo = _repo()
+        payload = json.dumps({
+            "session_id": "019a4f2e-7c3b-7d10-9a41-2b8e5c6d7f80",
+            "cwd": repo,
+            "hook_event_name": "PostToolUse" if post else "PreToolUse",
+            "turn_id": "turn-1",
+            "tool_use_id": "call_1",
+            "tool_name": tool,
+            "tool_input": {"command": command(n)},
+        })  # fmt: skip
+
+        def run() -> None:
+            proc = call_script("asimov-hooks", "agent-event", "--agent", "codex", cwd=repo,
+                               stdin=payload)  # fmt: skip
+            assert proc.returncode == 0, proc.stderr
+
+        return run
+
+    return case
+
+
+def _codex_event(tool: str, command: Callable[[int], str]):
+    """What Codex's adapter reads of a PreToolUse event: the files each patch names."""
+    from asimov_hooks.agent.agents import codex
+
+    def case(n: int) -> Callable[[], object]:
+        payload = {
+            "session_id": "019a4f2e-7c3b-7d10-9a41-2b8e5c6d7f80",
+            "cwd": _repo(),
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": {"command": command(n)},
+        }
+        return lambda: codex.normalize(payload)
+
+    return case
+
+
+def _sections(n: int) -> str:
+    return (
+        "*** Begin Patch\n"
+        + "".join(f"*** Add File: d/f{i}.txt\n+x\n" for i in range(n))
+        + "*** End Patch\n"
+    )
+
+
+HEREDOC = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: f{i}.txt\n+x\n*** End Patch\nEOF\n"
+
+CASES: dict[str, tuple[Callable[[int], Callable[[], object]], int]] = {
+    # Codex's shell commands (agent/runtime/shellcmd.py)
+    "heredoc of blank lines": (_shell_patches(lambda n: "apply_patch <<'EOF'\n" + "\n" * n), 64),
+    "heredoc of blank lines, closed": (
+        _shell_patches(lambda n: "apply_patch <<'EOF'\n" + "\n" * n + "EOF\n"),
+        64,
+    ),
+    "blank lines, no heredoc": (_shell_patches(lambda n: "echo\n" + "\n \t" * n + "x"), 64),
+    "many heredocs": (
+        _shell_patches(lambda n: "".join(HEREDOC.format(i=i) for i in range(n))),
+        64,
+    ),
+    "heredoc operators on one line": (
+        _shell_patches(lambda n: "apply_patch <<EOF;" * n),
+        64,
+    ),
+    "unclosed quoted cd": (_shell_patches(lambda n: ';cd "x' * n + "\n"), 64),
+    "codex adapter: patch sections": (_codex_event("apply_patch", _sections), 4096),
+    "codex adapter: heredocs": (
+        _codex_event("Bash", lambda n: "".join(HEREDOC.format(i=i) for i in range(n))),
+        1024,
+    ),
+    "codex PreToolUse: heredocs": (
+        _codex_hook("Bash", lambda n: "".join(HEREDOC.format(i=i) for i in range(n))),
+        64,
+    ),
+    "codex PostToolUse: heredocs": (
+        _codex_hook("Bash", lambda n: "".join(HEREDOC.format(i=i) for i in range(n)), True),
+        64,
+    ),
+    "codex PreToolUse: blank heredoc": (
+        _codex_hook("Bash", lambda n: "apply_patch <<'EOF'\n" + "\n" * n + "EOF\n"),
+        64,
+    ),
+    # a committed .gemini/settings.json (agent/install/jsonedit.py)
+    "settings: comments that never close": (_blank_comments(lambda n: "{/* " * n), 64),
+    "settings: strings that never close": (_blank_comments(lambda n: '/"' + '\\"' * n), 64),
+    "settings: comments and strings": (
+        _blank_comments(lambda n: '{"a": "//", /* b */ "c": 1} // d\n' * n),
+        64,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_grows_linearly(name: str) -> None:
+    case, n = CASES[name]
+    assert_linear(case, n)
