@@ -316,6 +316,58 @@ CASES.update(
 )
 
 
+_BIG_REPO: list[str] = []
+_RAISED = (
+    "{rules: {max-bytes-hard: {max: 100000000}, max-bytes-soft: {max: 100000000},"
+    " max-lines-hard: {max: 100000000}, max-lines-soft: {max: 100000000}}}"
+)
+
+
+def _validate(rel: str, text: Callable[[int], str]):
+    """validate's check of one file, its size limits raised so that every reader and
+    rule reads the whole hostile text (a config may raise them as far)."""
+
+    def case(n: int) -> Callable[[], object]:
+        import os
+
+        from asimov_hooks.validation.config import load_config
+        from asimov_hooks.validation.engine import Checker
+
+        if not _BIG_REPO:
+            import tempfile
+
+            from conftest import git_init, write
+
+            repo = git_init(tempfile.mkdtemp(prefix="linear-big-"))
+            kinds = ("asimov-checkpoint", "asimov-warmup", "oc-checkpoint", "claude-md")
+            write(
+                repo,
+                ".asimov-hooks.yaml",
+                "kinds:\n" + "".join(f"  {k}: {_RAISED}\n" for k in kinds),
+            )
+            _BIG_REPO.append(repo)
+        repo = _BIG_REPO[0]
+        config = load_config(None, start=repo)
+        data = text(n).encode("utf-8", "surrogatepass")
+        path = os.path.join(repo, rel)
+        return lambda: Checker(config, None, set()).check(path, data)
+
+    return case
+
+
+for _rel, _shapes in (
+    (".claude_checkpoint.yaml", YAML_SHAPES),
+    ("warmup.yaml", YAML_SHAPES),
+    (".checkpoints/s.checkpoint.json", JSON_SHAPES),
+    ("CLAUDE.md", MARKDOWN_SHAPES),
+):
+    CASES.update({f"validate {_rel} {k}": (_validate(_rel, f), 64) for k, f in _shapes.items()})
+CASES["validate .claude_checkpoint.yaml unknown keys"] = (
+    _validate(".claude_checkpoint.yaml", lambda n: "".join(f"k{i}: v\n" for i in range(n))),
+    64,
+)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_grows_linearly(name: str) -> None:
     case, n = CASES[name]

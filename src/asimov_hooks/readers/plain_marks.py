@@ -11,6 +11,8 @@ nodes of the whole text. `tests/test_simple_yaml.py` holds both to libyaml's mar
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
     from typing import Any
@@ -104,23 +106,18 @@ def _top_mark(text: str, path: Any, on_key: bool) -> tuple[int, int] | None:
     """`_position` of the document (`()`) or of a top-level key's path in a plain-shape
     text, from the key's line alone; None for a key that is no plain word (the marked
     nodes say: no such key)."""
-    start, indent = _first_row(text)
+    start, indent, keys, starts = _index(text)
     if not path:
         return start + 1, indent + 1
     part = path[0]
     key = str(part).lower() if isinstance(part, bool) else str(part)
     if not key.replace("-", "_").replace(".", "_").replace("/", "_").isidentifier():
         return None
-    head = " " * indent + key + ":"
-    at = 0 if text.startswith(head) else _line_with(text, head, 0)
-    while at >= 0:
-        end = at + len(head)
-        if end == len(text) or text[end] in " \n":
-            break  # `key:` ends there (not `key:x`, nor a longer key)
-        at = _line_with(text, head, end)
-    else:
+    at = keys.get(key, -1)
+    if at < 0:
         return start + 1, indent + 1  # no such key: the document's mark
-    line = text.count("\n", 0, at)
+    end = at + indent + len(key) + 1
+    line = bisect_right(starts, at) - 1
     stop = text.find("\n", at)
     after = text[end : stop if stop >= 0 else len(text)].rstrip(" ")
     rest = after.lstrip(" ")
@@ -135,10 +132,35 @@ def _top_mark(text: str, path: Any, on_key: bool) -> tuple[int, int] | None:
     return line + 1, indent + colon + 2  # an empty value, just after the `:`
 
 
-def _line_with(text: str, head: str, at: int) -> int:
-    """Where the first line from `at` on that starts with `head` starts, or -1."""
-    found = text.find("\n" + head, at)
-    return found + 1 if found >= 0 else -1
+# one text's index, kept while its findings are placed (one finding each, thousands of
+# unknown keys): the first row, each top-level key's first `key:` line, the line starts
+_INDEX: list[Any] = []
+
+
+def _index(text: str) -> tuple[int, int, dict[str, int], list[int]]:
+    """(line and indentation of the first row, where each key of that indentation first
+    stands as `key:` followed by a blank, a line end or the text's end, where each line
+    starts), worked out in one pass and kept for the next finding in the same text."""
+    if _INDEX and _INDEX[0] is text:
+        return _INDEX[1]
+    start, indent = _first_row(text)
+    pad = " " * indent
+    keys: dict[str, int] = {}
+    starts = [0]
+    at = 0
+    while True:
+        stop = text.find("\n", at)
+        end = len(text) if stop < 0 else stop
+        if text.startswith(pad, at) and text[at + indent : at + indent + 1] not in (" ", ""):
+            colon = text.find(":", at + indent, end)
+            if colon >= 0 and (colon + 1 == len(text) or text[colon + 1] in " \n"):
+                keys.setdefault(text[at + indent : colon], at)
+        if stop < 0:
+            break
+        at = stop + 1
+        starts.append(at)
+    _INDEX[:] = [text, (start, indent, keys, starts)]
+    return _INDEX[1]
 
 
 def _first_row(text: str) -> tuple[int, int]:
