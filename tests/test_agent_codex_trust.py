@@ -22,6 +22,7 @@ LABEL = {
     "SessionStart": "session_start",
     "Stop": "stop",
     "UserPromptSubmit": "user_prompt_submit",
+    "PreCompact": "pre_compact",
 }
 
 

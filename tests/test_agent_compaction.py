@@ -111,3 +111,12 @@ def test_a_repository_without_a_checkpoint_protocol_is_left_alone(tmp_path, isol
     assert proc.returncode == 0 and proc.stdout == ""
     assert event("gemini", "pre_compress", plain) is None
     assert event("gemini", "before_agent", plain, prompt="go") is None
+
+
+def test_an_older_qwen_session_start_without_precompact_is_handed_back_at_the_prompt(repo) -> None:
+    """Qwen Code 0.15.10 fires SessionStart `compact` but drops its answer, and has no
+    PreCompact: the next prompt gives the checkpoint back, once."""
+    event("qwen", "session_start_resume", repo, source="compact")
+    first = context(event("qwen", "user_prompt_submit", repo, prompt="carry on"))
+    assert "Session compact" in first and GOOD_CHECKPOINT in first
+    assert event("qwen", "user_prompt_submit", repo, prompt="more") is None

@@ -26,127 +26,20 @@ class GitError(Exception):
     """git is missing or refused; reported as one line, exit code 2."""
 
 
-# git subcommands that open every .gitignore / .gitattributes on their way
-READS_IGNORE_FILES = frozenset(
-    {"ls-files", "check-ignore", "check-attr", "status", "add", "commit", "clean", "stash", "merge"}
-)
-_GIT_READS = (".gitignore", ".gitattributes")
-# `ls-files` lists the index alone, opening neither file, unless one of these asks it to
-# list or weigh what is not tracked, or to show attributes
-_LS_FILES_READS = ("-o", "--others", "-i", "--ignored", "--exclude-standard", "--eol", "--format")
-
-
 def blocking_git_file(cwd: str | None = None, paths: list[str] | None = None) -> str | None:
-    """A `.gitignore` or `.gitattributes` that git would open in the work tree holding
-    `cwd` and that is a FIFO, a socket or a device: git's open blocks on a FIFO for
-    ever. One line naming it, or None.
+    """`gitfiles.blocking_git_file`: a file git would open and wait on for ever."""
+    from .gitfiles import blocking_git_file as blocking
 
-    git opens these files in every directory it visits: for `paths` (what
-    `check-ignore`/`check-attr` are asked about, relative to `cwd`) the top and each
-    directory down to each path; otherwise every directory a listing or a status walks
-    into, so the whole work tree is looked at: its directories are listed, nothing is
-    opened, no link is followed, and `.git/` and nested repositories (which git does not
-    enter) are skipped."""
-    here = os.path.realpath(cwd or os.getcwd())
-    top = find_toplevel(here)
-    if top is None:
-        return None
-    found = _special_git_file(top) if paths is None else _special_on_paths(top, here, paths)
-    if found is None:
-        return None
-    from .fs.access import show
-
-    kind = "a FIFO" if found[1] else "not a regular file"
-    return f"{show(found[0])} is {kind}: git would wait on it for ever; refused (remove it)"
+    return blocking(cwd, paths)
 
 
 def would_block(
     args: tuple[str, ...] | list[str], cwd: str | None, stdin: str | None
 ) -> str | None:
-    """`blocking_git_file` for `git *args` run in `cwd`: None when the subcommand opens
-    no `.gitignore`/`.gitattributes`, or none of those it opens is a special file."""
-    if not args or args[0] not in READS_IGNORE_FILES:
-        return None
-    if args[0] == "ls-files" and not any(
-        arg.split("=", 1)[0] in _LS_FILES_READS or arg.startswith("--exclude-per-directory")
-        for arg in args[1 : list(args).index("--") if "--" in args else None]
-    ):
-        return None  # the index alone: no need to look at every directory of the tree
-    if args[0] in ("check-ignore", "check-attr"):
-        listed = list(args[list(args).index("--") + 1 :]) if "--" in args else []
-        if "--stdin" in args and stdin:
-            listed += [p for p in stdin.split("\0" if "-z" in args else "\n") if p]
-        return blocking_git_file(cwd, listed)
-    return blocking_git_file(cwd)
+    """`gitfiles.would_block`: why `git *args` in `cwd` would wait for ever, or None."""
+    from .gitfiles import would_block as blocks
 
-
-def _special_on_paths(top: str, here: str, paths: list[str]) -> tuple[str, bool] | None:
-    dirs = {top}
-    for path in [here, *(os.path.join(here, p) for p in paths)]:
-        rel = os.path.relpath(os.path.dirname(path) if path != here else path, top)
-        if rel == "." or rel.startswith(".."):
-            continue
-        current = top
-        for part in rel.split(os.sep):
-            current = os.path.join(current, part)
-            dirs.add(current)
-    for directory in sorted(dirs):
-        found = _special_in(top, directory)
-        if found is not None:
-            return found
-    return None
-
-
-def _special_in(top: str, directory: str) -> tuple[str, bool] | None:
-    for name in _GIT_READS:
-        path = os.path.join(directory, name)
-        try:
-            found = _special(top, path, os.lstat(path).st_mode)
-        except OSError:
-            continue
-        if found is not None:
-            return found
-    return None
-
-
-def _special(top: str, path: str, mode: int) -> tuple[str, bool] | None:
-    """(path from `top`, whether a FIFO) when `mode` is neither a file, a directory nor
-    a link: the kinds of file git would block on when it opens one by name."""
-    import stat
-
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode):
-        return None
-    return os.path.relpath(path, top).replace(os.sep, "/"), stat.S_ISFIFO(mode)
-
-
-def _special_git_file(top: str) -> tuple[str, bool] | None:
-    """(path from `top`, whether a FIFO) of the first `.gitignore`/`.gitattributes` in
-    the work tree that is neither a file, a directory nor a link; None when none is."""
-    todo = [top]
-    while todo:
-        directory = todo.pop()
-        try:
-            with os.scandir(directory) as listing:
-                entries = list(listing)
-        except OSError:
-            continue  # git reports a directory it cannot read itself
-        if directory != top and any(entry.name == ".git" for entry in entries):
-            continue  # a nested repository: git lists it, never enters it
-        for entry in entries:
-            if entry.name in _GIT_READS:
-                try:
-                    found = _special(top, entry.path, entry.stat(follow_symlinks=False).st_mode)
-                except OSError:
-                    continue
-                if found is not None:
-                    return found
-            elif entry.name != ".git":
-                try:
-                    if entry.is_dir(follow_symlinks=False):
-                        todo.append(entry.path)
-                except OSError:
-                    continue
-    return None
+    return blocks(args, cwd, stdin)
 
 
 def git(
@@ -209,21 +102,10 @@ def find_toplevel(start: str, for_git: bool = False) -> str | None:
 
 
 def find_git_dir(top: str) -> str | None:
-    """The git directory of the work tree `top` (`.git`, or where a `.git` file
-    of a linked worktree or submodule points), without starting git."""
-    dotgit = os.path.join(top, ".git")
-    if os.path.isdir(dotgit):
-        return dotgit
-    from .fs.access import FileProblem, read_bytes
+    """The git directory of the work tree `top` (`gitfiles.find_git_dir`)."""
+    from .gitfiles import find_git_dir as git_dir
 
-    try:  # the `.git` file is git's, not the checkout's: read, but bounded
-        raw = read_bytes(dotgit, 64 * 1024, confined=False)
-    except FileProblem:
-        return None
-    first = raw.decode("utf-8", "replace").split("\n", 1)[0].strip()
-    if first.startswith("gitdir:"):
-        return os.path.normpath(os.path.join(top, first[len("gitdir:") :].strip()))
-    return None
+    return git_dir(top)
 
 
 def git_path(name: str, cwd: str | None = None) -> str:

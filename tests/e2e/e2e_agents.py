@@ -27,7 +27,7 @@ HOMES = CACHE / "homes"  # not under /tmp: Codex refuses its helper binaries the
 
 
 # Switching a hook off, to see a test fail without it: ASIMOV_E2E_OFF names events
-# (comma-separated: pre, post, stop, prompt, start, or all); every agent run then finds,
+# (comma-separated: pre, post, stop, prompt, start, compact, or all); every agent run then finds,
 # first on its PATH, an `asimov-hooks` that answers those events with nothing (exit 0, no
 # output, as if the hook were not installed) and hands every other call to the real one.
 # `command` (not an event) removes the /checkpoint command `agent install` wrote.
@@ -38,6 +38,7 @@ OFF_EVENTS = {
     "stop": ("Stop", "AfterAgent", "agentStop"),
     "prompt": ("UserPromptSubmit", "BeforeAgent", "userPromptSubmitted"),
     "start": ("SessionStart", "sessionStart"),
+    "compact": ("PreCompact", "PreCompress", "preCompact"),
 }
 SHIM = """\
 import json, subprocess, sys

@@ -87,3 +87,37 @@ def test_a_resumed_session_is_told_to_stop_and_ask(resumed_claude) -> None:
         assert "proposed resolution: Add rate-limit middleware in sprint 2" in told
     else:
         assert "stale: not updated for more than 7 days (11d)" in told
+
+
+# the prompt size the scripted model reports to make the agent compact before its next call
+COMPACTING = {"claude": 985_000, "qwen": 195_000}
+KEEP = "Keep in this summary what a fresh checkpoint needs."
+
+
+@pytest.fixture(params=sorted(COMPACTING))
+def compacting(request, tmp_path, agent_commands, sink):  # noqa: F811
+    from test_e2e_agents import make_project
+
+    name = request.param
+    made = AGENTS[name](agent_commands[name], make_project(str(tmp_path / "project")))
+    made.sink_url = sink.url
+    install_hooks(made)
+    yield made
+    made.cleanup()
+
+
+def test_the_summary_is_asked_to_keep_what_the_checkpoint_lacks(compacting) -> None:
+    """Claude Code adds PreCompact's output to the summary's instructions, Qwen Code its
+    additionalContext: the compaction request the model gets carries the request to keep
+    what a fresh checkpoint needs, naming the checkpoint (ASIMOV_E2E_OFF=compact: not)."""
+    from e2e_agents import strings
+
+    agent = compacting
+    work = agent.shell("echo working")
+    work.tokens = COMPACTING[agent.name]
+    with agent.server_class([work, say("Done."), say("Done.")]) as srv:
+        ran(agent.run(srv, "Build the feature."))
+        compactions = [r for r in srv.requests if r.compaction]
+    assert len(compactions) == 1, "the agent did not compact (or compacted twice)"
+    asked = "\n".join(strings(compactions[0].body))
+    assert KEEP in asked and ".claude_checkpoint.yaml" in asked

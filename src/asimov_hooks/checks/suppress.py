@@ -64,18 +64,22 @@ def comment_style(fmt: str) -> str | None:
 
 
 def _directive(line: str, style: str) -> tuple[int, str] | None:
-    """(column of the mark, text after it) when `line` holds a directive comment."""
+    """(column of the mark, text after it) when `line` holds a directive comment. Each
+    mark costs the blanks before it and one search for `-->`: a line of marks is read
+    once, not once per mark."""
     at = line.find(MARK)
     while at != -1:
-        before = line[:at].rstrip(" \t")
+        start = at  # where the blanks before the mark begin
+        while start and line[start - 1] in " \t":
+            start -= 1
         if style == "#":
-            if before.endswith("#") and (len(before) == 1 or before[-2] in " \t"):
+            if start and line[start - 1] == "#" and (start == 1 or line[start - 2] in " \t"):
                 return at, line[at + len(MARK) :]
-        elif before.endswith("<!--"):
-            rest = line[at + len(MARK) :]
-            end = rest.find("-->")
-            if end != -1:
-                return at, rest[:end]
+        elif start >= 4 and line.startswith("<!--", start - 4):
+            end = line.find("-->", at + len(MARK))
+            if end == -1:
+                return None  # no comment closes after this mark, nor after any later one
+            return at, line[at + len(MARK) : end]
         at = line.find(MARK, at + 1)
     return None
 

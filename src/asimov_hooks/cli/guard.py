@@ -49,12 +49,16 @@ def flushed(code: int) -> int:
 def internal_error(prog: str, exc: BaseException) -> int:
     if isinstance(exc, BrokenPipeError):  # `... | head`: the reader left, nothing to say
         return broken_pipe()
+    from ..fs.access import show  # the message may quote what a file held
+    from ..gitutil import GitError
+
+    if isinstance(exc, GitError):  # git missing, failing, or a file it would wait on
+        sys.stderr.write(show(f"{prog}: error: {exc}") + "\n")
+        return 2
     if os.environ.get("ASIMOV_HOOKS_DEBUG"):  # the traceback, and the same exit code
         import traceback
 
         traceback.print_exception(type(exc), exc, exc.__traceback__)
-    from ..fs.access import show  # the message may quote what a file held
-
     sys.stderr.write(
         show(f"{prog}: internal error: {type(exc).__name__}: {exc} ")
         + "(set ASIMOV_HOOKS_DEBUG=1 for a traceback)\n"

@@ -40,6 +40,10 @@ def baseline(path: str, since: datetime.datetime) -> tuple[dict[str, Any] | None
         return None, None
     rel = os.path.relpath(os.path.realpath(path), root).replace(os.sep, "/")
     when = since.strftime("%Y-%m-%dT%H:%M:%SZ")
+    from ..gitutil import would_block
+
+    if would_block(("log",), root, None):
+        return None, None  # git would wait for ever on a file it opens: as without git
     try:
         proc = subprocess.run(
             ["git", "-C", root, "log", "-1", "--format=%H", f"--before={when}", "--", rel],

@@ -54,8 +54,9 @@ def _finite_float(text: str) -> float:
     return value
 
 
-# a JSON string, or a token Python's json module reads but JSON does not allow
-_STRING_OR = r'"(?:[^"\\]|\\.)*"|'
+# a JSON string, or a token Python's json module reads but JSON does not allow; a string
+# left open runs to the end (else each later quote would start a scan to the end again)
+_STRING_OR = r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|'
 
 
 def _token_position(text: str, token: str) -> tuple[int, int]:

@@ -165,9 +165,10 @@ def _git_ls_files(
     absolute), or None outside a work tree or without git."""
     import subprocess
 
-    from ..gitutil import GitError, blocking_git_file, toplevel
+    from ..gitutil import GitError, toplevel, would_block
 
-    blocked = blocking_git_file(directory if os.path.isdir(directory) else None)
+    here = directory if os.path.isdir(directory) else None
+    blocked = would_block(("ls-files", *which, "--", *specs), here, None)
     if blocked:  # git would open it and never return
         raise FileProblem("io-error", blocked)
     try:

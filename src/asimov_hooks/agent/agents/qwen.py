@@ -25,13 +25,16 @@ docs/users/features/hooks.md, and @qwen-code/qwen-code's bundled source):
 - PreCompact `trigger` (manual, auto): `hookSpecificOutput.additionalContext` is
   "context to include before compaction" (0.24.4). The compaction is recorded; a
   SessionStart `compact` after it gives the re-read, and where none comes, the next
-  UserPromptSubmit hands the checkpoint back, once.
+  UserPromptSubmit hands the checkpoint back, once. A SessionStart `compact` with no
+  PreCompact before it is an older Qwen Code's (0.15.10 has no PreCompact and drops
+  SessionStart's output): the next UserPromptSubmit hands the checkpoint back, once.
 - $QWEN_PROJECT_DIR (also $GEMINI_PROJECT_DIR, $CLAUDE_PROJECT_DIR): the session's
   `cwd`, set for every hook command. $QWEN_CODE_PROJECT_DIR, which hook commands
   inherit too, is Qwen Code's own runtime directory for the project, under
   `~/.qwen/projects/`: never read as the project.
 """
 
+from ..runtime.compaction import UNLESS_PRE_COMPACT
 from ..runtime.model import (
     CLEAR,
     COMPACT,
@@ -88,6 +91,10 @@ CONTEXT_EVENTS = frozenset(
 def normalize(payload: "dict[str, Any]") -> "Event":
     tools = (SHELL_TOOL, FILE_TOOLS)
     event = tool_event(payload, NAME, KINDS, PROJECT_ENV, tools, SOURCES, _change)
+    if event.kind == SESSION_START and event.source == COMPACT:
+        # a version that fires PreCompact (0.24.4) adds this answer to the conversation;
+        # one that does not (0.15.10) drops it: then the next prompt hands it back
+        event.handback = UNLESS_PRE_COMPACT
     return event
 
 

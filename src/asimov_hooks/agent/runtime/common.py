@@ -46,7 +46,9 @@ def agent_settings(config: Config) -> dict[str, Any]:
     files = section.get("checkpoint-files", {})
     if not isinstance(protocols, dict) or not isinstance(files, dict):
         raise ConfigError("agent.protocols and agent.checkpoint-files must be mappings")
-    return {
+    from .request_files import aimed_at_protocol_files
+
+    settings = {
         "turn-threshold": float(threshold),
         "checkpoint-message": message,
         "checkpoint-files": {k: v for k, v in files.items() if isinstance(v, str)},
@@ -60,6 +62,8 @@ def agent_settings(config: Config) -> dict[str, Any]:
         ],
         "max-edits": int(section.get("max-edits", 1000)),
     }
+    # a committed config words the requests; it does not choose the files they name
+    return aimed_at_protocol_files(settings, config.base_dir)
 
 
 def _text(section: dict[str, Any], key: str) -> str:

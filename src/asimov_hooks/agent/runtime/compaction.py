@@ -28,6 +28,9 @@ if TYPE_CHECKING:  # annotations only
 DIR_NAME = "compactions"
 TTL = 7 * 24 * 3600  # a record no later event claimed within a week is dropped
 PROMPT, STOP = "prompt", "stop"
+# a session start after a compaction whose answer reaches the model only where the agent
+# fired a pre-compaction hook first (Qwen Code: the versions that drop it have none)
+UNLESS_PRE_COMPACT = "unless-pre-compact"
 
 
 def pre_compact(event: Event) -> Answer | None:
@@ -120,10 +123,18 @@ def claim(event: Event, handback: str) -> bool:
 
 
 def drop(event: Event) -> None:
-    """The re-read was given (a session start after the compaction)."""
+    """The re-read was given (a session start after the compaction); for a session start
+    whose answer is dropped unless a pre-compaction hook ran first, and none did, the
+    next prompt hands it back instead."""
     if event.session is None:
         return
     import contextlib
+
+    if event.handback == UNLESS_PRE_COMPACT:
+        if not claim(event, PROMPT):
+            with contextlib.suppress(OSError):  # the re-read is still answered here
+                record(event, PROMPT)
+        return
 
     from ...fs.access import FileProblem, remove
 

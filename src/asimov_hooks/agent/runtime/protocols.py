@@ -142,6 +142,10 @@ def asimov_path(config: Config, settings: dict[str, Any], top: str) -> str:
 def message(config: Config, settings: dict[str, Any], top: str, protocols: list[str]) -> str:
     """The checkpoint message naming the files of `protocols`; when the Asimov checkpoint
     is still the example `init` wrote, it says so."""
+    if settings.get("refused"):
+        from .request_files import say_refused
+
+        say_refused(settings)
     texts = settings["checkpoint-files"]
     parts = [texts[p] for p in protocols if p in texts]
     files = " and ".join(parts) if parts else "your checkpoint"
