@@ -2,30 +2,26 @@
 
 git opens its files by name and reads them to the end: a FIFO (or a socket, a device)
 where it expects one makes git, and the hook waiting for git, wait for ever. So before a
-git command runs, every file that command may open is looked at (never opened): a
-special file there is refused in one line naming it. Which files (git's documentation:
-git-config "FILES" and "Includes", gitignore, gitattributes, gitmailmap, gitmodules):
+git command runs, every file it may open is looked at (never opened), and a special file
+there is refused in one line naming it. Which files (git's documentation: git-config
+"FILES" and "Includes", gitignore, gitattributes, gitmailmap, gitmodules):
 
-- every command reads the config files: the system one (`$GIT_CONFIG_SYSTEM`, else
-  `/etc/gitconfig`; none with `GIT_CONFIG_NOSYSTEM`), the global ones
-  (`$GIT_CONFIG_GLOBAL`, else `~/.gitconfig` and `$XDG_CONFIG_HOME/git/config`), the
-  repository's `config` and `config.worktree`, and every file they include
-  (`include.path`, `includeIf.*.path`; relative to the including file);
-- a command that weighs ignored files (`ls-files --others`, `check-ignore`, `status`...)
-  reads `.gitignore` in each directory it visits, `info/exclude` in the git directory and
-  `core.excludesFile` (default `$XDG_CONFIG_HOME/git/ignore`);
-- a command that reads attributes (`check-attr`, `status`...) reads `.gitattributes` in
-  each directory, `info/attributes` in the git directory, `core.attributesFile` (default
-  `$XDG_CONFIG_HOME/git/attributes`) and the system's (`/etc/gitattributes`, none with
-  `GIT_ATTR_NOSYSTEM`);
-- `log`, `show`, `shortlog`, `blame` read `.mailmap` at the top and `mailmap.file`;
-- `status` reads `.gitmodules`.
+- every command: the config files (system: `$GIT_CONFIG_SYSTEM` or `/etc/gitconfig`,
+  unless `GIT_CONFIG_NOSYSTEM`; global: `$GIT_CONFIG_GLOBAL`, else `~/.gitconfig` and
+  `$XDG_CONFIG_HOME/git/config`; the repository's `config` and `config.worktree`) and
+  every file they include (`include.path`, `includeIf.*.path`);
+- weighing ignored files (`ls-files --others`, `check-ignore`, `status`...): `.gitignore`
+  in each directory, `info/exclude`, `core.excludesFile` (default `$XDG.../git/ignore`);
+- reading attributes (`check-attr`, `status`...): `.gitattributes` in each directory,
+  `info/attributes`, `core.attributesFile` (default `$XDG.../git/attributes`) and
+  `/etc/gitattributes` (unless `GIT_ATTR_NOSYSTEM`);
+- `log`, `show`, `shortlog`, `blame`: `.mailmap` at the top and `mailmap.file`;
+  `status`: `.gitmodules`.
 
 A configured file (`core.excludesFile`, `core.attributesFile`, `mailmap.file`) is asked
-of git itself, once per process, and only when a config file names one of those keys,
-after every config file was found to be a regular file (so that question cannot hang).
-The per-directory files are looked for along the paths a command is given, or through
-the whole work tree for a listing; nothing is opened and no link is followed there.
+of git, once per process and only where a config file names that key, once every config
+file was found regular (so the question cannot hang). The per-directory files are looked
+for along the paths a command is given, or through the whole tree for a listing.
 """
 
 from __future__ import annotations
@@ -38,8 +34,7 @@ READS_IGNORE_FILES = frozenset(
     {"ls-files", "check-ignore", "check-attr", "status", "add", "commit", "clean", "stash", "merge"}
 )
 _GIT_READS = (".gitignore", ".gitattributes")
-# `ls-files` lists the index alone, opening neither file, unless one of these asks it to
-# list or weigh what is not tracked, or to show attributes
+# `ls-files` lists the index alone unless one of these asks for what is not tracked
 _LS_FILES_READS = ("-o", "--others", "-i", "--ignored", "--exclude-standard", "--eol", "--format")
 # the repository-wide files, by what a subcommand reads
 _IGNORES = frozenset({"ls-files", "check-ignore", "status", "add", "commit", "clean", "stash"})
@@ -50,6 +45,7 @@ _KEYS = ("core.excludesfile", "core.attributesfile", "mailmap.file")
 _MAX_CONFIG = 4 * 1024 * 1024  # a config file larger than this is git's to judge
 _MAX_INCLUDES = 10  # git's own depth for include chains
 _CONFIGURED: dict[tuple, dict[str, str]] = {}  # per process: (config files) -> key -> path
+_TEXTS: dict[str, tuple[tuple[int, int, int], str | None]] = {}  # path -> (stat, text)
 
 
 def blocking_git_file(cwd: str | None = None, paths: list[str] | None = None) -> str | None:
@@ -64,7 +60,10 @@ def blocking_git_file(cwd: str | None = None, paths: list[str] | None = None) ->
     opened, no link is followed, and `.git/` and nested repositories (which git does not
     enter) are skipped."""
     here = os.path.realpath(cwd or os.getcwd())
-    top = _top(here)
+    return _blocking(_top(here), here, paths)
+
+
+def _blocking(top: str | None, here: str, paths: list[str] | None) -> str | None:
     if top is None:
         return None
     found = _special_git_file(top) if paths is None else _special_on_paths(top, here, paths)
@@ -91,8 +90,8 @@ def would_block(
         listed = list(args[list(args).index("--") + 1 :]) if "--" in args else []
         if "--stdin" in args and stdin:
             listed += [p for p in stdin.split("\0" if "-z" in args else "\n") if p]
-        return blocking_git_file(cwd, listed)
-    return blocking_git_file(cwd)
+        return _blocking(top, here, listed)
+    return _blocking(top, here, None)
 
 
 def find_git_dir(top: str) -> str | None:
@@ -231,13 +230,23 @@ def _config_files(
 
 
 def _read_config(path: str) -> str | None:
+    """A config file's text, read once per process while it stays the same file."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    sign = (st.st_ino, st.st_size, st.st_mtime_ns)
+    known = _TEXTS.get(path)
+    if known is not None and known[0] == sign:
+        return known[1]
     from .fs.access import FileProblem, read_bytes
 
     try:  # the user's and git's own files, not the checkout's: read, but bounded
-        raw = read_bytes(path, _MAX_CONFIG, confined=False)
+        text: str | None = read_bytes(path, _MAX_CONFIG, confined=False).decode("utf-8", "replace")
     except (FileProblem, OSError):
-        return None
-    return raw.decode("utf-8", "replace")
+        text = None
+    _TEXTS[path] = (sign, text)
+    return text
 
 
 def _includes(path: str, text: str) -> list[str]:
@@ -256,27 +265,19 @@ def _includes(path: str, text: str) -> list[str]:
         if section not in ("include", "includeif") or "=" not in line:
             continue
         key, _, value = line.partition("=")
-        if key.strip().lower() != "path":
-            continue
         value = value.strip()
         if value.startswith('"'):
             value = value[1:].split('"', 1)[0]
-        else:
-            for mark in (" #", " ;", "\t#", "\t;"):
-                value = value.split(mark, 1)[0]
-            value = value.strip()
-        if value:
-            value = os.path.expanduser(value)
-            found.append(
-                value if os.path.isabs(value) else os.path.join(os.path.dirname(path), value)
-            )
+        for mark in (" #", " ;", "\t#", "\t;"):
+            value = value.split(mark, 1)[0].strip()
+        if key.strip().lower() == "path" and value:  # relative to the including file
+            found.append(os.path.join(os.path.dirname(path), os.path.expanduser(value)))
     return found
 
 
 def _configured(configs: list[tuple[str, str]], top: str | None) -> dict[str, str]:
     """core.excludesFile, core.attributesFile and mailmap.file as git reads them, where a
-    config file names one (asked of git once per process; every config file it reads
-    was looked at first, so the question cannot hang)."""
+    config file names one (asked of git once per process)."""
     if not any(key.split(".")[1] in text.lower() for _, text in configs for key in _KEYS):
         return {}
     memo_key = (top, tuple(path for path, _ in configs))
