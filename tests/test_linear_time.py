@@ -281,6 +281,39 @@ CASES.update(_texts("checks.suppress:_directive", MARKDOWN_SHAPES, "<!--"))
 CASES.update(_texts("readers.json_loader:_token_position", JSON_SHAPES, r"\]"))
 CASES.update(_texts("agent.install.jsonedit:blank_comments", JSON_SHAPES))
 CASES.update(_texts("doctor.hooktypes:_uncomment", YAML_SHAPES))
+NOTE_SHAPES: dict[str, Callable[[int], str]] = {
+    "dashes": lambda n: " -" * n + "\nx",
+    "blanks": lambda n: "a" + " " * n + "b",
+    "notes": lambda n: "a" + " (x)" * n,
+    "dash lines": lambda n: "a -\n" * n,
+    "em dashes": lambda n: "a" + " — b" * n,
+}
+CASES.update(_texts("checks.drift:entry_path", NOTE_SHAPES, "/nonexistent"))
+ITEM_SHAPES: dict[str, Callable[[int], list[str]]] = {
+    "task and blanks": lambda n: ["task" + " " * n + "x", "b"],
+    "tasks": lambda n: ["task #" * n, "step 2"],
+    "dates": lambda n: ["2026-01-01 " * n, "x"],
+    "hashes": lambda n: ["#" * n, "# 1"],
+}
+CASES.update(_texts("trim.order:detect", ITEM_SHAPES))
+FORMAT_SHAPES: dict[str, Callable[[int], str]] = {
+    "uri": lambda n: "http://a/" + "a%" * n,
+    "json-pointer": lambda n: "/a~" * n + "~2",
+    "email": lambda n: "a." * n + "@",
+    "date-time": lambda n: "2026-01-01T00:00:00." + "1" * n + "X",
+    "duration": lambda n: "P" + "1D" * n,
+    "ipv6": lambda n: "1:" * n,
+    "hostname": lambda n: "a-" * n,
+}
+CASES.update(
+    {
+        f"minischema.formats:conforms {name}": (
+            _call("minischema.formats:conforms", lambda n, f=f, k=name: (k, f(n))),
+            64,
+        )
+        for name, f in FORMAT_SHAPES.items()
+    }
+)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

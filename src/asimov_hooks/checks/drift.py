@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from ..gitutil import find_toplevel
 from ..timestamps import parse_time
+from .entry_notes import entry_path as entry_path  # the path a generated_files entry names
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -147,25 +148,6 @@ def generated_files_exist(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[
                 ("context_primer", "generated_files", i),
                 f"generated file {name!r} does not exist",
             )
-
-
-# a note after the path: `src/app.ts (Round 5 — new)`, `docs/api.md — rewritten`
-_NOTE = r"\s+(?:\([^()]*\)|(?:—|–|--|-)\s.*)\s*$"
-
-
-def entry_path(entry: str, root: str) -> str:
-    """The path of a generated_files entry: the entry itself when it names a file, else
-    the entry without a trailing note (a parenthesised annotation or a ` — note`)."""
-    if os.path.exists(os.path.join(root, entry)):
-        return entry
-    import re
-
-    path = entry
-    while True:
-        shorter = re.sub(_NOTE, "", path)
-        if shorter == path or not shorter:
-            return path
-        path = shorter
 
 
 def _generated(ctx: Context) -> list[tuple[int, str]]:

@@ -27,7 +27,9 @@ NEWEST_FIRST, OLDEST_FIRST, AUTO = "newest-first", "oldest-first", "auto"
 ORDERS = (NEWEST_FIRST, OLDEST_FIRST, AUTO)
 
 _DATE = r"\b(\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?)"
-_TASK = r"(?i)(?:\b(?:task|step|item|phase|milestone|round)\s*#?\s*|#)(\d+)\b"
+# (the blanks around an optional `#` read one way only: `\s*#?\s*` would try every split
+# of a long run of blanks)
+_TASK = r"(?i)(?:\b(?:task|step|item|phase|milestone|round)\s*(?:#\s*)?|#)(\d+)\b"
 _NEWEST = r"(?i)\b(?:most recent|latest|newest)\b"
 
 
