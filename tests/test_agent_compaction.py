@@ -120,3 +120,26 @@ def test_an_older_qwen_session_start_without_precompact_is_handed_back_at_the_pr
     first = context(event("qwen", "user_prompt_submit", repo, prompt="carry on"))
     assert "Session compact" in first and GOOD_CHECKPOINT in first
     assert event("qwen", "user_prompt_submit", repo, prompt="more") is None
+
+
+def test_records_nothing_claimed_for_a_week_are_dropped_at_a_session_start(repo) -> None:
+    import glob
+    import os
+    import time
+
+    from asimov_hooks.agent.runtime.turnlog import state_dir
+
+    event("gemini", "pre_compress", repo)  # a compaction record
+    write(repo, ".claude_checkpoint.yaml", GOOD_CHECKPOINT.replace("45", "-1"))
+    payload = fixture("claude", "post_tool_use_write", repo)
+    payload["tool_input"]["file_path"] = os.path.join(repo, ".claude_checkpoint.yaml")
+    run_event("claude", payload, repo)  # what the session was told about the file
+    base = state_dir(repo)
+    records = glob.glob(os.path.join(base, "compactions", "*")) + glob.glob(
+        os.path.join(base, "told", "*")
+    )
+    assert len(records) == 2, records
+    week = time.time() - 8 * 24 * 3600
+    os.utime(records[0], (week, week))
+    event("claude", "session_start_resume", repo)
+    assert [os.path.exists(r) for r in records] == [False, True]

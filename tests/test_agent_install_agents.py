@@ -272,7 +272,7 @@ def test_installed_hooks_fire_for_the_documented_payloads(repo, name: str) -> No
         entry = group["hooks"][0] if "hooks" in group else group
         command = entry.get("command") or entry["bash"]  # Copilot CLI: `bash`
         for payload in documented:
-            subject = payload.get("tool_name") or payload.get("source")
+            subject = payload.get("tool_name") or payload.get("source") or payload.get("trigger")
             if matcher is not None and not re.fullmatch(matcher, subject or ""):
                 # MultiEdit: a tool of older Claude Code versions only (the current tools
                 # reference has none); its fixture stays for the adapter, the matcher skips it

@@ -15,7 +15,9 @@ LINES = [
     ".asimov/checkpoint.yaml merge=asimov-checkpoint",
     ".checkpoints/*.checkpoint.json merge=asimov-checkpoint",
     ".claude_checkpoint.archive.yaml merge=asimov-checkpoint",
+    ".claude_checkpoint.archive.*.yaml merge=asimov-checkpoint",
     ".asimov/checkpoint.archive.yaml merge=asimov-checkpoint",
+    ".asimov/checkpoint.archive.*.yaml merge=asimov-checkpoint",
 ]
 
 

@@ -38,6 +38,13 @@ SAMPLES = [
     "sub/.claude_checkpoint.archive.yaml",
     ".asimov/checkpoint.archive.yaml",
     ".claude_checkpoint.archive.yml",
+    # the volumes a trim starts when the archive is full
+    ".claude_checkpoint.archive.2.yaml",
+    "sub/.claude_checkpoint.archive.12.yaml",
+    ".asimov/checkpoint.archive.3.yaml",
+    ".claude_checkpoint.archive.2.yml",
+    ".claude_checkpoint.archive.2.yaml.bak",
+    ".claude_checkpoint.archive/2.yaml",
     "claude_checkpoint.yaml",
     ".claude_checkpoint.yaml.bak",
     "x.claude_checkpoint.yaml",

@@ -42,15 +42,24 @@ def _kept(top: str, wanted: list[tuple[str, str]]) -> list[str]:
     return [
         f"note: {p} is tracked, so git keeps committing it: `git rm -r --cached {p}` "
         f"makes it local to each clone ({why})"
+        if "*" not in p
+        else f"note: files matching {p} are tracked, so git keeps committing them: "
+        f"`git rm --cached '{p}'` makes them local to each clone ({why})"
         for p, why in wanted
         if _tracked(top, p)
     ]
 
 
+def _probe(pattern: str) -> str:
+    """A path the ignore line is for: a file in a directory line's directory, the
+    second volume for an archive's volumes line (`*` is the volume's number)."""
+    return pattern + "x.json" if pattern.endswith("/") else pattern.replace("*", "2")
+
+
 def _ignored(top: str, pattern: str) -> bool:
     from ..gitutil import git
 
-    probe = pattern + "x.json" if pattern.endswith("/") else pattern
+    probe = _probe(pattern)
     done = git("check-ignore", "-q", "--no-index", "--", probe, cwd=top, check=False)
     return done.returncode == 0
 

@@ -33,12 +33,20 @@ MERGE_DRIVER_HOOK = "asimov-merge-driver"
 COMMIT_TYPES = ("pre-commit", "pre-merge-commit")
 CHECKOUT_TYPES = ("post-checkout", "post-merge")
 
-# (pattern, why): git-ignored where they belong, next to what writes them
-ARCHIVES = ((".claude_checkpoint.archive.yaml", "the trim archive of a git-ignored checkpoint"),)
+# (pattern, why): git-ignored where they belong, next to what writes them. An archive
+# comes with the volumes a trim starts beside it when it is full (NAME.2.yaml, ...): the
+# same patterns as the archive kind's files in rules/kinds.json
+_ARCHIVE = "the trim archive of a git-ignored checkpoint"
+_VOLUMES = "the trim archive's later volumes, started when it is full"
+ARCHIVES = (
+    (".claude_checkpoint.archive.yaml", _ARCHIVE),
+    (".claude_checkpoint.archive.*.yaml", _VOLUMES),
+)
 CHECKPOINTS = ((".claude_checkpoint.yaml", "the session checkpoint (ADR-007: ephemeral)"),)
 LAYOUT = (  # the .asimov/ layout's checkpoint and its archive
     (".asimov/checkpoint.yaml", "the session checkpoint (ADR-007: ephemeral)"),
-    (".asimov/checkpoint.archive.yaml", "the trim archive of a git-ignored checkpoint"),
+    (".asimov/checkpoint.archive.yaml", _ARCHIVE),
+    (".asimov/checkpoint.archive.*.yaml", _VOLUMES),
 )
 SESSIONS = ((".code-intel/sessions/", "code-intel's session state (local, never committed)"),)
 LOCAL_SETTINGS = ((".claude/settings.local.json", "Claude Code's settings for this clone"),)

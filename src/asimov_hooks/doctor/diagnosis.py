@@ -200,27 +200,39 @@ def checkpoint_paths(top: str, config: Any, patterns: list[str], kinds: list[str
     return [p.replace("**/", "").replace("*", "example").lstrip("/") for p in patterns]
 
 
+def archive_paths(top: str, config: Any) -> list[str]:
+    """Trim archives (every volume) git would merge: tracked, or untracked and not
+    ignored; none when there are none (an ignored archive is never merged)."""
+    kinds = [kind for kind, spec in config.kinds.items() if spec.get("archive")]
+    return checkpoint_paths(top, config, [], kinds) if kinds else []
+
+
 def _check_attributes(report: Report, name: str, top: str, config: Any, settings: dict) -> None:
-    paths = checkpoint_paths(top, config, settings["patterns"], settings["kinds"])
+    wanted = [
+        (rel, name, settings["patterns"])
+        for rel in checkpoint_paths(top, config, settings["patterns"], settings["kinds"])
+    ]
+    driver = settings["archive-driver"]
+    wanted += [(rel, driver, settings["archive-patterns"]) for rel in archive_paths(top, config)]
     report.head("checkpoint paths (git check-attr merge):")
-    listed = "".join(f"{p}\0" for p in paths)  # --stdin: no argument-length limit
+    listed = "".join(f"{rel}\0" for rel, _, _ in wanted)  # --stdin: no argument-length limit
     out = git("check-attr", "--stdin", "-z", "merge", cwd=top, stdin=listed).stdout.split("\0")
     values = {out[i]: out[i + 2] for i in range(0, len(out) - 2, 3)}
-    for rel in paths:
+    for rel, expected, patterns in wanted:
         value = values.get(rel, "unspecified")
-        if value == name:
-            report.add("ok", f"{rel}: merge={name}")
+        if value == expected:
+            report.add("ok", f"{rel}: merge={expected}")
         elif value == "unspecified":
             report.add(
                 "FAIL",
                 f"{rel}: no merge attribute, so git's line merge runs",
-                f"add `{_pattern_for(rel, settings['patterns'])} merge={name}` to "
+                f"add `{_pattern_for(rel, patterns)} merge={expected}` to "
                 ".gitattributes (`asimov-hooks install` does it) and commit it",
             )
         else:
             report.add(
                 "FAIL",
-                f"{rel}: merge={value} (set by an attributes line), not merge={name}",
+                f"{rel}: merge={value} (set by an attributes line), not merge={expected}",
                 "find the line with `git check-attr -a -- " + shlex.quote(rel) + "` and change it",
             )
 

@@ -115,7 +115,9 @@ AGENTS: dict[str, Agent] = {
                 ("SessionStart", "resume"),
                 ("AfterAgent", None),
                 ("BeforeAgent", None),
-                ("PreCompress", None),
+                # Gemini CLI fires `auto` before every model request, compressing or not;
+                # its matcher is the trigger, compared exactly: only /compress runs it
+                ("PreCompress", "manual"),
             ),
             entry_extra={"name": "asimov-hooks"},
             comments=True,

@@ -122,6 +122,26 @@ def claim(event: Event, handback: str) -> bool:
     return fresh and kind == handback
 
 
+def sweep(event: Event) -> None:
+    """Records no event claimed within TTL (compactions, what a session was told about a
+    file: `news`) are dropped, at a session start, the rare event that looks."""
+    import contextlib
+
+    from ...fs.access import FileProblem, remove
+    from .turnlog import state_dir
+
+    base = state_dir(event.turns)
+    old = time.time() - TTL
+    for name in (DIR_NAME, "told"):
+        directory = os.path.join(base, name)
+        with contextlib.suppress(OSError):
+            for entry in os.listdir(directory):
+                path = os.path.join(directory, entry)
+                with contextlib.suppress(OSError, FileProblem):
+                    if os.lstat(path).st_mtime < old:
+                        remove(path, git_internal=True)
+
+
 def drop(event: Event) -> None:
     """The re-read was given (a session start after the compaction); for a session start
     whose answer is dropped unless a pre-compaction hook ran first, and none did, the

@@ -127,9 +127,10 @@ def _delivered(event: Event) -> None:
 def session_start(event: Event) -> Answer | None:
     if event.source not in RESTART_SOURCES:
         return None
-    from .compaction import drop
+    from .compaction import drop, sweep
 
     drop(event)  # the re-read is given here, not at the next prompt
+    sweep(event)
     config, settings = project_config(event)
     top = event.project
     used = protocols.used(config, settings, top)
