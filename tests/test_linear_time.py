@@ -378,6 +378,55 @@ CASES["validate .claude_checkpoint.yaml unknown keys"] = (
 )
 
 
+def _merge(path: str, sides: Callable[[int], tuple[str, str, str]]):
+    """The merge driver's merge of three versions of a protocol file (merge_support)."""
+
+    def case(n: int) -> Callable[[], object]:
+        from merge_support import merge
+
+        base, ours, theirs = sides(n)
+        return lambda: merge(base, ours, theirs, path)
+
+    return case
+
+
+def _json_keys(n: int) -> tuple[str, str, str]:
+    ours = "".join(f', "o{i}": {i}' for i in range(n))
+    theirs = "".join(f', "t{i}": {i}' for i in range(n))
+    return '{"a": 1}', '{"a": 1' + ours + "}", '{"a": 1' + theirs + "}"
+
+
+def _yaml_keys(n: int) -> tuple[str, str, str]:
+    ours = "".join(f"o{i}: {i}\n" for i in range(n))
+    theirs = "".join(f"t{i}: {i}\n" for i in range(n))
+    return "a: 1\n", "a: 1\n" + ours, "a: 1\n" + theirs
+
+
+def _yaml_apply(n: int) -> Callable[[], object]:
+    """The YAML side of a merge putting theirs' n added keys between ours' n keys (in
+    the document read from ours, whose comments and layout it keeps)."""
+    from ruamel.yaml.comments import CommentedMap
+
+    from asimov_hooks.merge.yaml_merge import _apply_map
+
+    merged = {"a": 1, **{f"t{i}": i for i in range(n)}, **{f"o{i}": i for i in range(n)}}
+
+    def run() -> None:
+        doc = CommentedMap([("a", 1), *((f"o{i}", i) for i in range(n))])
+        _apply_map(doc, merged, (), lambda *args: None)
+        assert list(doc) == list(merged)
+
+    return run
+
+
+CASES["merge: keys both sides add (json)"] = (
+    _merge(".checkpoints/x.checkpoint.json", _json_keys),
+    2048,
+)
+CASES["merge: keys both sides add (yaml)"] = (_merge(".claude_checkpoint.yaml", _yaml_keys), 16)
+CASES["merge: the added keys put in place (yaml)"] = (_yaml_apply, 1024)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_grows_linearly(name: str) -> None:
     case, n = CASES[name]

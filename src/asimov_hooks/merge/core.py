@@ -92,13 +92,8 @@ class Merger:
                 merged[key] = value
         order = [k for k in o if k in merged]
         placed = set(order)
-        for source in (t, b):
-            keys = list(source)
-            for i, key in enumerate(keys):
-                if key in merged and key not in placed:
-                    before = next((k for k in reversed(keys[:i]) if k in placed), None)
-                    order.insert(0 if before is None else order.index(before) + 1, key)
-                    placed.add(key)
+        for source in (t, b):  # each key the side adds goes right after the key before it
+            order = _placed_after(order, source, merged, placed)
         return {k: merged[k] for k in order}
 
     # -------------------------------------------------------------- scalars
@@ -192,6 +187,33 @@ class Merger:
                 self.conflicts.remove(found)
             return self.conflict(path, b, o, t, "items reordered differently on both sides")
         return [merged[ident] for ident in order]
+
+
+def _placed_after(order: list, source: Any, merged: dict, placed: set) -> list:
+    """`order` with each key of `source` that is merged but not yet placed put right
+    after the nearest key before it in `source` that is placed (at the front when there
+    is none), in one pass: each key is followed by the chain of keys put after it."""
+    after: dict[Any, Any] = {}
+    front: list = []
+    anchor: Any = MISSING
+    for key in source:
+        if key in placed:
+            anchor = key
+        elif key in merged:
+            if anchor is MISSING:
+                front.insert(0, key)
+            else:
+                after[anchor] = key  # a later key has this one, not `anchor`, before it
+            placed.add(key)
+            anchor = key
+    if not front and not after:
+        return order
+    out: list = []
+    for key in front + order:
+        while key is not MISSING:
+            out.append(key)
+            key = after.pop(key, MISSING)
+    return out
 
 
 def _grows_at_front(in_base: set, *sides: list) -> bool:

@@ -173,8 +173,15 @@ def _apply_value(current: Any, value: Any, path: tuple, keyed: KeyedFn) -> Any:
 
 
 def _apply_map(cm: Any, merged: dict, path: tuple, keyed: KeyedFn) -> None:
+    from ruamel.yaml.comments import merge_attrib
+
     for key in [k for k in cm if k not in merged]:
         _delete_key(cm, key)
+    # a key the merge adds is put at its place by one pass of moves at the end, not by
+    # `insert` (which moves every key after it: thousands of added keys took minutes);
+    # a mapping with a `<<` merge key keeps `insert`, which keeps its position right
+    plain = not getattr(cm, merge_attrib, None)
+    added = False
     for index, (key, value) in enumerate(merged.items()):
         if key in cm:
             current = cm[key]
@@ -183,8 +190,14 @@ def _apply_map(cm: Any, merged: dict, path: tuple, keyed: KeyedFn) -> None:
                 trailing = _take_trailing(cm, key)
                 cm[key] = new
                 _put_trailing(cm, key, trailing)
+        elif plain:
+            cm[key] = _clean(value)
+            added = True
         else:
             cm.insert(min(index, len(cm)), key, _clean(value))
+    if added and list(cm) != list(merged):
+        for key in merged:
+            cm.move_to_end(key)
 
 
 def _apply_seq(seq: Any, merged: list, path: tuple, keyed: KeyedFn) -> None:
