@@ -463,6 +463,55 @@ CASES["validation.globs:match_any deep"] = (
 )
 
 
+def _config_ids(text: Callable[[int], str]):
+    """doctor's reading of our hook ids in a committed .pre-commit-config.yaml."""
+
+    def case(n: int) -> Callable[[], object]:
+        import os
+        import tempfile
+
+        from asimov_hooks.doctor.diagnosis import _config_ids
+
+        top = tempfile.mkdtemp(prefix="linear-ids-")
+        with open(os.path.join(top, ".pre-commit-config.yaml"), "w", encoding="utf-8") as fh:
+            fh.write(text(n))
+        return lambda: _config_ids(top)
+
+    return case
+
+
+CASES["doctor: hook ids, blanks after id:"] = (_config_ids(lambda n: "id:" + " " * n), 64)
+CASES["doctor: hook ids, many"] = (_config_ids(lambda n: "- id: asimov-x\n" * n), 64)
+CASES.update(
+    _texts(
+        "adoption.precommit:extend",
+        {
+            "blanks in the types": lambda n: (
+                "repos: []\ndefault_install_hook_types: [pre-commit" + " " * n + "]\n"
+            ),
+            "many repos": lambda n: "repos:\n" + "- repo: local\n  hooks: []\n" * n,
+        },
+        "https://example.invalid/hooks",
+        "v1",
+        [{"id": "asimov-validate"}],
+        ("pre-merge-commit",),
+    )
+)
+CASES.update(
+    {
+        f"oc.jsonfmt:load_bytes {k}": (
+            _call("oc.jsonfmt:load_bytes", lambda n, f=f: (f(n).encode(),)),
+            64,
+        )
+        for k, f in {
+            **JSON_SHAPES,
+            "indents": lambda n: '{"a": [\n' + " " * n + "1]}",
+            "escapes": lambda n: '{"a": "' + "\\ud800" * n + '"}',
+        }.items()
+    }
+)
+
+
 def _trim(shape: Callable[[int], str]):
     """The trim of a hostile checkpoint, its limits raised (the trim hook, validate
     --fix and the agent's trim-before-write all come here)."""
