@@ -427,6 +427,80 @@ CASES["merge: keys both sides add (yaml)"] = (_merge(".claude_checkpoint.yaml", 
 CASES["merge: the added keys put in place (yaml)"] = (_yaml_apply, 1024)
 
 
+def _finding(message: str) -> tuple:
+    from asimov_hooks.findings import Finding
+
+    return (Finding("x.yaml", 1, 1, "error", "schema", message),)
+
+
+MESSAGE_SHAPES: dict[str, Callable[[int], str]] = {
+    "digits and dots": lambda n: "1." * n + "x",
+    "digits and commas": lambda n: "~1," * n,
+    "decimals": lambda n: "1.1.1." * n,
+}
+for _shape, _f in MESSAGE_SHAPES.items():
+    for _target in ("agent.runtime.verdict:_key", "agent.runtime.verdict:_measure"):
+        CASES[f"{_target} {_shape}"] = (_call(_target, lambda n, f=_f: _finding(f(n))), 64)
+    CASES[f"output.sarif:_fingerprint {_shape}"] = (
+        _call("output.sarif:_fingerprint", lambda n, f=_f: ("schema", "x.yaml", f(n), {})),
+        64,
+    )
+CASES["agent.runtime.resume:_names near misses"] = (
+    _call("agent.runtime.resume:_names", lambda n: ("sprint-10 " * n, "sprint-1")),
+    64,
+)
+CASES["timestamps:parse_timestamp digits"] = (
+    _call("timestamps:parse_timestamp", lambda n: ("2026-01-01T00:00:00." + "1" * n + "Z",)),
+    64,
+)
+CASES["validation.globs:match_any stars"] = (
+    _call("validation.globs:match_any", lambda n: ("a" * n, ["*a*a*a*a*a*a*a*a*b"])),
+    64,
+)
+CASES["validation.globs:match_any deep"] = (
+    _call("validation.globs:match_any", lambda n: ("a/" * n + "c", ["**/a/**/a/**/b"])),
+    64,
+)
+
+
+def _trim(shape: Callable[[int], str]):
+    """The trim of a hostile checkpoint, its limits raised (the trim hook, validate
+    --fix and the agent's trim-before-write all come here)."""
+
+    def case(n: int) -> Callable[[], object]:
+        from asimov_hooks.trim.algorithm import trim_kind_text
+        from asimov_hooks.trim.settings import Settings
+        from asimov_hooks.validation.config import load_config
+
+        _validate(".claude_checkpoint.yaml", shape)(1)  # the repository with raised limits
+        config = load_config(None, start=_BIG_REPO[0])
+        settings = Settings.from_config(config)
+        text = "milestone: m\nstatus: in_progress\n" + shape(n)
+
+        def run() -> object:
+            try:
+                return trim_kind_text(
+                    text, config, "asimov-checkpoint", ".claude_checkpoint.yaml", settings
+                )
+            except Exception:
+                return None
+
+        return run
+
+    return case
+
+
+TRIM_SHAPES: dict[str, Callable[[int], str]] = {
+    "items": lambda n: "completed:\n" + "  - done\n" * n,
+    "commented items": lambda n: "completed:\n" + "  - done  # note\n  # x\n" * n,
+    "block items": lambda n: "completed:\n" + "  - |\n    a\n" * n,
+    "blank lines": lambda n: "completed:\n  - a\n" + "\n" * n + "  - b\n",
+    "odd breaks": lambda n: "completed:\n  - a\r" * n,
+    "tags": lambda n: "completed: !!seq\n" + "  - !!str a\n" * n,
+}
+CASES.update({f"trim {k}": (_trim(f), 16) for k, f in TRIM_SHAPES.items()})
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_grows_linearly(name: str) -> None:
     case, n = CASES[name]
