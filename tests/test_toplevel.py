@@ -92,6 +92,12 @@ def test_no_other_module_asks_git_for_the_top() -> None:
     ]
     # fs.trees finds the top (gitutil.find_toplevel and fs.access ask it): along the path
     # as written, so a link out of the tree, to another repository, does not make that
-    # repository the tree; fs.walk and gitutil read a `.git` file; find_config
+    # repository the tree; fs.walk and gitfiles read a `.git` file (gitfiles to find the
+    # files git opens for a command, such as info/exclude); find_config
     # (validation/packs) stops its search for a config file at a .git
-    assert sorted(walkers) == ["fs/trees.py", "fs/walk.py", "gitutil.py", "validation/packs.py"]
+    assert sorted(walkers) == [
+        "fs/trees.py",
+        "fs/walk.py",
+        "gitfiles.py",
+        "validation/packs.py",
+    ]

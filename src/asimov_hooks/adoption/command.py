@@ -268,7 +268,7 @@ def _write_example(top: str, rel: str, text: str, notes: list[str]) -> None:
     except Changed:
         return  # one appeared meanwhile: it is never written over
     click.echo(
-        f"{rel}: written, an example session checkpoint in ADR-007's shape (git ignores it; "
+        f"{show(rel)}: written, an example session checkpoint in ADR-007's shape (git ignores it; "
         "replace its values; `--no-example` leaves it out)"
     )
 

@@ -142,7 +142,8 @@ def _render(fmt: str, summary: dict[str, Any], records: list[dict[str, Any]], wh
         return render(summary, records, where)
     from .text import render as render_text
 
-    return render_text(summary, records, where)
+    # kinds and agents come from the record and from `--add` files: escaped as every value is
+    return "".join(show(line) + "\n" for line in render_text(summary, records, where).splitlines())
 
 
 def text_report(top: str) -> str:
