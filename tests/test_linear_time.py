@@ -349,7 +349,13 @@ def _validate(rel: str, text: Callable[[int], str]):
             from conftest import git_init, write
 
             repo = git_init(tempfile.mkdtemp(prefix="linear-big-"))
-            kinds = ("asimov-checkpoint", "asimov-warmup", "oc-checkpoint", "claude-md")
+            kinds = (
+                "asimov-checkpoint",
+                "asimov-warmup",
+                "oc-checkpoint",
+                "claude-md",
+                "agents-md",
+            )
             write(
                 repo,
                 ".asimov-hooks.yaml",
@@ -372,6 +378,13 @@ for _rel, _shapes in (
     ("CLAUDE.md", MARKDOWN_SHAPES),
 ):
     CASES.update({f"validate {_rel} {k}": (_validate(_rel, f), 64) for k, f in _shapes.items()})
+CASES.update(
+    {f"validate AGENTS.md {k}": (_validate("AGENTS.md", f), 64) for k, f in MARKDOWN_SHAPES.items()}
+)
+CASES["validate .checkpoints/s.checkpoint.json a late duplicate key"] = (
+    _validate(".checkpoints/s.checkpoint.json", lambda n: '{"a": [' + "1," * n + '1], "a": 2}'),
+    64,
+)
 CASES["validate .claude_checkpoint.yaml unknown keys"] = (
     _validate(".claude_checkpoint.yaml", lambda n: "".join(f"k{i}: v\n" for i in range(n))),
     64,
