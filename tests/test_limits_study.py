@@ -3,6 +3,7 @@ data in tests/data, and its limits are the shipped rule packs', not numbers of i
 
 from __future__ import annotations
 
+import copy
 import os
 
 from conftest import ROOT, bench_module
@@ -21,7 +22,7 @@ def test_limits_come_from_the_rule_packs(monkeypatch) -> None:  # type: ignore[n
     real = packs.default_data
 
     def changed():  # type: ignore[no-untyped-def]
-        data = real()
+        data = copy.deepcopy(real())  # the packs are cached for the process: never changed
         data["kinds"]["asimov-warmup"]["rules"]["max-lines-soft"]["max"] = 7777
         return data
 
