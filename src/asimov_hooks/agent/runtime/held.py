@@ -93,22 +93,14 @@ def hold(event: Event, cut: Cut) -> bool:
 
 def _archive_refuses(cut: Cut) -> bool:
     """Whether appending the cut items to the archive would fail now (nothing written)."""
-    from ...trim import archive as trim_archive
-    from ...trim.settings import Settings
-    from ...trim.trimmer import Outcome, _archive
     from ...validation.config import ConfigError
+    from .pretrim import append_cut
 
-    settings = Settings.from_config(cut.config)
-    if not settings.archive:
-        return False
     try:
-        target = trim_archive.archive_target(cut.path, settings)
+        done = append_cut(cut, dry_run=True)
     except ConfigError:
         return True
-    newline = "\r\n" if "\r\n" in cut.after else "\n"
-    root = None if settings.archive_file else trim_archive.root_of(cut.path)
-    outcome = Outcome(cut.path)
-    return _archive(outcome, cut.result, cut.config, newline, target, True, root) is not None
+    return done is not None and done[1] is not None
 
 
 def release(event: Event, path: str, config: Config, kind: str, rel: str) -> str | None:

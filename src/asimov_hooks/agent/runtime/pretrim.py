@@ -78,33 +78,48 @@ def plan(
     return Cut(path, config, rel, before, after, bom + result.text, result)
 
 
-def archive(cut: Cut) -> list[str] | None:
-    """Append what the trim of `cut` removes to the archive, as `trim` does; what was
-    done, or None when the archive cannot take it (the trim after the write then says
-    why)."""
+def append_cut(cut: Cut, dry_run: bool = False) -> tuple[Any, str | None, str] | None:
+    """Append what the trim of `cut` removes to its archive, as `trim` does (`dry_run`:
+    only find out whether it could): (the trimmer's outcome, its error or None, the
+    archive), or None when archiving is off. ConfigError when no archive can be named."""
     from ...readers.fileio import DirectoryLocks
     from ...trim import archive as trim_archive
     from ...trim.settings import Settings
     from ...trim.trimmer import Outcome, _archive
-    from ...validation.config import ConfigError
 
     settings = Settings.from_config(cut.config)
-    result = cut.result
     if not settings.archive:
-        return [*result.messages, "removed content not archived (archive disabled)"]
-    try:
-        target = trim_archive.archive_target(cut.path, settings)
-    except ConfigError:
         return None
+    target = trim_archive.archive_target(cut.path, settings)
     newline = "\r\n" if "\r\n" in cut.after else "\n"
     root = None if settings.archive_file else trim_archive.root_of(cut.path)
     outcome = Outcome(cut.path)
-    with DirectoryLocks([target]):
-        error = _archive(outcome, result, cut.config, newline, target, False, root)
+    if dry_run:
+        error = _archive(outcome, cut.result, cut.config, newline, target, True, root)
+    else:
+        with DirectoryLocks([target]):
+            error = _archive(outcome, cut.result, cut.config, newline, target, False, root)
+    return outcome, error, target
+
+
+def archive(cut: Cut) -> list[str] | None:
+    """Append what the trim of `cut` removes to the archive; what was done, or None when
+    the archive cannot take it (the trim after the write then says why)."""
+    from ...trim.archive import root_of
+    from ...validation.config import ConfigError
+
+    result = cut.result
+    try:
+        done = append_cut(cut)
+    except ConfigError:
+        return None
+    if done is None:
+        return [*result.messages, "removed content not archived (archive disabled)"]
+    outcome, error, target = done
     if error:
         return None
     # from the top of the work tree, as the agent names files: `.asimov/` included
-    shown = os.path.relpath(outcome.archive or target, trim_archive.root_of(cut.path))
+    shown = os.path.relpath(outcome.archive or target, root_of(cut.path))
     full = [m for m in outcome.messages if m.startswith("the archive is full")]
     return [*result.messages, *full, f"archived what was removed to {shown}"]
 
