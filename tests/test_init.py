@@ -262,3 +262,15 @@ def test_a_config_it_cannot_extend_is_left_alone(tmp_path) -> None:
     assert done.returncode != 0
     assert "flow-style" in done.stderr
     assert read(repo, ".pre-commit-config.yaml") == flow
+
+
+def test_a_config_naming_a_schema_it_may_not_read_still_gets_its_hooks(tmp_path) -> None:
+    """A kind's schema the repository's config points into .git is validate's to refuse;
+    init, which asks validate which files it would skip, writes the hooks all the same."""
+    repo = family_repo(tmp_path, "asimov")
+    write(repo, ".claude_checkpoint.yaml", 'milestone: "m"\nstatus: in_progress\n')
+    write(repo, ".asimov-hooks.yaml", "kinds:\n  asimov-checkpoint:\n    schema: './.git/config'\n")
+    done = init(repo, "--repo", "local")
+    assert done.returncode == 0, done.stderr
+    assert "internal error" not in done.stderr
+    assert hook_ids(config_of(repo)) == EXPECTED_HOOKS["asimov"]
