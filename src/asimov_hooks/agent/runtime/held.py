@@ -106,6 +106,11 @@ def _archive_refuses(cut: Cut) -> bool:
 def release(event: Event, path: str, config: Config, kind: str, rel: str) -> str | None:
     """After a write of `path`: when a trim was held for it and the file holds the
     trimmed content, archive what the trim cut and say so; None otherwise."""
+    try:  # no trim held anywhere (the common case): no record name to work out
+        if not os.listdir(_trims_dir(event)):
+            return None
+    except OSError:
+        return None
     target = _record_path(event, path)
     if not os.path.lexists(target):
         return None

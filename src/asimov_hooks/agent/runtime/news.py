@@ -34,7 +34,7 @@ def report(
     from .verdict import worse
 
     told = _exchange(event, path, findings)
-    if told is None:
+    if told is None and findings:  # a clean file has no news whatever it was: no git
         told = _committed(config, path, event.project)
     news = findings if told is None else worse(told, findings)
     same = [f for f in findings if f not in news]
@@ -70,12 +70,15 @@ def _quoted(rel: str) -> str:
 
 
 def _record_path(event: Event, path: str) -> str:
-    import hashlib
+    # zlib's checksums, not hashlib (whose OpenSSL start-up every checkpoint write would
+    # pay): a name only; a record that a clash gave another file is a baseline that is
+    # off, which costs a line of news, never a file
+    import zlib
 
     from .turnlog import state_dir
 
-    key = f"{event.session}\0{os.path.realpath(path)}"
-    name = hashlib.sha256(os.fsencode(key)).hexdigest()[:32] + ".txt"
+    key = os.fsencode(f"{event.session}\0{os.path.realpath(path)}")
+    name = f"{zlib.crc32(key):08x}{zlib.adler32(key):08x}{len(key):x}.txt"
     return os.path.join(state_dir(event.turns), DIR_NAME, name)
 
 
