@@ -78,13 +78,9 @@ def _since(event: Event) -> str:
 
 
 def _path(event: Event) -> str:
-    import hashlib
+    from .turnlog import keyed_path
 
-    from .turnlog import state_dir
-
-    key = f"{event.session}\0{os.path.realpath(event.turns)}"
-    name = hashlib.sha256(os.fsencode(key)).hexdigest()[:32]
-    return os.path.join(state_dir(event.turns), DIR_NAME, name)
+    return keyed_path(event.turns, DIR_NAME, f"{event.session}\0{os.path.realpath(event.turns)}")
 
 
 def record(event: Event, handback: str) -> None:

@@ -51,10 +51,9 @@ def _trims_dir(event: Event) -> str:
 
 
 def _record_path(event: Event, path: str) -> str:
-    import hashlib
+    from .turnlog import keyed_path
 
-    name = hashlib.sha256(os.fsencode(path)).hexdigest()[:32] + ".json"
-    return os.path.join(_trims_dir(event), name)
+    return keyed_path(event.turns, DIR_NAME, path, ".json")
 
 
 def hold(event: Event, cut: Cut) -> bool:

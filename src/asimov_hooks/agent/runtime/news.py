@@ -70,16 +70,9 @@ def _quoted(rel: str) -> str:
 
 
 def _record_path(event: Event, path: str) -> str:
-    # zlib's checksums, not hashlib (whose OpenSSL start-up every checkpoint write would
-    # pay): a name only; a record that a clash gave another file is a baseline that is
-    # off, which costs a line of news, never a file
-    import zlib
+    from .turnlog import keyed_path
 
-    from .turnlog import state_dir
-
-    key = os.fsencode(f"{event.session}\0{os.path.realpath(path)}")
-    name = f"{zlib.crc32(key):08x}{zlib.adler32(key):08x}{len(key):x}.txt"
-    return os.path.join(state_dir(event.turns), DIR_NAME, name)
+    return keyed_path(event.turns, DIR_NAME, f"{event.session}\0{os.path.realpath(path)}", ".txt")
 
 
 def _exchange(event: Event, path: str, findings: list[Finding]) -> list[Finding] | None:

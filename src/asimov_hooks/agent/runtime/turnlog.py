@@ -29,6 +29,17 @@ class StateError(Exception):
     """The state store cannot be used; one line for the caller to report."""
 
 
+def keyed_path(project: str, folder: str, key: str, suffix: str = "") -> str:
+    """A record's path in the state directory's `folder`, named for `key` (a session and
+    a file, say). zlib's checksums, not hashlib, whose OpenSSL start-up an agent event
+    would pay for a name that needs no cryptographic strength."""
+    import zlib
+
+    raw = os.fsencode(key)
+    name = f"{zlib.crc32(raw):08x}{zlib.adler32(raw):08x}{len(raw):x}{suffix}"
+    return os.path.join(state_dir(project), folder, name)
+
+
 def state_dir(project: str) -> str:
     """Where this project's agent state lives (see the module docstring)."""
     override = os.environ.get(ENV_STATE_DIR)
