@@ -5,6 +5,7 @@ it does not read exactly as the round-trip reader would is handed over (None).""
 from __future__ import annotations
 
 from .document import Document, Path_
+from .plain_yaml import no_gc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
@@ -50,7 +51,7 @@ def _fast_loader_class() -> Any:
         class FastLoader(CParser, SafeConstructor, VersionedResolver):  # type: ignore[misc]
             # documents with a %YAML directive never come here: always YAML 1.2
             processing_version = (1, 2)
-            # (first character -> resolvers, resolvers for any other): stream_yaml's too
+            # (first character -> resolvers, resolvers for any other)
             resolvers = (table, fallback)
 
             def __init__(self, stream: str) -> None:
@@ -150,24 +151,6 @@ class _HandOver(Exception):
     """The fast builder leaves this document to the round-trip loader."""
 
 
-class no_gc:  # a statement: `with no_gc():`
-    """The cyclic garbage collector paused while a parser builds a large tree: its
-    objects are all alive, and the collector's passes over them made a parse of a few
-    megabytes several times slower (they grow with every object already built)."""
-
-    def __enter__(self) -> None:
-        import gc
-
-        self.was = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc: object) -> None:
-        if self.was:
-            import gc
-
-            gc.enable()
-
-
 def _build(loader: Any, root: Any) -> Any:
     """Plain data from the composed nodes, as SafeConstructor builds it.
 
@@ -239,3 +222,30 @@ def _node_position(root: Any, path: Path_, on_key: bool) -> tuple[int, int]:
         mark = key.start_mark if (on_key and last) or value.id != "scalar" else value.start_mark
         node = value
     return mark.line + 1, mark.column + 1
+
+
+_COMPOSER: list[Any] = []
+
+
+def _composer_class() -> Any:
+    """libyaml's composer through PyYAML's binding, for node marks only (no tags: the
+    trimmer's layout of a text the plain reader has read), or None without it."""
+    if not _COMPOSER:
+        try:
+            from yaml._yaml import CParser
+        except ImportError:
+            _COMPOSER.append(None)
+        else:
+
+            class Composer(CParser):  # type: ignore[misc]
+                def resolve(self, kind: Any, value: Any, implicit: Any) -> None:
+                    return None  # positions only: no tags needed
+
+                def descend_resolver(self, parent: Any, index: Any) -> None:
+                    pass
+
+                def ascend_resolver(self) -> None:
+                    pass
+
+            _COMPOSER.append(Composer)
+    return _COMPOSER[0]

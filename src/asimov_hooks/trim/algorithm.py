@@ -162,9 +162,9 @@ def trim_kind_text(
 def _plain_trimmable(
     text: str, settings: Settings, limits: dict[str, int] | None, document: Any = None
 ) -> Any:
-    """The data of `text` when it is in the plain shape (`readers.simple_yaml`: block
-    mappings and lists of one-line scalars; no anchor, alias, tag, flow collection,
-    block scalar, tab or odd line break) with every capped field absent, null or a list
+    """The data of `text` when it is in the plain subset's block shape
+    (`readers.plain_yaml`: block mappings and lists of one-line scalars, `[]` and `{}`;
+    no anchor, alias, tag, flow list, block scalar, tab or odd line break) with every capped field absent, null or a list
     of strings, within the nesting limit; else None. The trimmer lays such a text out
     and cuts it by whole lines, and refuses none of them (`tests/test_trim_plain.py`).
     `document`: validate's reading of `text` under `limits`, whose data is the plain
@@ -174,10 +174,14 @@ def _plain_trimmable(
         return _capped_lists_plain(document.data, settings)
     from ..readers.guards import InputProblem, check_depth
     from ..readers.guards import limits as default_limits
-    from ..readers.simple_yaml import simple_data
+    from ..readers.plain_yaml import HandOver, plain_data
+    from ..readers.problem import YAMLProblem
 
-    plain, data = simple_data(text)
-    if not plain or _capped_lists_plain(data, settings) is None:
+    try:
+        data, block = plain_data(text)
+    except (HandOver, YAMLProblem):
+        return None
+    if not block or _capped_lists_plain(data, settings) is None:
         return None
     try:  # the trimmer's parse refuses what the guards refuse (the plain shape has no tags)
         check_depth(text, "yaml", (limits or default_limits())["max-depth"])

@@ -53,19 +53,20 @@ def parse(
 
 
 def _plain_nodes(text: str) -> tuple[Any, Any] | None:
-    """(node, data) of a text in the plain shape (`readers.simple_yaml`: block mappings
-    and lists of one-line scalars; no tag, anchor, flow collection, block scalar, tab
-    or odd line break, so nothing `fast_yaml` hands to the pure reader) without
-    ruamel.yaml: the data as the plain reader reads it (`tests/test_simple_yaml.py`
-    holds it to the libyaml readers') and the node marks from libyaml through PyYAML's
+    """(node, data) of a text in the plain subset (`readers.plain_yaml`: no tag,
+    anchor, block scalar, tab or odd line break, so nothing `fast_yaml` hands to the
+    pure reader) without ruamel.yaml: the data as the plain reader reads it (held to
+    the libraries' by the tests) and the node marks from libyaml through PyYAML's
     binding, the marks `_libyaml_nodes` reads through ruamel's. None: another reader
     reads it."""
-    from ..readers.simple_yaml import simple_data
+    from ..readers.plain_yaml import HandOver, plain_data
+    from ..readers.problem import YAMLProblem as Broken
 
-    plain, data = simple_data(text)
-    if not plain:
+    try:
+        data = plain_data(text)[0]
+    except (HandOver, Broken):
         return None
-    from ..readers.stream_yaml import _composer_class
+    from ..readers.fast_yaml import _composer_class
 
     composer = _composer_class()
     if composer is None:
