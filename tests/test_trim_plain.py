@@ -16,7 +16,7 @@ from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_simple_yaml import line_soups
+from test_simple_yaml import item_soups, line_soups, more_document
 from test_trim_properties import HARD, SOFT, checkpoints, config_for, mutated
 
 from asimov_hooks.readers.plain_yaml import HandOver, plain_data
@@ -87,6 +87,20 @@ def test_mutated_checkpoints_trim_the_same(text: str) -> None:
 def test_line_soups_trim_the_same(text: str, key: str) -> None:
     # the soups' keys are single letters: one of them stands for a trimmed field
     same_either_way(text.replace("c:", f"{key}:").replace("d:", "next_steps:"))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(item_soups(), st.sampled_from(["completed", "next_steps", "notes"]))
+def test_item_soups_trim_the_same(text: str, key: str) -> None:
+    # items that are mappings, flow lists: one of the soups' keys stands for a capped field
+    same_either_way(text.replace("args:", f"{key}:").replace("name:", "completed:"))
+
+
+def test_documents_with_items_trim_the_same() -> None:
+    rng = random.Random(7)
+    for _ in range(40):
+        text = more_document(rng).replace("args", "completed").replace("name", "next_steps")
+        same_either_way(text)
 
 
 def test_benchmark_checkpoints_trim_the_same() -> None:

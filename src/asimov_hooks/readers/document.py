@@ -25,7 +25,7 @@ class Document:
         self, data: Any, locate: Callable[[Path_, bool], tuple[int, int]], plain: bool = False
     ) -> None:
         self.data, self.locate = data, locate
-        self.plain = plain  # read by `plain_yaml`, block mappings and lists only: its data
+        self.plain = plain  # read by `plain_yaml` (the plain subset): its data, as it reads it
 
     def __repr__(self) -> str:
         return f"Document(data={self.data!r})"

@@ -13,7 +13,7 @@ from __future__ import annotations
 from .document import Document, Path_, YAMLProblem, guard, guard_plain
 from .guards import limits as default_limits
 from .markers import find_conflict_marker
-from .plain_yaml import HandOver, plain_data, plain_locator
+from .plain_yaml import HandOver, plain_locator, plain_read
 from .problem import UnkeptComments
 
 TYPE_CHECKING = False
@@ -102,14 +102,14 @@ def load_data(text: str) -> tuple[Any, bool]:
 _NO_GC_FROM = 1 << 16
 
 
-def _plain(text: str, large: bool = False) -> tuple[Any, bool]:
-    """`plain_data` (in a batch, its regular-expression rows first)."""
+def _plain(text: str, large: bool = False) -> tuple[Any, bool, list[Any]]:
+    """`plain_yaml.plain_read` (in a batch, its regular-expression rows first)."""
     if not large:
-        return plain_data(text, bool(_BATCH))
+        return plain_read(text, bool(_BATCH))
     from .plain_yaml import no_gc
 
     with no_gc():  # every object built is kept
-        return plain_data(text, bool(_BATCH))
+        return plain_read(text, bool(_BATCH))
 
 
 def _check_aliases(root: Any, limits: dict[str, int]) -> None:
@@ -203,7 +203,7 @@ def load_yaml(
     """
     lim = limits if limits is not None else default_limits()
     try:
-        data, block = _plain(text, len(text) > _NO_GC_FROM)
+        data, block, found = _plain(text, len(text) > _NO_GC_FROM)
     except HandOver:
         pass
     except YAMLProblem:  # the broken shape the plain reader tells: the guards come first
@@ -214,7 +214,7 @@ def load_yaml(
             guard_plain(text, lim)
         else:  # an item that is a mapping opens two levels on one line
             guard(text, "yaml", lim)
-        return Document(data, plain_locator(text), plain=block)
+        return Document(data, plain_locator(text, found), plain=True)
     guard(text, "yaml", lim)
     refused: list[Any] = []
     fast = _fast_document(text, max_nodes, refused)

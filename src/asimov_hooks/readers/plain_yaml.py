@@ -39,7 +39,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
     from typing import Any
 
-__all__ = ["HandOver", "item_data", "plain_data", "plain_locator", "stop_line"]
+__all__ = ["HandOver", "item_data", "plain_data", "plain_locator", "plain_read", "stop_line"]
 
 _MAX_DEPTH = 100
 _FOUND = "invalid YAML: expected <block end>, but found '<block mapping start>'"
@@ -52,26 +52,33 @@ def plain_data(text: str, batch: bool = False) -> tuple[Any, bool]:
     at the top) of a text in the subset; HandOver when it is not; the round-trip
     reader's YAMLProblem for the broken shape told here. `batch`: many files are read
     (`re` is loaded): the regular-expression tokenizer first."""
-    if refused(text):
-        raise HandOver
-    found = batch_rows(text) if batch and text.isascii() else None
-    read = found if found is not None else rows(text.split("\n"))
-    if not read:
+    return plain_read(text, batch)[:2]
+
+
+def plain_read(text: str, batch: bool = False) -> tuple[Any, bool, list[Any]]:
+    """`plain_data`, and the rows read (`plain_locator` works positions out from them)."""
+    ascii_text = text.isascii()
+    found = batch_rows(text) if batch and ascii_text else None
+    if found is None:  # (the expression's rows hold no refused character)
+        if refused(text):
+            raise HandOver
+        found = rows(text.split("\n"))
+    if not found:
         raise HandOver  # nothing but comments: the library says what that is
     _FLOW.clear()
-    data = _document(read, False, text.isascii())[0]
-    return data, not _FLOW
+    data = _document(found, False, ascii_text)[0]
+    return data, not _FLOW, found
 
 
-def plain_locator(text: str) -> Any:
-    """A `Document.locate` for a text `plain_data` reads: positions from its rows, worked
-    out on the first call."""
-    found: list[Any] = []
+def plain_locator(text: str, found: list[Any] | None = None) -> Any:
+    """A `Document.locate` for a text `plain_data` reads: positions from its rows (`found`
+    when they are at hand), worked out on the first call."""
+    root: list[Any] = []
 
     def locate(path: Any, on_key: bool = False) -> tuple[int, int]:
-        if not found:
-            found.append(_document(rows(text.split("\n")), True, False)[1])
-        return position(found[0], path, on_key)
+        if not root:
+            root.append(_document(found or rows(text.split("\n")), True, False)[1])
+        return position(root[0], path, on_key)
 
     return locate
 
@@ -143,7 +150,10 @@ def _mapping(found: list[Any], at: int, indent: int, depth: int, marks: bool, st
             raise HandOver(line)  # an item among keys, a duplicate key
         at += 1
         if value:
-            out[key] = _value(value, line, False)
+            if value[0] == '"' and value.find('"', 1) == len(value) - 1 and "\\" not in value:
+                out[key] = value[1:-1]  # the commonest value: `_value`'s answer, sooner
+            else:
+                out[key] = _value(value, line, False)
             if marks:
                 pairs[key] = ((line, indent), _value_node(value, line, column))
             if at < count and found[at][0] > indent:  # a scalar over lines, a stray line
@@ -182,7 +192,10 @@ def _sequence(
             break
         at += 1
         if value:
-            out.append(_value(value, line, True))
+            if value[0] == '"' and value.find('"', 1) == len(value) - 1 and "\\" not in value:
+                out.append(value[1:-1])  # the commonest item: `_value`'s answer, sooner
+            else:
+                out.append(_value(value, line, True))
             if marks:
                 items.append(_value_node(value, line, column))
             if at < count and found[at][0] > indent:
@@ -229,16 +242,25 @@ _NONZERO = frozenset("123456789")
 # every character YAML 1.2's numbers and timestamps are written with (ruamel's
 # resolvers): a scalar with any other character is a string (`2 tests fixed`)
 _NUMBER_CHARS = frozenset("0123456789_.+-:boxabcdefABCDEFTtZ infINF")
+# the first characters of a plain scalar that may not be a string, or of anything else
+_SPECIAL_FIRST = _NOT_PLAIN_FIRST | frozenset("tTfFnN~+0123456789")
 
 
 def _value(raw: str, line: int, in_list: bool) -> Any:
     """The data of the value a row ends with (spaces cut, a comment maybe after it)."""
     first = raw[0]
+    if first not in _SPECIAL_FIRST:  # the commonest: a plain string
+        comment = raw.find(" #")
+        value = raw if comment < 0 else raw[:comment].rstrip(" ")
+        if ": " in value or value[-1] == ":":
+            raise HandOver(line)  # a mapping in an item, an error
+        return value
     if first == '"':
         end = raw.find('"', 1)
         if end < 0 or raw.find("\\", 1, end) >= 0:
             raise HandOver(line)  # open (over several lines, or broken), or escapes
-        _after(raw, end + 1, line)
+        if end + 1 < len(raw):
+            _after(raw, end + 1, line)
         return raw[1:end]
     if first == "'":
         end = raw.find("'", 1)

@@ -162,9 +162,9 @@ def trim_kind_text(
 def _plain_trimmable(
     text: str, settings: Settings, limits: dict[str, int] | None, document: Any = None
 ) -> Any:
-    """The data of `text` when it is in the plain subset's block shape
-    (`readers.plain_yaml`: block mappings and lists of one-line scalars, `[]` and `{}`;
-    no anchor, alias, tag, flow list, block scalar, tab or odd line break) with every capped field absent, null or a list
+    """The data of `text` when it is in the plain subset (`readers.plain_yaml`: block
+    mappings and lists of one-line scalars, one-line flow lists; no anchor, alias, tag,
+    block scalar, tab or odd line break) with every capped field absent, null or a list
     of strings, within the nesting limit; else None. The trimmer lays such a text out
     and cuts it by whole lines, and refuses none of them (`tests/test_trim_plain.py`).
     `document`: validate's reading of `text` under `limits`, whose data is the plain
@@ -178,10 +178,10 @@ def _plain_trimmable(
     from ..readers.problem import YAMLProblem
 
     try:
-        data, block = plain_data(text)
+        data = plain_data(text)[0]
     except (HandOver, YAMLProblem):
         return None
-    if not block or _capped_lists_plain(data, settings) is None:
+    if _capped_lists_plain(data, settings) is None:
         return None
     try:  # the trimmer's parse refuses what the guards refuse (the plain shape has no tags)
         check_depth(text, "yaml", (limits or default_limits())["max-depth"])
