@@ -171,3 +171,15 @@ def test_the_printer_writes_no_nan_and_carries_any_text() -> None:
     assert _strict_json(text) == {"a": [None, None, None, 1.5], "b": "x\udcff"}
     text.encode("utf-8")
     assert dump_text({"a": float("nan")}, indent=None, ascii=True) == '{"a": null}'
+
+
+def test_the_number_that_overflows_is_the_one_placed(repo: str) -> None:
+    """Not the first number with an exponent: the first one out of range."""
+    write(repo, FILE, _checkpoint_text('{"small": 1e5, "big": 2.5E+400}'))
+    lines = _checkpoint_text('{"small": 1e5, "big": 2.5E+400}').splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if "2.5E+400" in text)
+    col = lines[line - 1].index("2.5E+400") + 1
+    check = run_script("asimov-validate", FILE, cwd=repo)
+    assert f":{line}:{col}: error syntax invalid JSON: 2.5E+400 is out of range" in check.stdout
+    shown = oc(repo, "show", SKILL, "--json")
+    assert f"(line {line}, column {col})" in _strict_json(shown.stdout)["problem"]

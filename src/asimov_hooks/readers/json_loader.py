@@ -128,7 +128,8 @@ def parse(
             line, col = _token_position(text, r"NaN|-?Infinity")
             message = f"invalid JSON: {name} is not a JSON value"
         else:
-            line, col = _token_position(text, r"-?\d[\d.]*[eE][+-]?\d+")
+            # the number that overflowed (the first of its text: parsing stops at it)
+            line, col = _token_position(text, rf"(?<![\w.+-]){re.escape(name)}(?![\w.+-])")
             message = f"invalid JSON: {name[:40]} is out of range for a number"
         raise YAMLProblem("syntax", message, line, col) from None
     except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
