@@ -183,3 +183,24 @@ def test_the_number_that_overflows_is_the_one_placed(repo: str) -> None:
     assert f":{line}:{col}: error syntax invalid JSON: 2.5E+400 is out of range" in check.stdout
     shown = oc(repo, "show", SKILL, "--json")
     assert f"(line {line}, column {col})" in _strict_json(shown.stdout)["problem"]
+
+
+@pytest.mark.parametrize(
+    "value", ['{"n": 1e999}', '{"n": "\\ud800"}', _nested(150)], ids=["1e999", "surrogate", "deep"]
+)
+def test_a_resumed_agent_is_not_given_a_checkpoint_validate_refuses(
+    tmp_path, isolated_home, value: str
+) -> None:
+    """After a compaction the agent's re-read goes through the same door: a checkpoint
+    validate refuses is named as not valid JSON, never briefed from what json.loads
+    made of it."""
+    from agent_support import answer, fixture, run_event
+
+    repo = git_init(tmp_path / "agent")
+    write(repo, FILE, _checkpoint_text(value))
+    write(repo, ".checkpoints/oc-good.checkpoint.json", oc_checkpoint(skill="oc-good"))
+    out = answer(run_event("claude", fixture("claude", "session_start_compact", repo), repo))
+    context = out["hookSpecificOutput"]["additionalContext"]
+    assert "RESUMING: oc-good" in context
+    assert f"RESUMING: {SKILL}" not in context
+    assert f"{FILE}: not re-read: not valid JSON" in context
