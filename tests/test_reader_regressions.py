@@ -177,3 +177,72 @@ def test_validate_places_a_quote_left_open_as_the_round_trip_does(tmp_path, cli)
         ".claude_checkpoint.yaml:6:1: error syntax invalid YAML: could not find expected ':' "
         "(while scanning a simple key)" in out
     ), out
+
+
+# ---------------------------------------------------------------- keys that are not strings
+KEYS = [
+    ("null", None), ("~", None), ("Null", None), ("TRUE", True), ("False", False),
+    ("0o7", 7), ("0x1F", 31), ("1.50", 1.5), (".inf", float("inf")), ("12", 12),
+]  # fmt: skip
+
+
+def key_shapes(k: str, key: object) -> list[tuple[str, tuple, tuple[int, int], tuple[int, int]]]:
+    """(text, path, where its key is, where its value is), as the round trip places them."""
+    w = len(k)
+    return [
+        (f"a: 1\n{k}: 2\n", (key,), (2, 1), (2, w + 3)),
+        (f"a: [1]\n{k}: 2\n", (key,), (2, 1), (2, w + 3)),
+        (f"a:\n  x: 1\n  {k}: 2\n", ("a", key), (3, 3), (3, w + 5)),
+        (f"a: 1\n{k}:\n  - x\n", (key,), (2, 1), (2, 1)),  # a list: at its key
+        (f"a: 1\n{k}:\n  b: x\n", (key, "b"), (3, 3), (3, 6)),
+        (f"a:\n  - {k}: 1\n", ("a", 0, key), (2, 5), (2, w + 7)),
+        (f"a: 1\n{k}: x\nb: y\n", (key,), (2, 1), (2, w + 3)),
+    ]
+
+
+def round_trip_place(text: str, path: tuple, on_key: bool) -> tuple[int, int]:
+    """Where ruamel's round-trip nodes put `path` (a block at its key)."""
+    node = yamlio.load_all(text, yamlio.ROUND_TRIP)[0]
+    for i, part in enumerate(path):
+        child = node[part]
+        if isinstance(node, list):
+            line, col = node.lc.item(part)
+        elif (on_key and i == len(path) - 1) or isinstance(child, (dict, list)):
+            line, col = node.lc.key(part)
+        else:
+            line, col = node.lc.value(part)
+        node = child
+    return line + 1, col + 1
+
+
+@pytest.mark.parametrize("k, key", KEYS, ids=[k for k, _ in KEYS])
+def test_a_key_that_is_no_string_is_placed_at_its_line(k: str, key: object) -> None:
+    for text, path, at_key, at_value in key_shapes(k, key):
+        assert round_trip_place(text, path, True) == at_key, text
+        assert round_trip_place(text, path, False) == at_value, text
+        same(text)
+        for batch in (False, True):
+            if batch:
+                with batch_reading():
+                    document = load_yaml(text)
+            else:
+                document = load_yaml(text)
+            assert document.locate(path, True) == at_key, (batch, text)
+            assert document.locate(path, False) == at_value, (batch, text)
+
+
+def test_a_quoted_key_is_told_from_the_plain_one_of_the_same_text() -> None:
+    text = 'a: 1\n"null": 2\nnull: 3\n'
+    document = load_yaml(text)
+    assert document.data == {"a": 1, "null": 2, None: 3}
+    assert document.locate(("null",), False) == (2, 9)
+    assert document.locate((None,), False) == (3, 7)
+
+
+def test_validate_places_an_unknown_key_that_is_no_string_at_its_line(tmp_path, cli) -> None:
+    text = "milestone: m\nstatus: in_progress\nTRUE: x\n0o7: y\n~: z\n"
+    out = validate_says(tmp_path, cli, text)
+    for where, name in (("3:1", "true"), ("4:1", "7"), ("5:1", "null")):
+        assert (
+            f".claude_checkpoint.yaml:{where}: warning unknown-key unknown key {name!r}" in out
+        ), out
