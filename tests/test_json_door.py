@@ -225,3 +225,26 @@ def test_a_health_answer_that_is_not_strict_json_names_no_commit(
     proc = oc(repo, "doctor", "--online", "--url", health_server.url + "/h")
     assert health_server.hits == ["/h"]
     assert "names no commit" in proc.stdout, proc.stdout
+
+
+DEEP_TEXT = "[" * 5_000 + "]" * 5_000  # a JSON string inside the event: its own depth
+
+
+@pytest.mark.parametrize(
+    ("agent", "name", "field"),
+    [
+        ("copilot", "pre_tool_use_edit", "toolArgs"),
+        ("cursor", "pre_tool_use_write", "tool_input"),
+    ],
+)
+def test_json_inside_an_agent_event_is_depth_bounded(
+    tmp_path, isolated_home, agent: str, name: str, field: str
+) -> None:
+    """A tool's input sent as JSON text is read as the event itself is (strict, 100
+    levels at most): one line, exit 1 or nothing to do, never an internal error."""
+    from agent_support import fixture, run_event
+
+    repo = git_init(tmp_path / "agent")
+    proc = run_event(agent, fixture(agent, name, repo, **{field: DEEP_TEXT}), repo)
+    assert proc.returncode in (0, 1), proc.stderr  # run_event: no traceback, one line
+    assert "internal error" not in proc.stderr
