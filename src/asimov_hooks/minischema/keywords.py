@@ -311,13 +311,9 @@ def _number_step(schema: dict[str, Any]) -> Step:
     def number_step(value: Any, path: tuple, out: list) -> None:
         if type(value) is not int and type(value) is not float and not _type_ok(value, "number"):
             return
-        if value != value and (least is not None or most is not None):  # NaN: no order
-            bound = f"the minimum of {least}" if least is not None else f"the maximum of {most}"
-            keyword = "minimum" if least is not None else "maximum"
-            out.append(
-                SchemaError(path, f"{value} is not a number and cannot meet {bound}", keyword)
-            )
-            return
+        # as jsonschema (and check-jsonschema) compare: NaN is below and above nothing, so
+        # it meets every bound; .inf is above every maximum. (A config refuses NaN and the
+        # infinities before its schema is asked: validation.finite.)
         if least is not None and value < least:
             out.append(SchemaError(path, f"{value} is less than the minimum of {least}", "minimum"))
         if most is not None and value > most:

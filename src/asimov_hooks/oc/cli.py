@@ -143,7 +143,7 @@ def update_command(skill: str, ops: tuple[str, ...], new_key: bool, directory, c
     path = _path_for(project, skill)
     with locked(path):  # read, change and write under one lock: no update is lost
         try:
-            cp = Checkpoint(path)
+            cp = Checkpoint(path, project.config.limits)
             data = cp.require(project)
         except OcError as exc:
             _fail(str(exc))
@@ -179,7 +179,7 @@ def done_command(skill: str, ops: tuple[str, ...], new_key: bool, directory, con
     path = _path_for(project, skill)
     with locked(path):  # read, change and write under one lock: no update is lost
         try:
-            cp = Checkpoint(path)
+            cp = Checkpoint(path, project.config.limits)
             data = cp.require(project)
         except OcError as exc:
             _fail(str(exc))
@@ -266,7 +266,7 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
             size, limit = size_of(project, path)
             if limit is None or size <= limit:
                 continue
-        cp = Checkpoint(path)
+        cp = Checkpoint(path, project.config.limits)
         try:
             done = rotate(project, cp, keep)
         except OcError as exc:

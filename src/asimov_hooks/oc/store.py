@@ -142,9 +142,11 @@ def skill_of(path: str) -> str:
 
 
 class Checkpoint:
-    """One checkpoint file as read: its bytes, layout and data, or why it is unusable."""
+    """One checkpoint file as read: its bytes, layout and data, or why it is unusable
+    (what validate refuses, in validate's words: `limits` are the project's, as
+    validate reads the file with them)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, limits: dict[str, int] | None = None) -> None:
         self.path = path
         self.skill = skill_of(path)
         self.raw = b""
@@ -153,7 +155,7 @@ class Checkpoint:
         self.problem: str | None = None
         try:
             self.raw = read_bytes(path)
-            data, self.layout = load_bytes(self.raw)
+            data, self.layout = load_bytes(self.raw, limits)
         except FileProblem as exc:
             self.problem = exc.message
             return

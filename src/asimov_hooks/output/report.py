@@ -166,9 +166,9 @@ def write_json(results: Sequence[FileResult], out: TextIO) -> None:
         ],
         "summary": summary(results),
     }
-    import json
+    from ..readers.json_loader import dump_text  # never NaN or Infinity
 
-    out.write(json.dumps(doc, indent=2) + "\n")  # one write (`dump` writes each piece)
+    out.write(dump_text(doc, ascii=True) + "\n")  # one write
 
 
 def _escape(value: str, prop: bool = False) -> str:
