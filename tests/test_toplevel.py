@@ -96,8 +96,8 @@ def test_no_other_module_asks_git_for_the_top() -> None:
     # files git opens for a command, such as info/exclude); find_config
     # (config/packs) stops its search for a config file at a .git
     assert sorted(walkers) == [
+        "config/packs.py",
         "fs/trees.py",
         "fs/walk.py",
         "gitfiles.py",
-        "config/packs.py",
     ]
