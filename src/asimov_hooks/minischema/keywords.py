@@ -313,7 +313,7 @@ def _number_step(schema: dict[str, Any]) -> Step:
             return
         # as jsonschema (and check-jsonschema) compare: NaN is below and above nothing, so
         # it meets every bound; .inf is above every maximum. (A config refuses NaN and the
-        # infinities before its schema is asked: validation.finite.)
+        # infinities before its schema is asked: config.finite.)
         if least is not None and value < least:
             out.append(SchemaError(path, f"{value} is less than the minimum of {least}", "minimum"))
         if most is not None and value > most:
