@@ -204,3 +204,24 @@ def test_a_resumed_agent_is_not_given_a_checkpoint_validate_refuses(
     assert "RESUMING: oc-good" in context
     assert f"RESUMING: {SKILL}" not in context
     assert f"{FILE}: not re-read: not valid JSON" in context
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"[" * 30_000 + b"]" * 30_000, b'{"commit": NaN}', b'{"commit": 1e999}'],
+    ids=["deep", "nan", "overflow"],
+)
+def test_a_health_answer_that_is_not_strict_json_names_no_commit(
+    tmp_path, isolated_home, health_server, body: bytes
+) -> None:
+    """`oc doctor --online` reads the server's answer as strict, depth-bounded JSON: a
+    hostile answer is an answer that names no commit, never an internal error."""
+    from conftest import Reply, git
+
+    repo = git_init(tmp_path / "proj")
+    os.makedirs(os.path.join(repo, ".checkpoints"))
+    git(repo, "commit", "-q", "--allow-empty", "--no-verify", "-m", "one")
+    health_server.answers["/h"] = Reply(200, body)
+    proc = oc(repo, "doctor", "--online", "--url", health_server.url + "/h")
+    assert health_server.hits == ["/h"]
+    assert "names no commit" in proc.stdout, proc.stdout
