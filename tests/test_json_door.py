@@ -204,3 +204,47 @@ def test_a_resumed_agent_is_not_given_a_checkpoint_validate_refuses(
     assert "RESUMING: oc-good" in context
     assert f"RESUMING: {SKILL}" not in context
     assert f"{FILE}: not re-read: not valid JSON" in context
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"[" * 30_000 + b"]" * 30_000, b'{"commit": NaN}', b'{"commit": 1e999}'],
+    ids=["deep", "nan", "overflow"],
+)
+def test_a_health_answer_that_is_not_strict_json_names_no_commit(
+    tmp_path, isolated_home, health_server, body: bytes
+) -> None:
+    """`oc doctor --online` reads the server's answer as strict, depth-bounded JSON: a
+    hostile answer is an answer that names no commit, never an internal error."""
+    from conftest import Reply, git
+
+    repo = git_init(tmp_path / "proj")
+    os.makedirs(os.path.join(repo, ".checkpoints"))
+    git(repo, "commit", "-q", "--allow-empty", "--no-verify", "-m", "one")
+    health_server.answers["/h"] = Reply(200, body)
+    proc = oc(repo, "doctor", "--online", "--url", health_server.url + "/h")
+    assert health_server.hits == ["/h"]
+    assert "names no commit" in proc.stdout, proc.stdout
+
+
+DEEP_TEXT = "[" * 5_000 + "]" * 5_000  # a JSON string inside the event: its own depth
+
+
+@pytest.mark.parametrize(
+    ("agent", "name", "field"),
+    [
+        ("copilot", "pre_tool_use_edit", "toolArgs"),
+        ("cursor", "pre_tool_use_write", "tool_input"),
+    ],
+)
+def test_json_inside_an_agent_event_is_depth_bounded(
+    tmp_path, isolated_home, agent: str, name: str, field: str
+) -> None:
+    """A tool's input sent as JSON text is read as the event itself is (strict, 100
+    levels at most): one line, exit 1 or nothing to do, never an internal error."""
+    from agent_support import fixture, run_event
+
+    repo = git_init(tmp_path / "agent")
+    proc = run_event(agent, fixture(agent, name, repo, **{field: DEEP_TEXT}), repo)
+    assert proc.returncode in (0, 1), proc.stderr  # run_event: no traceback, one line
+    assert "internal error" not in proc.stderr

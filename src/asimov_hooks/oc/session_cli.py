@@ -7,9 +7,9 @@ import sys
 
 import click
 
-from ..cli.clickopts import CONTEXT, click_option
-from ..cli.options import COLOR
 from ..fs.access import show
+from ..options import COLOR
+from ..options.clickopts import CONTEXT, click_option
 from .cliutil import _fail, _finding_lines, _project, dir_options, format_option
 from .store import OcError, Refused
 

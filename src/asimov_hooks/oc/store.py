@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import os
 
+from ..config.config import Config, load_config
 from ..fs.access import (
     FileProblem,
     UnsafePath,
@@ -20,7 +21,6 @@ from ..fs.access import (
     show,
 )
 from ..gitutil import find_toplevel
-from ..validation.config import Config, load_config
 from .jsonfmt import JSONProblem, Layout, dump_bytes, load_bytes
 
 TYPE_CHECKING = False
@@ -176,7 +176,7 @@ class Checkpoint:
 def validate(project: Project, path: str, content: bytes) -> FileResult:
     """The validator's verdict on `content` as the file at `path` (drift rules and
     rules about the file's place in git are the doctor's, not a write's)."""
-    from ..checks.registry import PATH_RULES, rules_in
+    from ..config.registry import PATH_RULES, rules_in
     from ..validation.engine import Checker
 
     checker = Checker(project.config, None, set(PATH_RULES | rules_in("drift")))

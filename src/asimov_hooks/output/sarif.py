@@ -26,7 +26,7 @@ FINGERPRINT = "asimovHooks/v1"
 
 
 def published_url() -> str | None:
-    from ..adoption.source import published_url as declared
+    from ..release import published_url as declared
 
     return declared()
 

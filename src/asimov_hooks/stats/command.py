@@ -11,8 +11,8 @@ import sys
 
 import click
 
-from ..cli.clickopts import CONTEXT
 from ..fs.access import show
+from ..options.clickopts import CONTEXT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -120,7 +120,7 @@ def _shown(path: str, top: str) -> str:
 
 
 def _config(top: str) -> tuple[Any, list[str]]:
-    from ..validation.config import ConfigError, load_config
+    from ..config.config import ConfigError, load_config
 
     try:
         config = load_config(None, start=top)

@@ -19,7 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..validation.config import Config
+    from ..config.config import Config
 
 LIMITS = ("max-lines-soft", "max-lines-hard", "max-tokens", "max-chars")
 FORMAT_VERSION = 1

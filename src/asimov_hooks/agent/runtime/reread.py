@@ -26,7 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ...validation.config import Config
+    from ...config.config import Config
 
 OC_KIND, WARMUP_KIND = "oc-checkpoint", "asimov-warmup"
 MAX_OC_BYTES = 256 * 1024  # the OC checkpoint's own byte limit
