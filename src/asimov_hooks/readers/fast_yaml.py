@@ -209,11 +209,7 @@ def _node_position(root: Any, path: Path_, on_key: bool) -> tuple[int, int]:
             continue
         if node.id != "mapping":
             break
-        wanted = str(part).lower() if isinstance(part, bool) else str(part)
-        pair = next(
-            (kv for kv in reversed(node.value) if kv[0].id == "scalar" and kv[0].value == wanted),
-            None,
-        )
+        pair = _pair(node.value, part)
         if pair is None:
             break
         key, value = pair
@@ -224,28 +220,58 @@ def _node_position(root: Any, path: Path_, on_key: bool) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1
 
 
-_COMPOSER: list[Any] = []
+def _pair(pairs: list[Any], part: Any) -> Any:
+    """The (key, value) nodes of the key `part` names, the last of equal keys as the
+    data keeps it: a string by its text (quoted, or plain that stays a string), another
+    key (`null:`, `~:`, `TRUE:`, `0o7:`, `1.50:`) by the value its plain text resolves to."""
+    if type(part) is str:
+        typed = part[:1] in _TYPED_KEY_FIRST
+        for kv in reversed(pairs):
+            key = kv[0]
+            if (
+                key.id == "scalar"
+                and key.value == part
+                and (key.style or not typed or type(_key_value(part)) is str)
+            ):
+                return kv
+        return None
+    for kv in reversed(pairs):
+        key = kv[0]
+        if key.id == "scalar" and not key.style and _same_key(_key_value(key.value), part):
+            return kv
+    text = str(part).lower() if isinstance(part, bool) else str(part)  # a date, `!!str 1`
+    return next(
+        (kv for kv in reversed(pairs) if kv[0].id == "scalar" and kv[0].value == text), None
+    )
 
 
-def _composer_class() -> Any:
-    """libyaml's composer through PyYAML's binding, for node marks only (no tags: the
-    trimmer's layout of a text the plain reader has read), or None without it."""
-    if not _COMPOSER:
-        try:
-            from yaml._yaml import CParser
-        except ImportError:
-            _COMPOSER.append(None)
-        else:
+# the first characters of a plain scalar that may resolve to something else than a string
+_TYPED_KEY_FIRST = frozenset("tTfFnN~+-.0123456789")
+_KEY_LOADER: list[Any] = []
 
-            class Composer(CParser):  # type: ignore[misc]
-                def resolve(self, kind: Any, value: Any, implicit: Any) -> None:
-                    return None  # positions only: no tags needed
 
-                def descend_resolver(self, parent: Any, index: Any) -> None:
-                    pass
+def _key_value(text: str) -> Any:
+    """A plain key's value as the fast loader builds it (YAML 1.2: `TRUE` a boolean,
+    `0o7` 7, `~` null); its text when it stays a string or cannot be built alone."""
+    if text[:1] not in _TYPED_KEY_FIRST:
+        return text
+    if not _KEY_LOADER:
+        loader_class = _fast_loader_class()
+        _KEY_LOADER.append(None if loader_class is None else loader_class(""))
+    loader = _KEY_LOADER[0]
+    if loader is None:
+        return text
+    from ruamel.yaml.nodes import ScalarNode
 
-                def ascend_resolver(self) -> None:
-                    pass
+    try:
+        node = ScalarNode(loader.resolve(ScalarNode, text, (True, False)), text)
+        return loader.construct_object(node, deep=True)
+    except Exception:  # a merge key (`<<`), a value that does not convert: its text
+        return text
 
-            _COMPOSER.append(Composer)
-    return _COMPOSER[0]
+
+def _same_key(value: Any, part: Any) -> bool:
+    """Equal keys of one type (`1` is not `true`, `1.0` not `1`); NaN is its own key."""
+    if type(value) is not type(part):
+        return False
+    return value == part or (value != value and part != part)

@@ -66,7 +66,6 @@ def _plain_nodes(text: str) -> tuple[Any, Any] | None:
         data = plain_data(text)[0]
     except (HandOver, Broken):
         return None
-    from ..readers.fast_yaml import _composer_class
 
     composer = _composer_class()
     if composer is None:
@@ -250,3 +249,30 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, list):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b)
+
+
+_COMPOSER: list[Any] = []
+
+
+def _composer_class() -> Any:
+    """libyaml's composer through PyYAML's binding, for node marks only (no tags: the
+    layout of a text the plain reader has read), or None without it."""
+    if not _COMPOSER:
+        try:
+            from yaml._yaml import CParser
+        except ImportError:
+            _COMPOSER.append(None)
+        else:
+
+            class Composer(CParser):  # type: ignore[misc]
+                def resolve(self, kind: Any, value: Any, implicit: Any) -> None:
+                    return None  # positions only: no tags needed
+
+                def descend_resolver(self, parent: Any, index: Any) -> None:
+                    pass
+
+                def ascend_resolver(self) -> None:
+                    pass
+
+            _COMPOSER.append(Composer)
+    return _COMPOSER[0]
