@@ -149,3 +149,21 @@ def batch_rows(text: str) -> list[Row] | None:
             else:
                 append((indent, key, "", number, indent + len(key) + 1))
     return out
+
+
+class no_gc:  # a statement: `with no_gc():`
+    """The cyclic garbage collector paused while a large tree is built: its objects
+    are all alive, and the collector's passes over them made a parse of a few
+    megabytes several times slower (they grow with every object already built)."""
+
+    def __enter__(self) -> None:
+        import gc
+
+        self.was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.was:
+            import gc
+
+            gc.enable()

@@ -32,14 +32,22 @@ reader's words, line and column.
 
 from __future__ import annotations
 
-from .plain_rows import NOT_KEYS, HandOver, batch_rows, refused, rows
+from .plain_rows import NOT_KEYS, HandOver, batch_rows, no_gc, refused, rows
 from .problem import YAMLProblem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
     from typing import Any
 
-__all__ = ["HandOver", "item_data", "plain_data", "plain_locator", "plain_read", "stop_line"]
+__all__ = [
+    "HandOver",
+    "item_data",
+    "no_gc",
+    "plain_data",
+    "plain_locator",
+    "plain_read",
+    "stop_line",
+]
 
 _MAX_DEPTH = 100
 _FOUND = "invalid YAML: expected <block end>, but found '<block mapping start>'"
@@ -382,21 +390,3 @@ def position(root: list, path: Any, on_key: bool) -> tuple[int, int]:
         mark = key_mark if (on_key and last) or value[1] != "scalar" else value[0]
         node = value
     return mark[0] + 1, mark[1] + 1
-
-
-class no_gc:  # a statement: `with no_gc():`
-    """The cyclic garbage collector paused while a large tree is built: its objects
-    are all alive, and the collector's passes over them made a parse of a few
-    megabytes several times slower (they grow with every object already built)."""
-
-    def __enter__(self) -> None:
-        import gc
-
-        self.was = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc: object) -> None:
-        if self.was:
-            import gc
-
-            gc.enable()
