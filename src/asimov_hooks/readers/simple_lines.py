@@ -19,10 +19,12 @@ if TYPE_CHECKING:  # annotations only: typing costs start-up time
     from typing import Any
 
 # (indent, "- ", key, "quoted", plain) per line; blank and comment lines give none of
-# the last four; one match per line, or the text is not taken here
+# the last four; one match per line, or the text is not taken here. Every repeat that
+# a later part could give back is possessive: a line that fails (a run of spaces before
+# a `#`) is given up in one pass over it, not one pass per space
 _LINE = (
     r"^( *)(?:"
-    r"(?:(- +)|([A-Za-z_][A-Za-z0-9_]*):(?= |$) *)"
+    r"(?:(- ++)|([A-Za-z_][A-Za-z0-9_]*+):(?= |$) *+)"
     r'(?:("[^"\\\x00-\x1f\x7f]*+")|([A-Za-z0-9_][^:#\x00-\x1f\x7f]*+))?+'
     r" *+|(?:#[^\x00-\x1f\x7f]*+)?+)$"
 )
