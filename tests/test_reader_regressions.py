@@ -17,7 +17,13 @@ import warnings
 import pytest
 
 from asimov_hooks.readers import yamlio
-from asimov_hooks.readers.loaders import YAMLProblem, batch_reading, load_data, load_yaml
+from asimov_hooks.readers.loaders import (
+    YAMLProblem,
+    batch_reading,
+    load_data,
+    load_json,
+    load_yaml,
+)
 
 
 def round_trip(text: str) -> tuple:
@@ -246,3 +252,55 @@ def test_validate_places_an_unknown_key_that_is_no_string_at_its_line(tmp_path, 
         assert (
             f".claude_checkpoint.yaml:{where}: warning unknown-key unknown key {name!r}" in out
         ), out
+
+
+# ---------------------------------------------------------------- JSON positions
+JSON_KEYS = ["a", "b", "é", "k\n"]
+
+
+def _json_value(rng: random.Random, depth: int) -> object:
+    shape = rng.random()
+    if depth > 3 or shape < 0.4:
+        return rng.choice([1, "x", None, True, 2.5, 'a"b', "\u00e9", -3])
+    if shape < 0.7:
+        return {
+            rng.choice(JSON_KEYS) + str(i): _json_value(rng, depth + 1)
+            for i in range(rng.randint(0, 4))
+        }
+    return [_json_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+
+
+def _json_paths(value: object, prefix: tuple = ()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from _json_paths(child, (*prefix, key))
+        yield (*prefix, "missing")
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from _json_paths(child, (*prefix, index))
+        yield from ((*prefix, len(value)), (*prefix, -1), (*prefix, "s"))
+    else:
+        yield (*prefix, "deeper")
+
+
+def test_a_json_files_many_findings_are_placed_as_its_first_one() -> None:
+    # the first finding walks along its path alone, the next ones read a map of the
+    # whole text made once: both must give the same place
+    import json
+
+    rng = random.Random(7)
+    for _ in range(300):
+        value = _json_value(rng, 0)
+        text = json.dumps(
+            value, indent=rng.choice([None, 1, 2, "\t"]), ensure_ascii=rng.random() < 0.5
+        )
+        text = rng.choice(["", "\n \r\n"]) + text + rng.choice(["", "\n "])
+        reused = load_json(text)
+        reused.locate(())
+        for path in _json_paths(value):
+            for on_key in (False, True):
+                assert reused.locate(path, on_key) == load_json(text).locate(path, on_key), (
+                    text,
+                    path,
+                )
