@@ -252,6 +252,7 @@ def node_locator(text: str) -> Any:
     from .fast_yaml import _node_position
 
     found: list[Any] = []
+    index: dict[int, Any] = {}  # the mappings' keys, as findings ask for them
 
     def locate(path: Any, on_key: bool = False) -> tuple[int, int]:
         if not found:
@@ -264,7 +265,7 @@ def node_locator(text: str) -> Any:
                     found.append(parser.get_single_node())
             finally:
                 parser.dispose()
-        return _node_position(found[0], path, on_key)
+        return _node_position(found[0], path, on_key, index)
 
     return locate
 
