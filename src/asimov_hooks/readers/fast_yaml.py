@@ -5,6 +5,7 @@ it does not read exactly as the round-trip reader would is handed over (None).""
 from __future__ import annotations
 
 from .document import Document, Path_
+from .plain_yaml import no_gc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
@@ -50,7 +51,7 @@ def _fast_loader_class() -> Any:
         class FastLoader(CParser, SafeConstructor, VersionedResolver):  # type: ignore[misc]
             # documents with a %YAML directive never come here: always YAML 1.2
             processing_version = (1, 2)
-            # (first character -> resolvers, resolvers for any other): stream_yaml's too
+            # (first character -> resolvers, resolvers for any other)
             resolvers = (table, fallback)
 
             def __init__(self, stream: str) -> None:
@@ -149,24 +150,6 @@ _KEY_TYPES = frozenset({str, int, float, bool, type(None)})
 
 class _HandOver(Exception):
     """The fast builder leaves this document to the round-trip loader."""
-
-
-class no_gc:  # a statement: `with no_gc():`
-    """The cyclic garbage collector paused while a parser builds a large tree: its
-    objects are all alive, and the collector's passes over them made a parse of a few
-    megabytes several times slower (they grow with every object already built)."""
-
-    def __enter__(self) -> None:
-        import gc
-
-        self.was = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc: object) -> None:
-        if self.was:
-            import gc
-
-            gc.enable()
 
 
 def _build(loader: Any, root: Any) -> Any:
