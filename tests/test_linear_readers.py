@@ -94,6 +94,22 @@ for _batch in (False, True):
         ),
         256,
     )
+    CASES[f"top-level keys handed to libyaml placed, {_mode}"] = (
+        _many_findings(
+            lambda n: "ratio: 1.5\n" + "".join(f"k{i}: v\n" for i in range(n)),
+            lambda n: [(f"k{i}",) for i in range(n)],
+            _batch,
+        ),
+        256,
+    )
+    CASES[f"keys that are no strings placed, {_mode}"] = (
+        _many_findings(
+            lambda n: "".join(f"{i}: v\n" for i in range(n)),
+            lambda n: [(i,) for i in range(n)],
+            _batch,
+        ),
+        256,
+    )
     CASES[f"top-level keys after comments placed, {_mode}"] = (
         _many_findings(
             lambda n: "".join(f"k{i}:\n" + "  # c\n" * 4 + f"  - {i}\n" for i in range(n)),

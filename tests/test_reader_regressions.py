@@ -221,11 +221,31 @@ def round_trip_place(text: str, path: tuple, on_key: bool) -> tuple[int, int]:
     return line + 1, col + 1
 
 
+def libyaml_place(text: str, path: tuple, k: str, on_key: bool) -> tuple[int, int]:
+    """Where libyaml's node marks put `path`, whose non-string key is written `k`."""
+    import yaml
+
+    node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    mark = node.start_mark
+    for i, part in enumerate(path):
+        if isinstance(node, yaml.SequenceNode):
+            node = node.value[part]
+            mark = node.start_mark
+            continue
+        wanted = part if type(part) is str else k
+        key, node = next((kn, vn) for kn, vn in node.value if kn.value == wanted)
+        last = i == len(path) - 1
+        mark = key.start_mark if (on_key and last) or node.id != "scalar" else node.start_mark
+    return mark.line + 1, mark.column + 1
+
+
 @pytest.mark.parametrize("k, key", KEYS, ids=[k for k, _ in KEYS])
 def test_a_key_that_is_no_string_is_placed_at_its_line(k: str, key: object) -> None:
     for text, path, at_key, at_value in key_shapes(k, key):
         assert round_trip_place(text, path, True) == at_key, text
         assert round_trip_place(text, path, False) == at_value, text
+        assert libyaml_place(text, path, k, True) == at_key, text
+        assert libyaml_place(text, path, k, False) == at_value, text
         same(text)
         for batch in (False, True):
             if batch:

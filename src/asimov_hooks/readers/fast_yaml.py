@@ -138,7 +138,8 @@ def _fast_document(text: str, max_nodes: int, refused: list[Any] | None = None) 
         return None
     finally:
         loader.dispose()
-    return Document(data, lambda path, on_key=False: _node_position(root, path, on_key))
+    index: dict[int, Any] = {}  # the mappings' keys, as findings ask for them
+    return Document(data, lambda path, on_key=False: _node_position(root, path, on_key, index))
 
 
 _FAST_MAX_DEPTH = 100
@@ -197,8 +198,13 @@ def _build(loader: Any, root: Any) -> Any:
     return build(root, 1)
 
 
-def _node_position(root: Any, path: Path_, on_key: bool) -> tuple[int, int]:
-    """Where `path` sits, read off the composed node tree (as the round-trip loader puts it)."""
+def _node_position(
+    root: Any, path: Path_, on_key: bool, index: dict[int, Any] | None = None
+) -> tuple[int, int]:
+    """Where `path` sits, read off the composed node tree (as the round-trip loader puts it).
+    `index`, kept by the caller for one tree, holds each mapping's keys once a path went
+    through it: a file's thousands of findings (an unknown key each) cost one pass over
+    its keys, not one per finding."""
     if root is None:
         return 1, 1
     node, mark = root, root.start_mark
@@ -209,7 +215,7 @@ def _node_position(root: Any, path: Path_, on_key: bool) -> tuple[int, int]:
             continue
         if node.id != "mapping":
             break
-        pair = _pair(node.value, part)
+        pair = _pair(node.value, part) if index is None else _indexed(node, part, index)
         if pair is None:
             break
         key, value = pair
@@ -226,15 +232,14 @@ def _pair(pairs: list[Any], part: Any) -> Any:
     key (`null:`, `~:`, `TRUE:`, `0o7:`, `1.50:`) by the value its plain text resolves to."""
     if type(part) is str:
         typed = part[:1] in _TYPED_KEY_FIRST
+        same_text = None  # a plain key of that text that is no string: when no other is
         for kv in reversed(pairs):
             key = kv[0]
-            if (
-                key.id == "scalar"
-                and key.value == part
-                and (key.style or not typed or type(_key_value(part)) is str)
-            ):
-                return kv
-        return None
+            if key.id == "scalar" and key.value == part:
+                if key.style or not typed or type(_key_value(part)) is str:
+                    return kv
+                same_text = same_text or kv
+        return same_text
     for kv in reversed(pairs):
         key = kv[0]
         if key.id == "scalar" and not key.style and _same_key(_key_value(key.value), part):
@@ -243,6 +248,36 @@ def _pair(pairs: list[Any], part: Any) -> Any:
     return next(
         (kv for kv in reversed(pairs) if kv[0].id == "scalar" and kv[0].value == text), None
     )
+
+
+def _indexed(node: Any, part: Any, index: dict[int, Any]) -> Any:
+    """`_pair(node.value, part)`, from the mapping's keys by text and by value, worked out
+    on its first lookup and kept in `index` (with the node, so that its id stays its own)."""
+    tables = index.get(id(node))
+    if tables is None:
+        texts = {kv[0].value: kv for kv in node.value if kv[0].id == "scalar"}
+        tables = index[id(node)] = [node, texts, None]
+    if type(part) is str:
+        kv = tables[1].get(part)
+        if kv is None or kv[0].style or part[:1] not in _TYPED_KEY_FIRST:
+            return kv  # the last key of that text (none: no such key)
+        return _pair(node.value, part)  # a plain `null` after a quoted "null"...
+    if tables[2] is None:
+        import contextlib
+
+        values: dict[Any, Any] = {}
+        for kv in node.value:
+            key = kv[0]
+            if key.id == "scalar" and not key.style and key.value[:1] in _TYPED_KEY_FIRST:
+                value = _key_value(key.value)
+                with contextlib.suppress(TypeError):  # unhashable: looked for in turn
+                    values[type(value), value] = kv
+        tables[2] = values
+    try:
+        kv = tables[2].get((type(part), part))
+    except TypeError:
+        kv = None
+    return kv if kv is not None and part == part else _pair(node.value, part)
 
 
 # the first characters of a plain scalar that may resolve to something else than a string

@@ -305,7 +305,8 @@ def _safe_document(
     if limits is not None:
         _check_aliases(data, {**limits, "max-alias-nodes": max_nodes})
     count_nodes(data, max_nodes)
-    return Document(data, lambda path, on_key=False: _node_position(node, path, on_key))
+    index: dict[int, Any] = {}  # the mappings' keys, as findings ask for them
+    return Document(data, lambda path, on_key=False: _node_position(node, path, on_key, index))
 
 
 def _is_container(node: Any) -> bool:
