@@ -82,19 +82,24 @@ def spans(text: str, repeats: dict[str, int] | None = None) -> Node:
     return parse(ws(0))
 
 
+_FIND_FIRST = 8  # findings placed by walking their own path before the text is mapped
+
+
 def locator(text: str, find: Callable[[str, Any, bool], tuple[int, int]]) -> Any:
-    """A `Document.locate` for valid JSON `text`: its first call walks along its path
-    alone (`find`, json_loader.json_find: one finding in a large file maps none of it);
-    from the second call the span tree of the whole text and where each line starts
-    are worked out once, so that a file with thousands of findings (an unknown key
-    each) costs one pass over its text, not one per finding. Both give the same place:
-    a path's key or value, or the deepest node it reached."""
-    state: list[Any] = []
+    """A `Document.locate` for valid JSON `text`: its first calls walk along their path
+    alone (`find`, json_loader.json_find: a few findings in a file map none of it, and
+    most files have a few); from the next one the span tree of the whole text and where
+    each line starts are worked out once, so that a file with thousands of findings (an
+    unknown key each) costs a few passes over its text, not one per finding. Both give
+    the same place: a path's key or value, or the deepest node it reached."""
+    state: list[Any] = [0]
 
     def locate(path: Any, on_key: bool = False) -> tuple[int, int]:
-        if not state:
-            state.append(None)
-            return find(text, path, on_key)
+        if type(state[0]) is int:
+            if state[0] < _FIND_FIRST:
+                state[0] += 1
+                return find(text, path, on_key)
+            state[0] = None
         if state[0] is None:
             bom = 1 if text.startswith("\ufeff") else 0
             try:
