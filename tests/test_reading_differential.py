@@ -283,8 +283,64 @@ def _line(draw) -> str:
     return draw(st.sampled_from(["", "# a comment", "---", "...", "   ", "\t- x", "key:\tx"]))
 
 
+_PLAIN_VALUE = st.one_of(
+    st.sampled_from(["x", "words with spaces", "12", "-3", "true", "~", '"q: x"', "'it''s'"]),
+    _VALUE,
+)
+_TREE = st.recursive(
+    _PLAIN_VALUE,
+    lambda children: st.one_of(
+        st.lists(st.tuples(_KEY, children), min_size=1, max_size=4).map(dict),
+        st.lists(children, min_size=1, max_size=4),
+    ),
+    max_leaves=12,
+)
+
+
+@st.composite
+def _tree_text(draw) -> str:
+    """A protocol file's shape: nested block mappings and lists, rendered as people
+    write them (a list under its key indented or not), with the odd comment."""
+    step = draw(st.sampled_from([2, 2, 4]))
+    flush = draw(st.booleans())  # `key:` then `- item` at the key's own indent
+    out: list[str] = []
+
+    def scalar_line(head: str, value: str) -> None:
+        out.append(f"{head}{value}{draw(_COMMENT)}")
+
+    def render(node: object, indent: int) -> None:
+        pad = " " * indent
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if isinstance(value, (dict, list)):
+                    out.append(f"{pad}{key}:")
+                    inner = indent if isinstance(value, list) and flush else indent + step
+                    render(value, inner)
+                else:
+                    scalar_line(f"{pad}{key}: ", value)
+        elif isinstance(node, list):
+            for item in node:
+                if isinstance(item, dict):
+                    lines = len(out)
+                    render(item, indent + 2)
+                    out[lines] = f"{pad}- " + out[lines][indent + 2 :]
+                elif isinstance(item, list):
+                    out.append(f"{pad}-")
+                    render(item, indent + step)
+                else:
+                    scalar_line(f"{pad}- ", item)
+        else:
+            scalar_line(pad, node)
+
+    root = draw(_TREE)
+    render(root if isinstance(root, (dict, list)) else {"task": root}, 0)
+    return "\n".join(out) + "\n"
+
+
 @st.composite
 def _text(draw) -> str:
+    if draw(st.integers(0, 2)):
+        return draw(_tree_text())
     lines = draw(st.lists(_line(), min_size=1, max_size=14))
     end = draw(st.sampled_from(["\n", "", "\n\n"]))
     return "\n".join(lines) + end
