@@ -177,9 +177,9 @@ def run_once(argv: list[str], cwd: str, restore: tuple[str, str], env: dict[str,
 
 def in_process_ms(triple: tuple[str, str, str], rel: str, runs: int) -> float:
     sys.path.insert(0, os.path.join(REPO, "src"))
+    from asimov_hooks.config.config import load_config
     from asimov_hooks.merge import yaml_merge as merge_yaml
     from asimov_hooks.merge.driver import merge_bytes, settings_for
-    from asimov_hooks.validation.config import load_config
 
     settings = settings_for(rel, 7, load_config(None, start=tempfile.gettempdir()))
     raw = [t.encode() for t in triple]

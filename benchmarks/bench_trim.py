@@ -119,8 +119,8 @@ def startup(runs: int) -> None:
 
 
 def scaling(sizes: list[int], runs: int) -> None:
+    from asimov_hooks.config.config import Config, default_data
     from asimov_hooks.trim.trimmer import fix_file
-    from asimov_hooks.validation.config import Config, default_data
 
     print(
         "\nscaling: fix_file on a checkpoint whose `completed` and `next_steps` have N items "

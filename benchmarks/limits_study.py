@@ -49,15 +49,15 @@ LIMIT_RULES = ("max-lines-soft", "max-lines-hard", "max-tokens", "max-chars")
 
 
 def _config():  # type: ignore[no-untyped-def]
-    from asimov_hooks.validation.config import Config
-    from asimov_hooks.validation.packs import default_data
+    from asimov_hooks.config.config import Config
+    from asimov_hooks.config.packs import default_data
 
     return Config(default_data(), None, REPO)
 
 
 def measure_text(raw: bytes) -> dict[str, int]:
     """The numbers kept for one file version: never its text."""
-    from asimov_hooks.checks.measure import count_lines
+    from asimov_hooks.measure import count_lines
 
     text = raw.decode("utf-8", "replace")
     return {

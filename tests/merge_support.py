@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import re
 
+from asimov_hooks.config.config import load_config
 from asimov_hooks.merge.driver import Outcome, Settings, merge_bytes, settings_for
 from asimov_hooks.merge.yaml_merge import load as yaml_load
-from asimov_hooks.validation.config import load_config
 
 YAML_PATH = ".claude_checkpoint.yaml"
 JSON_PATH = ".checkpoints/oc-app-architect.checkpoint.json"

@@ -66,7 +66,7 @@ def test_gemini_checkpoint_request_prompt_carries_the_reread(repo) -> None:
     """AfterAgent's request comes back as a prompt: the re-read goes with it."""
     event("gemini", "pre_compress", repo)
     from asimov_hooks.agent.runtime.common import agent_settings
-    from asimov_hooks.validation.config import load_config
+    from asimov_hooks.config.config import load_config
 
     message = agent_settings(load_config(None, start=repo))["checkpoint-message"]
     request = message.replace("{files}", ".claude_checkpoint.yaml")

@@ -14,7 +14,7 @@ CHECKPOINT = (
     'timestamp: "2026-11-20T10:30:00Z"\nmilestone: "Imports"\nstatus: in_progress\n'
     'completed:\n  - "one"\nnext_steps:\n  - "two"\n'
 )
-WATCHED = ("ruamel", "yaml", "asimov_hooks.validation.config", "click", "json")
+WATCHED = ("ruamel", "yaml", "asimov_hooks.config.config", "click", "json")
 
 
 def loaded(
@@ -49,7 +49,7 @@ def test_a_write_of_another_file_loads_no_configuration(tmp_path) -> None:
 
 def test_a_plain_checkpoint_write_is_checked_without_a_yaml_library(tmp_path) -> None:
     names, _ = loaded(tmp_path, ".claude_checkpoint.yaml", CHECKPOINT)
-    assert "asimov_hooks.validation.config" in names  # it was checked
+    assert "asimov_hooks.config.config" in names  # it was checked
     assert not names & {"ruamel", "yaml", "click", "json"}, names
 
 

@@ -16,7 +16,7 @@ from conftest import GOOD_CHECKPOINT, git_init, write
 from test_agent_event_imports import loaded
 
 from asimov_hooks.agent.runtime import writes
-from asimov_hooks.validation.config import load_config
+from asimov_hooks.config.config import load_config
 
 BIG = "".join(f'  - "done {i}"\n' for i in range(12))
 CHECKPOINTS = {
@@ -136,7 +136,7 @@ WATCHED = (
     "datetime",
     "asimov_hooks.trim.parsing",
     "asimov_hooks.gitutil",
-    "asimov_hooks.validation.config",
+    "asimov_hooks.config.config",
     "asimov_hooks.merge",
     "asimov_hooks.trim.trimmer",
 )
@@ -149,7 +149,7 @@ def _loaded(tmp_path, rel: str, content: str) -> set[str]:
 def test_a_checkpoint_write_records_the_turn_without_sqlite(tmp_path) -> None:
     names = _loaded(tmp_path, ".claude_checkpoint.yaml", GOOD_CHECKPOINT)
     assert "asimov_hooks.fs.journal" in names  # the checkpoint of the turn was recorded
-    assert "asimov_hooks.validation.config" in names  # and the file checked
+    assert "asimov_hooks.config.config" in names  # and the file checked
     assert not names & {"sqlite3", "_sqlite3", "datetime", "asimov_hooks.merge"}, names
     # the trimmer was not run
     assert not names & {"asimov_hooks.trim.trimmer", "asimov_hooks.trim.parsing"}, names
@@ -161,6 +161,6 @@ def test_a_write_of_another_file_loads_no_git_helpers(tmp_path) -> None:
 
 
 def test_the_pending_file_is_the_merge_drivers() -> None:
-    from asimov_hooks.merge import pending
+    from asimov_hooks.trim import pending
 
     assert writes.PENDING == pending.NAME

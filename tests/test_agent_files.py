@@ -8,7 +8,7 @@ import os
 import pytest
 from conftest import ROOT, git_init, run_script, write
 
-from asimov_hooks.validation.config import Config, default_data
+from asimov_hooks.config.config import Config, default_data
 
 
 @pytest.fixture

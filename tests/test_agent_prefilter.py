@@ -9,8 +9,8 @@ import os
 import pytest
 
 from asimov_hooks.agent.runtime.prefilter import _name_may_match, may_be_protocol_file
-from asimov_hooks.validation.globs import glob_match
-from asimov_hooks.validation.packs import load_rule_file
+from asimov_hooks.config.globs import glob_match
+from asimov_hooks.config.packs import load_rule_file
 
 NAMES = [
     "CLAUDE.md", "claude.md", "app.py", ".claude_checkpoint.yaml", "x.checkpoint.json",

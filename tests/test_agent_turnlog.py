@@ -156,7 +156,7 @@ def test_concurrent_appends_and_folds_lose_nothing(state) -> None:
 
 
 def _stop_loads(tmp_path, prompt_first: bool) -> set[str]:
-    """Which of (subprocess, asimov_hooks.validation.follows) a Stop loads, run as the
+    """Which of (subprocess, asimov_hooks.config.follows) a Stop loads, run as the
     agent runs it, in a repository that follows the protocol."""
     repo = tmp_path / "repo"
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
@@ -166,7 +166,7 @@ def _stop_loads(tmp_path, prompt_first: bool) -> set[str]:
 
     def event(name: str, **fields: object) -> set[str]:
         payload = {"session_id": "s", "cwd": str(repo), "hook_event_name": name, **fields}
-        names = ("subprocess", "asimov_hooks.validation.follows")
+        names = ("subprocess", "asimov_hooks.config.follows")
         return loaded_by_event(payload, names, repo, tmp_path / "state")[0]
 
     if prompt_first:

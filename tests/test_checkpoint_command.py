@@ -182,7 +182,7 @@ def test_neither_protocol(tmp_path) -> None:
 def test_the_work_tree_decides(tmp_path, how: str) -> None:
     """A checkpoint alone, untracked or git-ignored, or a git-ignored warmup.yaml makes
     the work tree an Asimov one for `/checkpoint`, as for the agent hooks
-    (validation/follows, the work-tree scope)."""
+    (config/follows, the work-tree scope)."""
     repo = git_init(tmp_path / "repo")
     if how == "ignored":
         write(repo, ".gitignore", ".claude_checkpoint.yaml\n")

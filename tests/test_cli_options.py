@@ -1,4 +1,4 @@
-"""One declaration of each command's options (cli/options) serves both parsers: the
+"""One declaration of each command's options (options) serves both parsers: the
 click commands and the click-free scanner of the hook entry points. For every option
 of every table the two must read a command line the same way, and hand the same
 command lines to click's usage errors."""
@@ -11,8 +11,8 @@ from pathlib import Path
 import click
 import pytest
 
-from asimov_hooks.cli import options
-from asimov_hooks.cli.options import COUNT, FILE, FLAG, MULTI, parse_command
+from asimov_hooks import options
+from asimov_hooks.options import COUNT, FILE, FLAG, MULTI, parse_command
 
 SRC = Path(options.__file__)
 

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 from conftest import SCRIPTS, run_script, script_env, write
 
-from asimov_hooks.cli import options
+from asimov_hooks import options
 from asimov_hooks.output.report import COLOR_MODES, FORMATS
 
 ESC = "\x1b["

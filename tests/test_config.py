@@ -7,7 +7,7 @@ import os
 import pytest
 from conftest import GOOD_CHECKPOINT, git_init, write
 
-from asimov_hooks.validation.config import ConfigError, find_config, load_config
+from asimov_hooks.config.config import ConfigError, find_config, load_config
 
 pytestmark = pytest.mark.usefixtures("in_tmp")
 

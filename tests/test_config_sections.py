@@ -10,8 +10,8 @@ import os
 import pytest
 from conftest import git_init, run_script, write
 
+from asimov_hooks.config.config import load_rule_file, load_schema
 from asimov_hooks.minischema import Evaluator
-from asimov_hooks.validation.config import load_rule_file, load_schema
 
 CP = ".claude_checkpoint.yaml"
 LONG = "milestone: m\nstatus: in_progress\ncompleted:\n" + "".join(
@@ -119,8 +119,8 @@ def test_archive_options_over_the_config(tmp_path, monkeypatch, capsys, parser: 
 def test_the_merge_driver_leaves_only_capped_lists_to_the_trimmer(tmp_path) -> None:
     """The driver tolerates a list over its schema maximum only where the trimmer will
     cap it; it reads the trim section through the same Settings as trim does."""
+    from asimov_hooks.config.config import load_config
     from asimov_hooks.merge.settings import settings_for
-    from asimov_hooks.validation.config import load_config
 
     git_init(tmp_path)
     assert "completed" in settings_for(CP, 7, load_config(None, start=tmp_path)).fixable

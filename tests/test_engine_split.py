@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from asimov_hooks.validation import discovery, engine
+from asimov_hooks.config import discovery
+from asimov_hooks.validation import engine
 
 MOVED = ("ensure_exists", "ephemeral_kinds", "ignored_ephemeral", "iter_files")
 

@@ -22,7 +22,7 @@ from conftest import (
     write,
 )
 
-from asimov_hooks.validation.config import default_data
+from asimov_hooks.config.config import default_data
 
 BLOATED = (
     "milestone: Ship it\nstatus: in_progress\ncompleted:\n"

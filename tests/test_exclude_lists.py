@@ -11,9 +11,9 @@ from conftest import run_script, write
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asimov_hooks.validation import globs
-from asimov_hooks.validation.config import load_config
-from asimov_hooks.validation.globs import GlobSet, glob_match
+from asimov_hooks.config import globs
+from asimov_hooks.config.config import load_config
+from asimov_hooks.config.globs import GlobSet, glob_match
 
 CHECKPOINT = "milestone: m\nstatus: in_progress\ncompleted: []\n"
 SHAPES = ("vendor{i}/**", "*.tmp{i}", "build{i}", "/out{i}/x", "docs/**/gen{i}.yaml", "a?b{i}")

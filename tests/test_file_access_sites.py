@@ -45,7 +45,7 @@ OUR_MODULES = {"access", "fileio"}  # `access.read_bytes(...)` is the way, not a
 # (module, call) -> why this is not a repository file
 ALLOWED = {
     (
-        "validation/packs.py",
+        "config/packs.py",
         "open",
     ): "the shipped rule packs and schemas (rules/), the package's own data",
     ("readers/guards.py", "open"): "the shipped rules/limits.json, the package's own data",
@@ -53,7 +53,7 @@ ALLOWED = {
     ("checks/online.py", ".open"): "an HTTP request (urllib's opener), not a file",
     ("cli/info.py", "open"): "`asimov-hooks schema` prints a shipped schema from rules/",
     ("agent/ephemeral.py", "open"): "the terminal the commit runs in (/dev/tty), not a file",
-    ("doctor/hooktypes.py", "open"): "the terminal the commit runs in (/dev/tty), not a file",
+    ("validation/hooktypes.py", "open"): "the terminal the commit runs in (/dev/tty), not a file",
     ("cli/guard.py", "os.open"): "/dev/null in place of a closed stdout or stderr",
     ("agent/runtime/event.py", "os.open"): "/dev/null in place of a closed stdout or stderr",
     ("validation/parallel.py", "os.fdopen"): "the pipes between the parent and its forked workers",

@@ -10,9 +10,9 @@ from collections import Counter
 import pytest
 from conftest import GOOD_CHECKPOINT, commit_all, git_init, write
 
+from asimov_hooks.config.config import Config, load_config
+from asimov_hooks.config.discovery import FileRecord, discover
 from asimov_hooks.validation import run
-from asimov_hooks.validation.config import Config, load_config
-from asimov_hooks.validation.discovery import FileRecord, discover
 from asimov_hooks.validation.engine import Checker
 
 FILES = {

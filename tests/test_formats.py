@@ -392,7 +392,7 @@ def test_size_console_script_imports_no_parser(tmp_path) -> None:
 
 
 def test_source_checkout_rules_are_used() -> None:
-    from asimov_hooks.validation.config import rules_dir
+    from asimov_hooks.config.config import rules_dir
 
     assert os.path.isfile(os.path.join(rules_dir(), "kinds.json"))
     assert os.path.isdir(ROOT)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from asimov_hooks.validation.globs import glob_match, match_any
+from asimov_hooks.config.globs import glob_match, match_any
 
 
 def reference(pattern: str) -> re.Pattern[str]:

@@ -127,6 +127,6 @@ def test_core_hooks_path_gets_its_own_fix(old_clone) -> None:
     ],
 )
 def test_the_asked_types_are_read_without_a_yaml_parser(text: str, types: list[str]) -> None:
-    from asimov_hooks.doctor.hooktypes import asked_types
+    from asimov_hooks.validation.hooktypes import asked_types
 
     assert asked_types(text) == types

@@ -8,9 +8,15 @@ the other in ways that show only at run time.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "asimov_hooks"
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "asimov_hooks"
 
 
 def _modules() -> dict[str, Path]:
@@ -23,31 +29,36 @@ def _modules() -> dict[str, Path]:
     return out
 
 
+def _imports(name: str, path: Path, modules: dict[str, Path]) -> Iterator[tuple[int, str]]:
+    """(line, module of the package) for every import in module `name`."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                stem = ".".join([*base, node.module] if node.module else base)
+            else:
+                stem = node.module or ""
+            # `from pkg import sub` imports the submodule; `from mod import name` the module
+            targets = [
+                f"{stem}.{alias.name}" if f"{stem}.{alias.name}" in modules else stem
+                for alias in node.names
+            ]
+        for target in targets:
+            if target in modules and target != name:
+                yield node.lineno, target
+
+
 def import_graph() -> dict[str, set[str]]:
     modules = _modules()
-    graph: dict[str, set[str]] = {name: set() for name in modules}
-    for name, path in modules.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            targets: list[str] = []
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = package.split(".")
-                    base = base[: len(base) - (node.level - 1)]
-                    stem = ".".join([*base, node.module] if node.module else base)
-                else:
-                    stem = node.module or ""
-                # `from pkg import sub` imports the submodule; `from mod import name` the module
-                targets = [
-                    f"{stem}.{alias.name}" if f"{stem}.{alias.name}" in modules else stem
-                    for alias in node.names
-                ]
-            for target in targets:
-                if target in modules and target != name:
-                    graph[name].add(target)
-    return graph
+    return {
+        name: {target for _, target in _imports(name, path, modules)}
+        for name, path in modules.items()
+    }
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -99,7 +110,7 @@ def test_the_graph_sees_lazy_and_relative_imports() -> None:
     graph = import_graph()
     # engine imports the loaders inside a method, by a relative import
     assert "asimov_hooks.readers.loaders" in graph["asimov_hooks.validation.engine"]
-    assert "asimov_hooks.validation.config" in graph["asimov_hooks.checks.schema"]
+    assert "asimov_hooks.config.config" in graph["asimov_hooks.checks.schema"]
 
 
 def test_every_import_of_the_package_names_a_module_of_it() -> None:
@@ -165,3 +176,109 @@ def test_the_agent_package_keeps_its_layers() -> None:
             ):
                 wrong.append(f"{name} -> {target}")
     assert not wrong, wrong
+
+
+# The package layering, stated once in docs/architecture.md: one line, lowest layer first,
+# `a → b` (b may import a), `a / b` (one level, neither imports the other), and a group of
+# top-level modules as `name (module, module)`. Every package and top-level module of
+# asimov_hooks must be placed on it, so a new one cannot slip in unplaced.
+LAYERS_MARK = "Layers, lowest first:"
+EXCUSE = "# layering:"
+
+
+def stated_layers(text: str | None = None) -> dict[str, tuple[int, str]]:
+    """{package or top-level module: (its level, its layer's name)} from the one line."""
+    if text is None:
+        text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    lines = [line for line in text.splitlines() if line.startswith(LAYERS_MARK)]
+    assert len(lines) == 1, f"docs/architecture.md states the layers on one line: {lines}"
+    placed: dict[str, tuple[int, str]] = {}
+    stated = lines[0][len(LAYERS_MARK) :].strip().strip("`")
+    for level, step in enumerate(stated.split("→")):
+        for layer in step.split("/"):
+            found = re.fullmatch(r"\s*([\w.]+)(?:\s*\(([^)]*)\))?\s*", layer)
+            assert found, f"cannot read the layer {layer!r}"
+            name, members = found.group(1), found.group(2)
+            for member in [m.strip() for m in members.split(",")] if members else [name]:
+                assert member not in placed, f"{member} is placed twice"
+                placed[member] = (level, name)
+    return placed
+
+
+def layer_of(module: str, placed: dict[str, tuple[int, str]]) -> tuple[int, str]:
+    parts = module.split(".")
+    return placed[parts[1] if len(parts) > 1 else "__init__"]  # __init__: the package's own
+
+
+def against_layering(
+    graph: dict[str, set[str]], placed: dict[str, tuple[int, str]]
+) -> list[tuple[str, str]]:
+    """Every import of a module of a higher layer, or of a sibling on the same level."""
+    wrong = []
+    for name, targets in graph.items():
+        here = layer_of(name, placed)
+        for target in targets:
+            there = layer_of(target, placed)
+            if there[0] > here[0] or (there[0] == here[0] and there[1] != here[1]):
+                wrong.append((name, target))
+    return sorted(wrong)
+
+
+def mutual_layers(
+    graph: dict[str, set[str]], placed: dict[str, tuple[int, str]]
+) -> list[tuple[str, str]]:
+    edges = {
+        (layer_of(name, placed)[1], layer_of(target, placed)[1])
+        for name, targets in graph.items()
+        for target in targets
+    }
+    return sorted((a, b) for a, b in edges if a < b and (b, a) in edges)
+
+
+def test_every_package_and_top_level_module_is_placed_on_the_layers_line() -> None:
+    placed = stated_layers()
+    present = {name.split(".")[1] if "." in name else "__init__" for name in _modules()}
+    assert sorted(present - set(placed)) == [], "place these in docs/architecture.md's layers"
+    assert sorted(set(placed) - present) == [], "the layers line names what does not exist"
+    groups = {layer for member, (_, layer) in placed.items() if layer != member}
+    assert not groups & present, "a group of modules is named like a package or module"
+
+
+def test_no_two_packages_import_each_other() -> None:
+    assert mutual_layers(import_graph(), stated_layers()) == []
+
+
+def test_every_import_against_the_layering_says_why() -> None:
+    """An import of a higher layer carries `# layering: why` on its line or the line
+    above; moving the code down is the usual fix."""
+    placed = stated_layers()
+    modules = _modules()
+    wrong = set(against_layering(import_graph(), placed))
+    silent = []
+    for name, path in modules.items():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for lineno, target in _imports(name, path, modules):
+            if (name, target) in wrong and not any(
+                EXCUSE in lines[at] for at in (lineno - 1, lineno - 2) if at >= 0
+            ):
+                silent.append(f"{path.relative_to(PACKAGE)}:{lineno}: {name} -> {target}")
+    assert not silent, silent
+
+
+def test_the_layering_check_finds_an_import_upwards() -> None:
+    placed = stated_layers(
+        "Layers, lowest first: `fs → base (__init__, gitutil) → readers / oc → cli`"
+    )
+    graph = {
+        "asimov_hooks.readers.a": {"asimov_hooks.fs.x", "asimov_hooks.gitutil"},
+        "asimov_hooks.fs.x": {"asimov_hooks.readers.a"},
+        "asimov_hooks.oc.b": {"asimov_hooks.readers.a"},
+        "asimov_hooks.cli.c": {"asimov_hooks.oc.b", "asimov_hooks"},
+        "asimov_hooks.gitutil": set(),
+    }
+    assert against_layering(graph, placed) == [
+        ("asimov_hooks.fs.x", "asimov_hooks.readers.a"),
+        ("asimov_hooks.oc.b", "asimov_hooks.readers.a"),
+    ]
+    assert mutual_layers(graph, placed) == [("fs", "readers")]
+    assert ("asimov_hooks.cli.c", "asimov_hooks") not in against_layering(graph, placed)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from asimov_hooks.validation.config import load_config
-from asimov_hooks.validation.globs import FirstMatch, match_any
+from asimov_hooks.config.config import load_config
+from asimov_hooks.config.globs import FirstMatch, match_any
 
 
 def first_by_lists(lists, path: str):

@@ -17,7 +17,7 @@ def test_page_is_regenerated_from_the_data() -> None:
 
 
 def test_limits_come_from_the_rule_packs(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from asimov_hooks.validation import packs
+    from asimov_hooks.config import packs
 
     real = packs.default_data
 

@@ -278,7 +278,7 @@ MARKDOWN_SHAPES: dict[str, Callable[[int], str]] = {
 CASES.update(_texts("readers.guards:check_depth", YAML_SHAPES, "yaml", 10**9))
 CASES.update(_texts("readers.guards:check_depth", JSON_SHAPES, "json", 10**9))
 CASES.update(_texts("readers.guards:check_tags", YAML_SHAPES))
-CASES.update(_texts("checks.foreign:top_level_keys", YAML_SHAPES))
+CASES.update(_texts("config.identify:top_level_keys", YAML_SHAPES))
 CASES.update(_texts("readers.markers:find_conflict_marker", MARKDOWN_SHAPES, True))
 CASES.update(_texts("readers.markers:find_conflict_marker", YAML_SHAPES))
 CASES.update(_texts("readers.fast_yaml:_needs_round_trip", YAML_SHAPES))
@@ -290,7 +290,7 @@ CASES.update(_texts("trim.archive:_last_entry", YAML_SHAPES))
 CASES.update(_texts("checks.suppress:_directive", MARKDOWN_SHAPES, "<!--"))
 CASES.update(_texts("readers.json_loader:_token_position", JSON_SHAPES, r"\]"))
 CASES.update(_texts("agent.install.jsonedit:blank_comments", JSON_SHAPES))
-CASES.update(_texts("doctor.hooktypes:_uncomment", YAML_SHAPES))
+CASES.update(_texts("validation.hooktypes:_uncomment", YAML_SHAPES))
 NOTE_SHAPES: dict[str, Callable[[int], str]] = {
     "dashes": lambda n: " -" * n + "\nx",
     "blanks": lambda n: "a" + " " * n + "b",
@@ -340,7 +340,7 @@ def _validate(rel: str, text: Callable[[int], str]):
     def case(n: int) -> Callable[[], object]:
         import os
 
-        from asimov_hooks.validation.config import load_config
+        from asimov_hooks.config.config import load_config
         from asimov_hooks.validation.engine import Checker
 
         if not _BIG_REPO:
@@ -466,12 +466,12 @@ CASES["timestamps:parse_timestamp digits"] = (
     _call("timestamps:parse_timestamp", lambda n: ("2026-01-01T00:00:00." + "1" * n + "Z",)),
     64,
 )
-CASES["validation.globs:match_any stars"] = (
-    _call("validation.globs:match_any", lambda n: ("a" * n, ["*a*a*a*a*a*a*a*a*b"])),
+CASES["config.globs:match_any stars"] = (
+    _call("config.globs:match_any", lambda n: ("a" * n, ["*a*a*a*a*a*a*a*a*b"])),
     64,
 )
-CASES["validation.globs:match_any deep"] = (
-    _call("validation.globs:match_any", lambda n: ("a/" * n + "c", ["**/a/**/a/**/b"])),
+CASES["config.globs:match_any deep"] = (
+    _call("config.globs:match_any", lambda n: ("a/" * n + "c", ["**/a/**/a/**/b"])),
     64,
 )
 
@@ -530,9 +530,9 @@ def _trim(shape: Callable[[int], str]):
     --fix and the agent's trim-before-write all come here)."""
 
     def case(n: int) -> Callable[[], object]:
+        from asimov_hooks.config.config import load_config
         from asimov_hooks.trim.algorithm import trim_kind_text
         from asimov_hooks.trim.settings import Settings
-        from asimov_hooks.validation.config import load_config
 
         _validate(".claude_checkpoint.yaml", shape)(1)  # the repository with raised limits
         config = load_config(None, start=_BIG_REPO[0])

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from conftest import ROOT, SCRIPTS, script_env
 
-from asimov_hooks.validation.config import Config, default_data
+from asimov_hooks.config.config import Config, default_data
 from asimov_hooks.validation.engine import SIZE_RULES
 
 MANIFEST = os.path.join(ROOT, ".pre-commit-hooks.yaml")

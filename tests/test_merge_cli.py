@@ -142,7 +142,7 @@ def test_internal_error_still_leaves_markers(tmp_path, monkeypatch, capsys) -> N
 
 
 def test_module_driver_reads_git_arguments_without_click(tmp_path) -> None:
-    """The command install writes reads `%O %A %B %L %P` from cli/options.MERGE_DRIVER
+    """The command install writes reads `%O %A %B %L %P` from options.MERGE_DRIVER
     without importing click (most of a merge's start-up time)."""
     paths = [write(tmp_path, n, t) for n, t in (("O", ASIMOV_BASE), ("A", OURS), ("B", THEIRS))]
     code = (

@@ -1,14 +1,15 @@
 """The `oc` commands declare nothing of their own that is declared elsewhere (issue 11):
-their `--color` (and doctor's validate-like options) come from cli/options, and the
-rules they run or leave out come from checks/registry."""
+their `--color` (and doctor's validate-like options) come from options, and the
+rules they run or leave out come from the rule registry (config/registry.py)."""
 
 from __future__ import annotations
 
 import click
 import pytest
 
-from asimov_hooks.checks import drift, registry
-from asimov_hooks.cli import options
+from asimov_hooks import options
+from asimov_hooks.checks import drift
+from asimov_hooks.config import registry
 from asimov_hooks.oc import drift_report
 from asimov_hooks.oc.cli import group
 

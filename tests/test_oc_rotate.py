@@ -170,7 +170,7 @@ def test_over_limit_without_telemetry_says_so(project):
 def test_rotate_hook_pattern_matches_oc_checkpoints_only():
     from ruamel.yaml import YAML
 
-    from asimov_hooks.validation.config import Config, default_data
+    from asimov_hooks.config.config import Config, default_data
 
     with open(os.path.join(ROOT, ".pre-commit-hooks.yaml"), encoding="utf-8") as fh:
         hooks = {h["id"]: h for h in YAML(typ="safe").load(fh)}

@@ -81,7 +81,7 @@ def test_installed_wheel_finds_its_rules(installed, tmp_path) -> None:
         installed,
         str(tmp_path),
         "-c",
-        "import asimov_hooks, asimov_hooks.validation.config as c; print(asimov_hooks.__file__); print(c.rules_dir())",
+        "import asimov_hooks, asimov_hooks.config.config as c; print(asimov_hooks.__file__); print(c.rules_dir())",
     )
     assert proc.returncode == 0, proc.stderr
     module_file, rules = proc.stdout.splitlines()

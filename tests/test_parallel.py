@@ -8,8 +8,8 @@ import os
 import pytest
 from conftest import GOOD_CHECKPOINT, GOOD_WARMUP, oc_checkpoint, run_script, write
 
+from asimov_hooks.config.config import ConfigError, load_config
 from asimov_hooks.validation import engine, parallel
-from asimov_hooks.validation.config import ConfigError, load_config
 from asimov_hooks.validation.engine import Checker
 
 pytestmark = pytest.mark.skipif(not parallel.can_fork(), reason="workers need os.fork")

@@ -1,5 +1,6 @@
-"""The rule registry (checks/registry.py) is the one list of rule ids: the rule packs,
-the check modules and the engine's stages all agree with it."""
+"""The rule registry (config/registry.py) is the one list of rule ids: the rule packs,
+the check modules and the engine's stages all agree with it; `checks.check` loads a
+rule's check function."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import sys
 import pytest
 
 from asimov_hooks import checks
-from asimov_hooks.checks import registry
-from asimov_hooks.validation.config import default_data, known_rule_ids
+from asimov_hooks.config import registry
+from asimov_hooks.config.config import default_data, known_rule_ids
 
 NEEDS = {"path", "text", "data", "git", "emitted"}
 
@@ -27,7 +28,7 @@ def _pack_rule_ids() -> set[str]:
 
 def test_every_rule_in_the_packs_is_registered_and_every_registered_rule_has_defaults() -> None:
     packs = _pack_rule_ids()
-    assert packs - set(registry.ids()) == set(), "add these rules to checks/registry.INDEX"
+    assert packs - set(registry.ids()) == set(), "add these rules to config/registry.INDEX"
     assert set(registry.ids()) - packs == set(), "give these rules defaults in rules/kinds.json"
 
 
@@ -50,8 +51,8 @@ def test_each_rule_has_a_check_unless_it_is_emitted_elsewhere(rid: str) -> None:
         assert rid not in module.RULES
         assert module.__doc__ and rid in module.__doc__, "document emitted rules in their module"
     else:
-        assert callable(registry.check(rid))
-        assert registry.check(rid) is module.RULES[rid]
+        assert callable(checks.check(rid))
+        assert checks.check(rid) is module.RULES[rid]
 
 
 def test_check_modules_declare_only_registered_rules() -> None:
@@ -91,7 +92,7 @@ def test_describe_gives_level_and_kinds_from_the_packs() -> None:
 
 
 def test_describe_follows_a_config(tmp_path) -> None:
-    from asimov_hooks.validation.config import load_config
+    from asimov_hooks.config.config import load_config
 
     (tmp_path / ".asimov-hooks.yaml").write_text(
         "kinds:\n  claude-md:\n    rules:\n      max-tokens: off\n"
@@ -106,13 +107,13 @@ def test_describe_follows_a_config(tmp_path) -> None:
 def test_asking_the_registry_imports_no_rule_module() -> None:
     code = (
         "import sys\n"
-        "from asimov_hooks.checks import registry\n"
+        "from asimov_hooks.config import registry\n"
         "registry.ids(); registry.needs('schema'); registry.PATH_RULES\n"
         "print(sorted(m for m in sys.modules if m.startswith('asimov_hooks')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == [
         "['asimov_hooks',",
-        "'asimov_hooks.checks',",
-        "'asimov_hooks.checks.registry']",
+        "'asimov_hooks.config',",
+        "'asimov_hooks.config.registry']",
     ]

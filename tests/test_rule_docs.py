@@ -11,7 +11,7 @@ import sys
 import pytest
 from conftest import ROOT, git, git_init, run_script, write
 
-from asimov_hooks.checks.registry import ids as registry_ids
+from asimov_hooks.config.registry import ids as registry_ids
 
 
 def _json(path: str):

@@ -14,7 +14,7 @@ import pytest
 from conftest import GOOD_CHECKPOINT, ROOT, git_init, oc_checkpoint, run_script, write
 
 import asimov_hooks
-from asimov_hooks.checks.registry import ids as registry_ids
+from asimov_hooks.config.registry import ids as registry_ids
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "sarif")
 SCHEMA_FILE = os.path.join(DATA, "sarif-schema-2.1.0.json")

@@ -15,7 +15,8 @@ import sys
 import pytest
 from conftest import bench_module, call_script, git, git_init, write
 
-from asimov_hooks.validation import packs, profiles, slim
+from asimov_hooks.config import packs, profiles
+from asimov_hooks.validation import slim
 
 corpus = bench_module("corpus")
 VARIANTS = ("valid", "oversized", "schema", "syntax", "foreign")
@@ -48,10 +49,10 @@ HEAVY = (
     "sqlite3",
     "json",
     "re",
-    "asimov_hooks.validation.config",
+    "asimov_hooks.config.config",
     "asimov_hooks.validation.engine",
     "asimov_hooks.validation.run",
-    "asimov_hooks.cli.options",
+    "asimov_hooks.options",
     "click",
 )
 

@@ -9,7 +9,7 @@ from conftest import GOOD_CHECKPOINT, GOOD_CLAUDE_MD, GOOD_WARMUP, write
 from hypothesis import given
 from hypothesis import strategies as st
 
-from asimov_hooks.checks.measure import TokenEstimator, count_lines
+from asimov_hooks.measure import TokenEstimator, count_lines
 
 pytestmark = pytest.mark.usefixtures("in_tmp")
 

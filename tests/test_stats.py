@@ -13,7 +13,7 @@ import pytest
 from agent_support import answer, fixture, run_event, work
 from conftest import GOOD_CHECKPOINT, call_script, git, git_init, write
 
-from asimov_hooks.checks.measure import count_lines
+from asimov_hooks.measure import count_lines
 
 SESSION = "abc123de-4567-89ab-cdef-0123456789ab"
 CHECKPOINT = ".claude_checkpoint.yaml"
@@ -131,7 +131,7 @@ def test_a_session_is_reported_back_exactly(tmp_path, isolated_home) -> None:
     # the lines given work as they are: the config then sets that limit
     with open(os.path.join(repo, ".asimov-hooks.yaml"), "a", encoding="utf-8") as fh:
         fh.write("\n".join(line[4:] for line in lines.splitlines()) + "\n")
-    from asimov_hooks.validation.config import load_config
+    from asimov_hooks.config.config import load_config
 
     config = load_config(None, start=repo)
     assert config.rules_for("asimov-checkpoint", CHECKPOINT)["max-lines-soft"]["max"] == 22

@@ -127,16 +127,24 @@ def open_quotes(rng: random.Random, base: str) -> list[str]:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_open_quotes_are_the_round_trips(seed: int) -> None:
+    # the round trip's words on a quote left open depend on how far its scanner looks
+    # ahead once the quote closes: the stray-line reader leaves them to it
     rng = random.Random(300 + seed)
     bases = benchmark_texts()[seed * 20 : seed * 20 + 20] + [plain_document(rng) for _ in range(20)]
     told = 0
     for base in bases:  # a few of each base's variants: the round trip is the slow part
         variants = open_quotes(rng, base)
-        for text in rng.sample(variants, min(5, len(variants))):
-            got = stray_problem(text)
-            if got is not None:
+        for text in rng.sample(variants, min(3, len(variants))):
+            expected = round_trip(text)
+            stray = stray_problem(text)  # a stray `k: "open` line is a stray line first
+            assert stray is None or said(stray) == expected, text
+            try:
+                load_yaml(text)
+            except YAMLProblem as problem:
                 told += 1
-                assert said(got) == round_trip(text), text
+                assert said(problem) == expected, text
+            else:
+                assert expected is None, text
     assert told > 40
 
 

@@ -249,7 +249,7 @@ def test_parse_columns_and_reason() -> None:
 
 
 def test_file_rules_are_known_rule_ids() -> None:
-    from asimov_hooks.validation.config import known_rule_ids
+    from asimov_hooks.config.config import known_rule_ids
 
     assert known_rule_ids() >= FILE_RULES
 

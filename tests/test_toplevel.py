@@ -12,7 +12,7 @@ import pytest
 from conftest import commit_all, git, git_init, write
 
 from asimov_hooks import gitutil
-from asimov_hooks.validation.discovery import iter_files
+from asimov_hooks.config.discovery import iter_files
 
 SRC = Path(gitutil.__file__).parent
 
@@ -67,7 +67,7 @@ def test_redirected_git_is_asked_when_paths_go_to_git(layouts, monkeypatch) -> N
 
 def test_directory_search_lists_files_of_the_work_tree(layouts, monkeypatch) -> None:
     """iter_files joins git's --full-name paths onto the top git reports."""
-    from asimov_hooks.validation.config import load_config
+    from asimov_hooks.config.config import load_config
 
     top = layouts["top"]
     write(top, "deep/er/.claude_checkpoint.yaml", 'milestone: "m"\n')
@@ -94,10 +94,10 @@ def test_no_other_module_asks_git_for_the_top() -> None:
     # as written, so a link out of the tree, to another repository, does not make that
     # repository the tree; fs.walk and gitfiles read a `.git` file (gitfiles to find the
     # files git opens for a command, such as info/exclude); find_config
-    # (validation/packs) stops its search for a config file at a .git
+    # (config/packs) stops its search for a config file at a .git
     assert sorted(walkers) == [
+        "config/packs.py",
         "fs/trees.py",
         "fs/walk.py",
         "gitfiles.py",
-        "validation/packs.py",
     ]

@@ -654,8 +654,8 @@ def test_unusable_config_is_one_line_and_exit_2(capsys, repo, config, message):
 
 
 def test_rules_trim_json_matches_its_schema_and_the_checkpoint_schema():
+    from asimov_hooks.config.config import load_rule_file, load_schema
     from asimov_hooks.minischema import Evaluator
-    from asimov_hooks.validation.config import load_rule_file, load_schema
 
     trim = load_rule_file("trim.json")["trim"]
     assert Evaluator(load_schema("config-trim.schema.json")).errors(trim) == []

@@ -106,7 +106,7 @@ def test_a_plain_checkpoint_needs_no_ruamel() -> None:
         "import sys\n"
         "from asimov_hooks.trim.algorithm import trim_text\n"
         "from asimov_hooks.trim.settings import Settings\n"
-        "from asimov_hooks.validation.config import Config, default_data\n"
+        "from asimov_hooks.config.config import Config, default_data\n"
         "config = Config(default_data(), None, '/')\n"
         "trim = Settings.from_config(config)\n"
         "small = 'status: ok\\ncompleted:\\n  - one\\n'\n"

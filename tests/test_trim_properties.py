@@ -25,12 +25,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from asimov_hooks.checks.measure import count_lines
+from asimov_hooks.config.config import Config, default_data
+from asimov_hooks.measure import count_lines
 from asimov_hooks.readers.loaders import load_yaml
 from asimov_hooks.trim.order import AUTO, keep_for
 from asimov_hooks.trim.settings import Settings
 from asimov_hooks.trim.trimmer import fix_file
-from asimov_hooks.validation.config import Config, default_data
 
 CP = ".claude_checkpoint.yaml"
 ARCHIVE = ".claude_checkpoint.archive.yaml"

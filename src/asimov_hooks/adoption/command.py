@@ -9,12 +9,13 @@ import sys
 import click
 
 from ..agent.install.targets import NAMES
-from ..cli.clickopts import CONTEXT, Choice
 from ..fs.access import FileProblem, read_bytes, show
+from ..options.clickopts import CONTEXT, Choice
+from ..release import published_url, release_tag
 from . import families as fam
 from .plan import hooks_for, ignores_for, install_types
 from .precommit import PRE_COMMIT_CONFIG, SpliceError, extend, newline_of
-from .source import LOCAL, hook_entries, is_remote, published_url, release_tag
+from .source import LOCAL, hook_entries, is_remote
 
 GITIGNORE = ".gitignore"
 IGNORE_HEADER = "# agent session files (asimov-hooks init)"

@@ -4,7 +4,7 @@ Tracked and untracked files come from one `git ls-files` (honouring .gitignore);
 session checkpoints are git-ignored by design, so their usual places are looked at
 directly as well. The Asimov family counts only where the repository follows the
 protocol by the one decision validate and the agent hooks share, over what the repository
-shares (validation/follows: a tracked or untracked, not ignored protocol file with the
+shares (config/follows: a tracked or untracked, not ignored protocol file with the
 protocol's content), so a new project gets the hooks before its first commit, and
 another tool's `warmup.yaml` or a lone ignored checkpoint brings no Asimov hooks. What
 validate leaves out (an excluded path, another tool's file under a protocol name) is
@@ -89,8 +89,8 @@ def detect(top: str) -> dict[str, list[str]]:
         family = family_of(rel)
         if family is not None and not skipped(rel):
             found.setdefault(family, []).append(rel)
-    if ASIMOV in found:  # named like the protocol's files is not enough (validation/follows)
-        from ..validation.follows import follows
+    if ASIMOV in found:  # named like the protocol's files is not enough (config/follows)
+        from ..config.follows import follows
 
         if follows(top, listed=shared) is None:
             del found[ASIMOV]
@@ -102,7 +102,7 @@ def _validate_skips(top: str) -> Callable[[str], bool]:
     name, or it is another tool's file under a protocol name (a Kubernetes manifest
     called warmup.yaml). A directory (`.code-intel/sessions`) is kept: it shows a
     family whose files git ignores."""
-    from ..validation.config import ConfigError, load_config
+    from ..config.config import ConfigError, load_config
 
     try:
         config = load_config(None, start=top)

@@ -1,11 +1,6 @@
 """Where the hooks come from: the published repository at the installed version's tag
 (the form a team commits), or, on request, `repo: local` hooks that run the installed
-commands.
-
-The repository URL is declared once, in `pyproject.toml`'s `[project.urls]`, and read
-here from the installed distribution's metadata; the version is the package's
-`__version__` (which the build reads too), and its release tag is `v` + version, which
-is what `pre-commit autoupdate` looks for.
+commands. The repository and the release tag are this installation's (release.py).
 """
 
 from __future__ import annotations
@@ -15,39 +10,12 @@ from typing import Any
 
 LOCAL = "local"
 MANIFEST = ".pre-commit-hooks.yaml"
-DISTRIBUTION = "asimov-hooks"
-# the [project.urls] labels that name the source repository, in order of preference
-URL_LABELS = ("repository", "source", "source code", "homepage")
 # what a local hook keeps of the manifest's (pre-commit's own keys, in this order)
 _LOCAL_KEYS = ("id", "name", "entry", "files", "always_run", "pass_filenames", "require_serial")
 
 
 def _package_dir() -> str:
     return os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-
-
-def release_tag(version: str | None = None) -> str:
-    """The tag of a release (`v1.2.3`): one per version."""
-    if version is None:
-        from .. import __version__ as version
-    return f"v{version}"
-
-
-def published_url() -> str | None:
-    """The project's repository URL as the installed distribution declares it (its
-    `Project-URL` metadata, from `[project.urls]`), or None when it declares none."""
-    from importlib.metadata import PackageNotFoundError, metadata
-
-    try:
-        entries = metadata(DISTRIBUTION).get_all("Project-URL") or []
-    except PackageNotFoundError:
-        return None
-    urls: dict[str, str] = {}
-    for entry in entries:
-        label, _, url = str(entry).partition(",")
-        if url.strip():
-            urls.setdefault(label.strip().lower(), url.strip())
-    return next((urls[label] for label in URL_LABELS if label in urls), None)
 
 
 def is_remote(repo: str) -> bool:

@@ -11,9 +11,9 @@ import sys
 
 import click
 
-from ..cli.clickopts import CONTEXT, Choice, with_options
-from ..cli.options import EPHEMERAL
 from ..fs.access import show
+from ..options import EPHEMERAL
+from ..options.clickopts import CONTEXT, Choice, with_options
 from .install.targets import NAMES, SCOPES
 
 TYPE_CHECKING = False

@@ -32,7 +32,7 @@ EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
 def fast_main(args: Sequence[str]) -> int | None:
     """The hook's usual command line without click; None to let click parse it."""
-    from ..cli.options import EPHEMERAL, parse_command
+    from ..options import EPHEMERAL, parse_command
 
     opts = parse_command(EPHEMERAL, args)
     if opts is None:
@@ -51,12 +51,12 @@ def run(
     quiet: bool = False,
     config_path: str | None = None,
 ) -> int:
-    from ..validation.config import ConfigError, load_config
-    from ..validation.discovery import ephemeral_kinds, ignored_ephemeral
+    from ..config.config import ConfigError, load_config
+    from ..config.discovery import ephemeral_kinds, ignored_ephemeral
     from ..validation.engine import Checker
 
     try:
-        from ..validation.follows import WORK_TREE
+        from ..config.follows import WORK_TREE
 
         config = load_config(config_path)
         config.derived["scope"] = WORK_TREE  # these files are the work tree's own
@@ -126,8 +126,8 @@ def run(
 
 
 def _hook_types(passing: bool) -> None:
-    """The git hooks the pre-commit config asks for and this clone lacks (doctor.hooktypes)."""
-    from ..doctor.hooktypes import warn
+    """The git hooks the pre-commit config asks for and this clone lacks (validation.hooktypes)."""
+    from ..validation.hooktypes import warn
 
     warn("asimov-ephemeral", passing)
 

@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import os
 
-from .measure import utf16_len
+from ..measure import utf16_len
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Iterator
     from typing import Any
 
+    from ..measure import TokenEstimator
     from ..readers.fileio import TextFile
     from .context import Context
-    from .measure import TokenEstimator
 
     Problem = tuple[int, int, str]  # (line, col, message)
 

@@ -6,8 +6,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from typing import Any
 
+    from ..config.config import Config
     from ..readers.fileio import TextFile
-    from ..validation.config import Config
 
 
 class At:

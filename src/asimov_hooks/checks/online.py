@@ -134,14 +134,14 @@ def deployed_commit(body: bytes, keys: Sequence[str]) -> str | None:
     """The commit a health answer names: the first of `keys` holding a hex commit id,
     at the top level or one object down (`{"build": {"commit": ...}}`); a plain-text
     body that is only a commit id counts too."""
-    import json
+    from ..readers.fastjson import loads  # strict and depth-bounded: a server's text
 
     text = body.decode("utf-8", "replace").strip()
     if _is_sha(text):
         return text.lower()
     try:
-        doc = json.loads(text)
-    except ValueError:
+        doc = loads(text)
+    except ValueError:  # fastjson.JSONError: not JSON, NaN, 1e999, nested too deep
         return None
     layers = [doc] if isinstance(doc, dict) else []
     if layers:

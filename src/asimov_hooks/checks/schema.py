@@ -3,12 +3,12 @@
 The schema is evaluated through `minischema.compile_schema`, the one entry point: the
 in-house evaluator for the keywords it implements, jsonschema for a schema that goes
 further. A kind's schema is a shipped one or a file
-inside the repository (readers.schemas); a repository schema's patterns run time-bounded.
+inside the repository (config.schemas); a repository schema's patterns run time-bounded.
 """
 
 from __future__ import annotations
 
-from ..validation.config import ConfigError
+from ..config.config import ConfigError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -110,7 +110,7 @@ def _data_path(data: Any, path: tuple) -> tuple:
     node = data
     for part in path:
         if isinstance(node, dict) and part not in node:
-            from ..minischema.keywords import key_text
+            from ..readers import key_text
 
             part = next((key for key in node if key_text(key) == part), part)
         real.append(part)
@@ -135,12 +135,12 @@ _SHIPPED: dict[tuple[str, bool], Any] = {}
 
 def evaluator(schema_name: str, config: Any = None) -> Any:
     """The compiled schema a kind names (once per process): shipped, or a file in the
-    repository (see readers.schemas), whose patterns run with a time bound."""
+    repository (see config.schemas), whose patterns run with a time bound."""
     formats = bool(getattr(config, "format_assertion", False))
     found = _SHIPPED.get((schema_name, formats))
     if found is not None:  # every later file of the kind: no import, no path test
         return found
-    from ..readers.schemas import is_user_schema, schema_for
+    from ..config.schemas import is_user_schema, schema_for
 
     user = is_user_schema(schema_name)
     key = (schema_name, config.base_dir if user and config is not None else "", formats)

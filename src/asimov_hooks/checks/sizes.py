@@ -6,7 +6,7 @@ the reader: a file over the cap is never read into memory.)
 
 from __future__ import annotations
 
-from .measure import TokenEstimator, count_lines
+from ..measure import TokenEstimator, count_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time

@@ -127,7 +127,7 @@ def unknown_key(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str
         schema = ctx.spec.get("schema")
         known = _SHIPPED_KEYS.get(schema) if schema else None
     if known is None:
-        from ..readers.schemas import is_user_schema, schema_for
+        from ..config.schemas import is_user_schema, schema_for
 
         found = schema_for(schema, ctx.config) if schema else {}
         known = list(found.get("properties", {})) if isinstance(found, dict) else []
@@ -140,7 +140,7 @@ def unknown_key(ctx: Context, opts: dict[str, Any]) -> Iterator[tuple[tuple, str
         if type(key) is str:
             name = key
         else:  # `1:`, `2020-01-01:` are the keys "1", "2020-01-01", as the schema sees them
-            from ..minischema.keywords import key_text
+            from ..readers import key_text
 
             name = key_text(key)
         if name in names:

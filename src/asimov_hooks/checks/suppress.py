@@ -20,7 +20,7 @@ without directives pay one substring search.
 
 from __future__ import annotations
 
-from .registry import PATH_RULES, SIZE_RULES
+from ..config.registry import PATH_RULES, SIZE_RULES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -248,6 +248,6 @@ def apply(
 
 def _hint(rule: str, known: set[str] | frozenset[str]) -> str:
     """ " (did you mean 'x'?)" for a misspelt rule id."""
-    from ..validation.config_check import did_you_mean
+    from ..config.check import did_you_mean
 
     return did_you_mean(rule, known)

@@ -1,6 +1,7 @@
-"""The command line: every command's options as data and the click-free scanner that
-reads them (`options`), the click commands built from the same tables (`commands`,
-`clickopts`) and the click-free hook entry points (`entrypoints`).
+"""The command line: the click commands (`commands`, `checkpoint`, `info`, `guard`), built
+from the option tables every command shares (asimov_hooks/options, read by click
+through options/clickopts.py), and the click-free hook entry points
+(`entrypoints`).
 
 `asimov_hooks.cli.main` / `validate_main` still name the click commands; they are
 looked up on first use so that importing `asimov_hooks.cli.entrypoints` (every hook
@@ -12,7 +13,7 @@ if TYPE_CHECKING:  # annotations only
     from typing import Any
 
 
-_SUBMODULES = frozenset({"clickopts", "commands", "entrypoints", "guard", "info", "options"})
+_SUBMODULES = frozenset({"checkpoint", "commands", "entrypoints", "guard", "info"})
 
 
 def __getattr__(name: str) -> "Any":

@@ -30,13 +30,13 @@ import sys
 import click
 
 from ..fs.access import show
-from .clickopts import CONTEXT
+from ..options.clickopts import CONTEXT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..validation.config import Config
+    from ..config.config import Config
 
 PROG = "asimov-hooks checkpoint"
 WORDS = ("status", "next", "doctor", "show", "reset", "list", "stats")
@@ -80,7 +80,7 @@ def run(words: list[str]) -> int:
     config, settings = _load(top)
     verb = words[0] if words else "status"
     if verb not in WORDS:
-        from .clickopts import did_you_mean
+        from ..options.clickopts import did_you_mean
 
         _fail(f"unknown word {verb!r}{did_you_mean(verb, WORDS)}: use {USAGE}")
     if verb == "stats":  # what the agent hooks recorded, whichever protocol is used
@@ -113,8 +113,8 @@ def run(words: list[str]) -> int:
 
 def _load(top: str) -> tuple[Config, dict[str, Any]]:
     from ..agent.runtime.common import agent_settings, work_tree_scope
-    from ..validation.config import ConfigError, load_config
-    from ..validation.packs import error_lines
+    from ..config.config import ConfigError, load_config
+    from ..config.packs import error_lines
 
     try:
         config = work_tree_scope(load_config(None, start=top))
@@ -281,7 +281,7 @@ def _ago(seconds: int) -> str:
 
 
 def _size(config: Config, kind: str | None, rules: dict, text: str, raw: bytes) -> str:
-    from ..checks.measure import count_lines
+    from ..measure import count_lines
 
     lines = count_lines(text)
     limits = [
@@ -315,8 +315,8 @@ def _check(config: Config, path: str, raw: bytes, rel: str, out: Any) -> int:
 
 def _trim(config: Config, path: str, out: Any) -> None:
     """What `asimov-hooks trim` would cut (a dry run)."""
+    from ..config.config import ConfigError
     from ..trim.trimmer import fix_file
-    from ..validation.config import ConfigError
 
     try:
         outcome = fix_file(path, config, dry_run=True)

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import click
 
 from .. import __version__
-from .clickopts import CONTEXT, with_options
-from .options import CHECK_SIZE, VALIDATE
+from ..options import CHECK_SIZE, VALIDATE
+from ..options.clickopts import CONTEXT, with_options
 
 _validate_options = with_options(VALIDATE)
 
@@ -136,7 +136,7 @@ def _guarded(command: click.Command, argv: Sequence[str] | None, prog: str) -> i
         sys.stderr.write(f"{prog}: aborted\n")
         return 2
     except click.ClickException as exc:
-        from .clickopts import show_error
+        from ..options.clickopts import show_error
 
         show_error(exc, prog)
         return 2

@@ -29,7 +29,7 @@ def broken_pipe() -> int:
 
 def validate_main(argv: "Sequence[str] | None" = None) -> int:
     """`asimov-validate`."""
-    from .options import VALIDATE, parse_command
+    from ..options import VALIDATE, parse_command
 
     args = sys.argv[1:] if argv is None else list(argv)
     opts = parse_command(VALIDATE, args)
@@ -62,7 +62,7 @@ def check_size_main(argv: "Sequence[str] | None" = None) -> int:
         code = run_guarded("asimov-check-size", slim)
         if code != -1:
             return _done(code, argv)
-    from .options import CHECK_SIZE, parse_command
+    from ..options import CHECK_SIZE, parse_command
 
     opts = parse_command(CHECK_SIZE, args)
     if opts is None:
@@ -82,7 +82,7 @@ def _trim_options(args: "Sequence[str]") -> dict[str, object] | None:
     """`trim`'s arguments (`trimmer.run` takes the table's keywords as they are), or
     None to let click parse (and explain) them, as when --archive and --no-archive are
     both given."""
-    from .options import TRIM, parse_command
+    from ..options import TRIM, parse_command
 
     opts = parse_command(TRIM, args)
     if opts is None or (opts["no_archive"] and opts["archive_path"]):

@@ -7,8 +7,8 @@ import sys
 
 import click
 
-from ..validation.config import ConfigError, default_data, load_schema, rules_dir
-from .clickopts import Choice
+from ..config.config import ConfigError, default_data, load_schema, rules_dir
+from ..options.clickopts import Choice
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 CONFIG_SCHEMA = "config"  # `asimov-hooks schema config`: the .asimov-hooks.yaml schema
@@ -38,7 +38,7 @@ def rules_command(rule_id: str | None, fmt: str) -> None:
         else:
             rule = ruledocs.info(rule_id)
             if rule is None:
-                from ..validation.config_check import did_you_mean, known_rule_ids
+                from ..config.check import did_you_mean, known_rule_ids
 
                 hint = did_you_mean(rule_id, known_rule_ids())
                 _fail(f"unknown rule id {rule_id!r}{hint} (`asimov-hooks rules` lists them)")
@@ -75,7 +75,7 @@ def schema_command(kind: str | None, show_path: bool, show_list: bool) -> None:
                 sys.stdout.write(f"{name}\t{schema.get('$id', '')}\n")
             return
         if kind not in files:
-            from ..validation.config_check import did_you_mean
+            from ..config.check import did_you_mean
 
             hint = did_you_mean(kind, files)
             _fail(f"no schema for kind {kind!r}{hint}; one of: " + ", ".join(sorted(files)))

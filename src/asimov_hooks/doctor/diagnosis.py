@@ -240,7 +240,7 @@ def _check_attributes(report: Report, name: str, top: str, config: Any, settings
 def _pattern_for(rel: str, patterns: list[str]) -> str:
     """The attributes pattern that would route `rel`: gitattributes anchors a pattern
     with a slash at the file's directory, so a nested file gets its prefix."""
-    from ..validation.globs import match_any
+    from ..config.globs import match_any
 
     for pattern in patterns:
         if match_any(rel, [pattern]):
@@ -316,7 +316,7 @@ _WHAT_RUNS = {
 
 
 def diagnose(top: str) -> Report:
-    from ..validation.config import load_config
+    from ..config.config import load_config
 
     config = load_config(None, start=top)
     settings = merge_settings(config)
@@ -339,7 +339,7 @@ def command() -> None:
     Exit 0 when everything is in place, 1 when something needs fixing (each problem
     comes with what to do), 2 when the check itself could not run.
     """
-    from ..validation.config import ConfigError
+    from ..config.config import ConfigError
 
     try:
         top = toplevel()

@@ -13,7 +13,7 @@ rejects.
 
 from __future__ import annotations
 
-from ..checks.measure import count_lines
+from ..measure import count_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only

@@ -99,7 +99,7 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
     if disabled():
         return line_merge(base, ours, theirs, size, labels)
     try:
-        from ..validation.config import ConfigError
+        from ..config.config import ConfigError
 
         try:
             settings = settings_for(relpath, size)
@@ -172,7 +172,7 @@ def _keep_cut(outcome: Outcome, settings: Settings, relpath: str, where: str) ->
         _say(f"{where}: {what} cut {counts} (archive disabled)")
         return True
     from ..fs.access import FileProblem
-    from .pending import record
+    from ..trim.pending import record
 
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     entry = {
@@ -207,8 +207,8 @@ MODULE_PROG = "python -m asimov_hooks.merge.driver"
 def _build_command() -> Any:
     import click
 
-    from ..cli.clickopts import with_arguments
-    from ..cli.options import MERGE_DRIVER
+    from ..options import MERGE_DRIVER
+    from ..options.clickopts import with_arguments
 
     @click.command("merge-driver", context_settings={"help_option_names": ["-h", "--help"]})
     @with_arguments(MERGE_DRIVER)
@@ -237,18 +237,18 @@ def main(argv: list[str] | None = None) -> int:
     """`python -m asimov_hooks.merge.driver -- %O %A %B %L %P`, the command install writes.
 
     The same driver as `asimov-hooks merge-driver`, read from the same argument list
-    (`cli/options.MERGE_DRIVER`) without loading click (most of a merge's start-up
+    (`options.MERGE_DRIVER`) without loading click (most of a merge's start-up
     time); anything unusual (help, a missing or bad value) goes to click for its usage
     message and exit status 2.
     """
-    from ..cli.options import MERGE_DRIVER, parse_arguments
+    from ..options import MERGE_DRIVER, parse_arguments
 
     args = list(sys.argv[1:] if argv is None else argv)
     given = parse_arguments(MERGE_DRIVER, args)
     if given is None:
         import click
 
-        from ..cli.clickopts import show_error
+        from ..options.clickopts import show_error
 
         try:
             code = __getattr__("command").main(args, prog_name=MODULE_PROG, standalone_mode=False)

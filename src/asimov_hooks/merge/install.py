@@ -14,7 +14,6 @@ import sys
 
 import click
 
-from ..cli.clickopts import Choice
 from ..fs.access import show
 from ..gitutil import (
     GitError,
@@ -31,6 +30,7 @@ from ..gitutil import (
     toplevel,
     write_block,
 )
+from ..options.clickopts import Choice
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -43,7 +43,7 @@ ATTRIBUTE_CHOICES = ("auto", "local", "none")
 def merge_settings(config: Any = None) -> dict[str, Any]:
     """The merge section of the configuration (driver name, attribute patterns)."""
     if config is None:
-        from ..validation.config import load_config
+        from ..config.config import load_config
 
         config = load_config(None)
     section = config.section("merge")
@@ -155,7 +155,7 @@ def _old_driver_sections(scope: list[str], name: str, top: str | None) -> list[s
 def foreign_routes(lines: list[str], patterns: list[str], ours: set[str]) -> dict[str, tuple]:
     """{pattern: (driver, line number)} for each of our patterns that these attribute
     lines send to another merge driver (the last matching line wins, as in git)."""
-    from ..validation.globs import match_any
+    from ..config.globs import match_any
 
     found: dict[str, tuple] = {}
     for pattern in patterns:
@@ -341,8 +341,8 @@ def install_command(
     field by field (real conflicts stay conflicts) and an archive by keeping both
     branches' entries. Disable it for one command with ASIMOV_HOOKS_MERGE_DRIVER=0.
     """
+    from ..config.config import ConfigError
     from ..fs.access import FileProblem
-    from ..validation.config import ConfigError
 
     try:
         if unless_uninstalled and opted_out(toplevel()):
@@ -368,8 +368,8 @@ def install_command(
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing unless something fails.")
 def uninstall_command(global_: bool, quiet: bool) -> None:
     """Remove exactly what `asimov-hooks install` added (git config and attribute lines)."""
+    from ..config.config import ConfigError
     from ..fs.access import FileProblem
-    from ..validation.config import ConfigError
 
     try:
         changes = uninstall(global_)

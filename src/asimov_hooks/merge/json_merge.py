@@ -14,12 +14,6 @@ import json
 from functools import lru_cache
 from itertools import pairwise
 
-from ..readers.json_loader import (
-    DuplicateKey,
-    NotJSONConstant,
-    reject_constant,
-    reject_duplicates,
-)
 from ..readers.json_spans import Node, spans
 from .core import MISSING, Item, canon, same
 
@@ -35,46 +29,19 @@ class ParseError(Exception):
     """A side is not a JSON object (or has duplicate keys)."""
 
 
-class _Constant(ValueError):
-    pass
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise _Constant(f"{text} is out of range for a JSON number")
-    return value
-
-
 def load(body: str, max_depth: int = 100, max_aliases: int = 0, max_nodes: int = 0) -> Any:
-    """The document (an object), or ParseError. JSON has no aliases; nesting is
-    bounded before parsing, and NaN, Infinity and overflowing numbers are refused
-    (Python reads them, other JSON tools do not)."""
-    from ..readers.guards import InputProblem, check_depth
+    """The document (an object), or ParseError. Read through the door validate reads
+    by (readers.json_loader.parse): a merge never accepts, nor writes, what validate
+    refuses (NaN, Infinity, `1e999`, a lone surrogate, a repeated key, deep nesting).
+    JSON has no aliases."""
+    from ..readers.json_loader import parse
+    from ..readers.problem import YAMLProblem
 
     try:
-        check_depth(body, "json", max_depth)
-    except InputProblem as exc:
-        raise ParseError(f"invalid JSON: {exc.message} (line {exc.line})") from None
-    try:
-        data = json.loads(
-            body,
-            object_pairs_hook=reject_duplicates,
-            parse_constant=reject_constant,
-            parse_float=_finite,
-        )
-    except _Constant as exc:
-        raise ParseError(f"invalid JSON: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise ParseError(f"invalid JSON: {exc.msg} (line {exc.lineno})") from None
-    except NotJSONConstant as exc:  # as the validator: a merge never writes what it rejects
-        raise ParseError(f"invalid JSON: {exc.args[0]} is not a JSON value") from None
-    except DuplicateKey as dup:
-        raise ParseError(f"duplicate key {dup.args[0]!r}") from None
-    except RecursionError:
-        raise ParseError("invalid JSON: nesting too deep") from None
-    except ValueError as exc:  # an integer longer than Python converts
-        raise ParseError(f"invalid JSON: {str(exc).split(';')[0]}") from None
+        data = parse(body, {"max-depth": max_depth})
+    except YAMLProblem as problem:
+        where = f" (line {problem.line})" if problem.placed else ""
+        raise ParseError(problem.message + where) from None
     if not isinstance(data, dict):
         raise ParseError("the document is not a JSON object")
     return data

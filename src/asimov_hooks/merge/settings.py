@@ -78,7 +78,7 @@ class Settings:
 
 def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings | str:
     """Settings for the file git is merging, or why the driver does not handle it."""
-    from ..validation.config import load_config
+    from ..config.config import load_config
     from .core import Policies
 
     if config is None:
@@ -111,7 +111,7 @@ def settings_for(relpath: str, marker_size: int, config: Any = None) -> Settings
     schema_name = config.kinds[kind].get("schema")
     schema, seconds = None, None
     if schema_name and section.get("schema-check", True):
-        from ..readers.schemas import is_user_schema, schema_for
+        from ..config.schemas import is_user_schema, schema_for
 
         schema = schema_for(schema_name, config)
         if is_user_schema(schema_name):

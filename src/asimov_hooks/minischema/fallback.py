@@ -33,6 +33,7 @@ class JsonschemaEvaluator:
 
         self.seconds = seconds
         cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        cls = _finite_multiple(cls)
         try:
             cls.check_schema(schema)
         except jsonschema.SchemaError as exc:
@@ -68,3 +69,24 @@ class JsonschemaEvaluator:
             )
             for err in found
         ]
+
+
+def _finite_multiple(cls: Any) -> Any:
+    """`cls` whose `multipleOf` answers for NaN and the infinities too: jsonschema says
+    they are not a multiple of an integer, and fails (ValueError, OverflowError) on a
+    fractional divisor; YAML's `.nan` and `.inf` are not a multiple of either."""
+    import jsonschema
+
+    original = cls.VALIDATORS.get("multipleOf")
+    if original is None:
+        return cls
+
+    def multiple_of(validator: Any, divisor: Any, instance: Any, schema: Any) -> Any:
+        if isinstance(instance, float) and (
+            instance != instance or instance in (float("inf"), float("-inf"))
+        ):
+            yield jsonschema.ValidationError(f"{instance!r} is not a multiple of {divisor}")
+            return
+        yield from original(validator, divisor, instance, schema)
+
+    return jsonschema.validators.extend(cls, {"multipleOf": multiple_of})

@@ -7,18 +7,10 @@ and adds the keywords that walk into children or combine sub-schemas.
 
 from __future__ import annotations
 
-import sys
-
+from ..readers import is_date as _is_date
+from ..readers import key_text
 from .patterns import _regex, _timed
 from .refs import References
-
-
-def _is_date(value: object) -> bool:
-    """Whether `value` is a date or datetime. Without `datetime` loaded no value can be
-    one (the plain reader loads none): the check costs no import."""
-    dt = sys.modules.get("datetime")
-    return dt is not None and isinstance(value, dt.date)
-
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -179,33 +171,6 @@ def _equal(a: Any, b: Any) -> bool:
     return a == b
 
 
-def key_text(key: Any) -> str:
-    """An object key as JSON Schema sees it: a string, the key's YAML text. `1:` is "1",
-    `2020-01-01:` "2020-01-01", `true:` "true", `~:` "null", `? [a, b]` "[a, b]"; both
-    evaluators see these, so they give one verdict, and messages show them so."""
-    if type(key) is str:
-        return key
-    if isinstance(key, str):
-        return str(key)
-    if isinstance(key, bool):
-        return "true" if key else "false"
-    if key is None:
-        return "null"
-    if isinstance(key, int):
-        return str(int(key))
-    if isinstance(key, float):
-        if key != key:
-            return ".nan"
-        if key in (float("inf"), float("-inf")):
-            return ".inf" if key > 0 else "-.inf"
-        return repr(float(key))
-    if _is_date(key):
-        return key.isoformat()
-    if isinstance(key, tuple):  # a sequence as a key: its flow form
-        return "[" + ", ".join(key_text(item) for item in key) + "]"
-    return str(key)
-
-
 _STR = {str}
 
 
@@ -346,13 +311,9 @@ def _number_step(schema: dict[str, Any]) -> Step:
     def number_step(value: Any, path: tuple, out: list) -> None:
         if type(value) is not int and type(value) is not float and not _type_ok(value, "number"):
             return
-        if value != value and (least is not None or most is not None):  # NaN: no order
-            bound = f"the minimum of {least}" if least is not None else f"the maximum of {most}"
-            keyword = "minimum" if least is not None else "maximum"
-            out.append(
-                SchemaError(path, f"{value} is not a number and cannot meet {bound}", keyword)
-            )
-            return
+        # as jsonschema (and check-jsonschema) compare: NaN is below and above nothing, so
+        # it meets every bound; .inf is above every maximum. (A config refuses NaN and the
+        # infinities before its schema is asked: config.finite.)
         if least is not None and value < least:
             out.append(SchemaError(path, f"{value} is less than the minimum of {least}", "minimum"))
         if most is not None and value > most:

@@ -11,8 +11,8 @@ import sys
 
 import click
 
-from ..cli.clickopts import CONTEXT, click_option
-from ..cli.options import (
+from ..fs.access import FileProblem, locked, show
+from ..options import (
     ALLOW_COMMITTED_URL,
     COLOR,
     FORMAT,
@@ -22,7 +22,7 @@ from ..cli.options import (
     STRICT,
     VERBOSE,
 )
-from ..fs.access import FileProblem, locked, show
+from ..options.clickopts import CONTEXT, click_option
 from .cliutil import (
     _fail,
     _finding_lines,
@@ -87,7 +87,7 @@ WRITE_CONTEXT = {**CONTEXT, "ignore_unknown_options": True}
 
 
 def _apply_ops(project: Project, data: dict, ops: tuple[str, ...], new_keys: bool) -> list[str]:
-    from ..validation.config import load_schema
+    from ..config.config import load_schema
     from .edit import OpError, apply, parse
 
     try:
@@ -143,7 +143,7 @@ def update_command(skill: str, ops: tuple[str, ...], new_key: bool, directory, c
     path = _path_for(project, skill)
     with locked(path):  # read, change and write under one lock: no update is lost
         try:
-            cp = Checkpoint(path)
+            cp = Checkpoint(path, project.config.limits)
             data = cp.require(project)
         except OcError as exc:
             _fail(str(exc))
@@ -179,7 +179,7 @@ def done_command(skill: str, ops: tuple[str, ...], new_key: bool, directory, con
     path = _path_for(project, skill)
     with locked(path):  # read, change and write under one lock: no update is lost
         try:
-            cp = Checkpoint(path)
+            cp = Checkpoint(path, project.config.limits)
             data = cp.require(project)
         except OcError as exc:
             _fail(str(exc))
@@ -266,7 +266,7 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
             size, limit = size_of(project, path)
             if limit is None or size <= limit:
                 continue
-        cp = Checkpoint(path)
+        cp = Checkpoint(path, project.config.limits)
         try:
             done = rotate(project, cp, keep)
         except OcError as exc:
@@ -304,7 +304,7 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
 
 
 @group.command("doctor", context_settings=CONTEXT)
-@click_option(STRICT)  # validate's options, as validate declares them (cli/options)
+@click_option(STRICT)  # validate's options, as validate declares them (options)
 @click_option(FORMAT)
 @click_option(COLOR)
 @click_option(QUIET)

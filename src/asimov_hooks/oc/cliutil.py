@@ -10,9 +10,9 @@ import sys
 
 import click
 
-from ..cli.clickopts import Choice, click_option
-from ..cli.options import COLOR
 from ..fs.access import show
+from ..options import COLOR
+from ..options.clickopts import Choice, click_option
 from .store import OcError, Project
 
 
@@ -46,7 +46,7 @@ def dir_options(func):  # type: ignore[no-untyped-def]
 
 
 def format_option(func):  # type: ignore[no-untyped-def]
-    func = click_option(COLOR)(func)  # declared once, with validate's (cli/options)
+    func = click_option(COLOR)(func)  # declared once, with validate's (options)
     return click.option(
         "--format",
         "fmt",

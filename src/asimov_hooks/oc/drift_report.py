@@ -11,7 +11,7 @@ drift cannot be checked). Output formats and exit codes are asimov-validate's.
 
 from __future__ import annotations
 
-from ..checks.registry import rules_in
+from ..config.registry import rules_in
 from .store import SUFFIX
 
 TYPE_CHECKING = False
@@ -119,7 +119,7 @@ def online(project: Project, url: str, documented_keys: bool = False) -> FileRes
     settings = project.settings
     keys = [str(k) for k in settings.get("health-commit-keys") or ("commit", "sha")]
     if documented_keys:
-        from ..validation.packs import load_rule_file
+        from ..config.packs import load_rule_file
 
         keys = [str(k) for k in load_rule_file("oc.json")["oc"]["health-commit-keys"]]
     try:

@@ -53,7 +53,7 @@ def project_name(project: Project, exclude: str | None = None) -> str:
     for path in project.files():
         if path == exclude:
             continue
-        data = Checkpoint(path).data or {}
+        data = Checkpoint(path, project.config.limits).data or {}
         name = data.get("project")
         if isinstance(name, str) and name.strip():
             counts[name] = counts.get(name, 0) + 1
@@ -150,7 +150,7 @@ def reset(project: Project, skill: str, **fields: Any) -> tuple[str, str, FileRe
     try:
         with locked(path, os.path.join(project.dir, "history", "x")):
             raw = read_bytes(path, root=project.root)
-            old = Checkpoint(path).data or {}
+            old = Checkpoint(path, project.config.limits).data or {}
 
             def text(key: str, default: str) -> str:
                 value = old.get(key)

@@ -69,42 +69,22 @@ class Layout:
         return cls(indent, newline, final or not text.strip(), bom)
 
 
-def _no_constant(name: str) -> Any:
-    raise JSONProblem(f"{name} is not a JSON value")
+def loads(text: str, limits: dict[str, int] | None = None) -> Any:
+    """Parse JSON keeping number texts, through the door validate reads by
+    (readers.json_loader.parse): what validate refuses (NaN, Infinity, `1e999`, a lone
+    surrogate, a repeated key, nesting past `limits.max-depth`) is a JSONProblem with
+    validate's words and the place."""
+    from ..readers.json_loader import parse
+    from ..readers.problem import YAMLProblem
 
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise JSONProblem(f"duplicate key {key!r}")
-        out[key] = value
-    return out
-
-
-def loads(text: str) -> Any:
-    """Parse JSON keeping number texts; duplicate keys and NaN are problems."""
     try:
-        return json.loads(
-            text,
-            object_pairs_hook=_pairs,
-            parse_int=RawInt,
-            parse_float=RawFloat,
-            parse_constant=_no_constant,
-        )
-    except json.JSONDecodeError as exc:
-        raise JSONProblem(
-            f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from None
-    except RecursionError:
-        raise JSONProblem("invalid JSON: nesting too deep") from None
-    except ValueError as exc:
-        if isinstance(exc, JSONProblem):
-            raise
-        raise JSONProblem(f"invalid JSON: {str(exc).split(';')[0]}") from None
+        return parse(text, limits, parse_int=RawInt, parse_float=RawFloat)
+    except YAMLProblem as problem:
+        where = f" (line {problem.line}, column {problem.col})" if problem.placed else ""
+        raise JSONProblem(problem.message + where) from None
 
 
-def load_bytes(raw: bytes) -> tuple[Any, Layout]:
+def load_bytes(raw: bytes, limits: dict[str, int] | None = None) -> tuple[Any, Layout]:
     if b"\x00" in raw:
         raise JSONProblem("binary content (NUL byte)")
     layout = Layout.of(raw)
@@ -114,7 +94,7 @@ def load_bytes(raw: bytes) -> tuple[Any, Layout]:
         raise JSONProblem(f"not valid UTF-8 (byte offset {exc.start})") from None
     if not text.strip():
         raise JSONProblem("file is empty")
-    return loads(text), layout
+    return loads(text, limits), layout
 
 
 def js_number(value: float | int) -> str:

@@ -107,8 +107,8 @@ def seconds_since(stamp: datetime.datetime | None, now: datetime.datetime) -> fl
 
 
 def dump_json(doc: object) -> None:
-    """A document as indented JSON on stdout (`--json` of the read commands)."""
-    import json
+    """A document as indented JSON on stdout (`--json` of the read commands): through
+    the JSON door's printer, never `NaN` or `Infinity`, a lone surrogate escaped."""
+    from ..readers.json_loader import dump_text
 
-    json.dump(doc, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    sys.stdout.write(dump_text(doc) + "\n")

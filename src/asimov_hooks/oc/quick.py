@@ -20,7 +20,7 @@ def rotate_over_limit(args: Sequence[str]) -> int | None:
     hand over to the click command (a file over it, an option, a missing file)."""
     if not args or any(a.startswith("-") for a in args):
         return None
-    from ..validation.config import ConfigError, load_config
+    from ..config.config import ConfigError, load_config
 
     try:
         config = load_config(None)

@@ -65,7 +65,9 @@ def rotate(project: Project, cp: Checkpoint, keep: int) -> tuple[list[str], list
     try:
         confine(target, project.top, what="oc.history archive")
         with locked(cp.path, target):
-            return _rotate_locked(project, Checkpoint(cp.path), keep, when, target)
+            return _rotate_locked(
+                project, Checkpoint(cp.path, project.config.limits), keep, when, target
+            )
     except FileProblem as problem:
         raise OcError(f"{show(project.show(target))}: {problem.message}") from None
     except OSError as exc:
@@ -176,7 +178,7 @@ def _read_archive(project: Project, target: str, cp: Checkpoint) -> tuple[dict[s
     if not os.path.lexists(target):
         return {"skill": cp.skill, "rotated_from": os.path.basename(cp.path)}, Layout()
     try:
-        data, layout = load_bytes(read_bytes(target, root=project.top))
+        data, layout = load_bytes(read_bytes(target, root=project.top), project.config.limits)
     except JSONProblem as exc:
         raise OcError(f"{project.show(target)}: {exc}; not appending to it") from None
     if not isinstance(data, dict):

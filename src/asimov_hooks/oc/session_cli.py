@@ -7,9 +7,9 @@ import sys
 
 import click
 
-from ..cli.clickopts import CONTEXT, click_option
-from ..cli.options import COLOR
 from ..fs.access import show
+from ..options import COLOR
+from ..options.clickopts import CONTEXT, click_option
 from .cliutil import _fail, _finding_lines, _project, dir_options, format_option
 from .store import OcError, Refused
 
@@ -117,7 +117,9 @@ def show_command(skill, as_json: bool, color: str, directory, config_path) -> No
     project = _project(directory, config_path)
     if skill is not None:
         try:
-            recs = [Record(project, Checkpoint(project.path_for(skill)), now())]
+            recs = [
+                Record(project, Checkpoint(project.path_for(skill), project.config.limits), now())
+            ]
         except OcError as exc:
             _fail(str(exc))
     else:
@@ -126,7 +128,11 @@ def show_command(skill, as_json: bool, color: str, directory, config_path) -> No
     if as_json:
         if skill is not None:
             rec = recs[0]
-            dump_json(rec.data if rec.problem is None else {"problem": rec.problem})
+            if rec.problem is None:
+                dump_json(rec.data)
+            else:  # the reason on stdout for a script, and one line on stderr for a person
+                dump_json({"skill": rec.skill, "file": rec.file, "problem": rec.problem})
+                click.echo(f"{project.show(rec.cp.path)}: {show(rec.problem)}", err=True)
         else:
             docs = [
                 {"skill": r.skill, "file": r.file, "problem": r.problem, "checkpoint": r.cp.data}

@@ -7,9 +7,8 @@ every value from the file has its control characters made visible.
 
 from __future__ import annotations
 
-import json
-
 from ..fs.access import show as visible
+from ..readers.json_loader import dump_text
 from .output import Out, age
 from .summary import action_text, open_blockers
 
@@ -40,11 +39,11 @@ ROW_MARK = {"complete": "[x]", "in_progress": "[>]", "blocked": "[!]", "failed":
 def _text(value: Any) -> str:
     if isinstance(value, str):
         return visible(value)
-    return visible(json.dumps(value, ensure_ascii=False))
+    return visible(dump_text(value, indent=None))
 
 
 def _json_lines(value: Any, indent: str) -> list[str]:
-    text = json.dumps(value, indent=2, ensure_ascii=False)
+    text = dump_text(value)
     return [indent + visible(line) for line in text.split("\n")]
 
 

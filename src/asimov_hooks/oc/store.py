@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import os
 
+from ..config.config import Config, load_config
 from ..fs.access import (
     FileProblem,
     UnsafePath,
@@ -20,7 +21,6 @@ from ..fs.access import (
     show,
 )
 from ..gitutil import find_toplevel
-from ..validation.config import Config, load_config
 from .jsonfmt import JSONProblem, Layout, dump_bytes, load_bytes
 
 TYPE_CHECKING = False
@@ -142,9 +142,11 @@ def skill_of(path: str) -> str:
 
 
 class Checkpoint:
-    """One checkpoint file as read: its bytes, layout and data, or why it is unusable."""
+    """One checkpoint file as read: its bytes, layout and data, or why it is unusable
+    (what validate refuses, in validate's words: `limits` are the project's, as
+    validate reads the file with them)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, limits: dict[str, int] | None = None) -> None:
         self.path = path
         self.skill = skill_of(path)
         self.raw = b""
@@ -153,7 +155,7 @@ class Checkpoint:
         self.problem: str | None = None
         try:
             self.raw = read_bytes(path)
-            data, self.layout = load_bytes(self.raw)
+            data, self.layout = load_bytes(self.raw, limits)
         except FileProblem as exc:
             self.problem = exc.message
             return
@@ -174,7 +176,7 @@ class Checkpoint:
 def validate(project: Project, path: str, content: bytes) -> FileResult:
     """The validator's verdict on `content` as the file at `path` (drift rules and
     rules about the file's place in git are the doctor's, not a write's)."""
-    from ..checks.registry import PATH_RULES, rules_in
+    from ..config.registry import PATH_RULES, rules_in
     from ..validation.engine import Checker
 
     checker = Checker(project.config, None, set(PATH_RULES | rules_in("drift")))

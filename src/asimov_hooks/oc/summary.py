@@ -174,7 +174,9 @@ class Record:
 
 
 def records(project: Project, now: datetime.datetime) -> list[Record]:
-    return [Record(project, Checkpoint(path), now) for path in project.files()]
+    return [
+        Record(project, Checkpoint(path, project.config.limits), now) for path in project.files()
+    ]
 
 
 def project_names(recs: list[Record], root: str) -> list[str]:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import os
 
-# declared with the command-line options that offer them
-from ..cli.options import COLOR_MODES as COLOR_MODES
-from ..cli.options import FORMATS as FORMATS
 from ..findings import FileResult
 from ..fs.access import github_escape
 from ..fs.access import show as _show  # repository text made safe to print (fs.access)
+
+# declared with the command-line options that offer them
+from ..options import COLOR_MODES as COLOR_MODES
+from ..options import FORMATS as FORMATS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -165,9 +166,9 @@ def write_json(results: Sequence[FileResult], out: TextIO) -> None:
         ],
         "summary": summary(results),
     }
-    import json
+    from ..readers.json_loader import dump_text  # never NaN or Infinity
 
-    out.write(json.dumps(doc, indent=2) + "\n")  # one write (`dump` writes each piece)
+    out.write(dump_text(doc, ascii=True) + "\n")  # one write
 
 
 def _escape(value: str, prop: bool = False) -> str:

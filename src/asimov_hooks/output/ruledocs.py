@@ -2,7 +2,7 @@
 
 The text is data (rules/rule-docs.json); levels, kinds and option defaults come from the
 rule packs, so the three outputs say the same thing and follow the packs. The list of
-rules is the registry's (checks/registry.py): a rule without documentation is an error
+rules is the registry's (config/registry.py): a rule without documentation is an error
 here (and a failing test), not a silent gap.
 
 `python -m asimov_hooks.output.ruledocs` prints docs/rules.md.
@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import sys
 
-from ..checks.registry import ids as registry_ids
-from ..checks.registry import normalize_rule
-from ..validation.config import ConfigError, default_data, load_rule_file
+from ..config.config import ConfigError, default_data, load_rule_file
+from ..config.registry import ids as registry_ids
+from ..config.registry import normalize_rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -36,7 +36,7 @@ def docs() -> dict[str, dict[str, Any]]:
 
 
 def rule_ids() -> list[str]:
-    """The registry's rule ids (checks/registry.py, the one list), sorted for people."""
+    """The registry's rule ids (config/registry.py, the one list), sorted for people."""
     return sorted(registry_ids())
 
 

@@ -9,7 +9,6 @@ them onto its files. Imported only for `--format sarif`.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 
@@ -27,7 +26,7 @@ FINGERPRINT = "asimovHooks/v1"
 
 
 def published_url() -> str | None:
-    from ..adoption.source import published_url as declared
+    from ..release import published_url as declared
 
     return declared()
 
@@ -163,5 +162,6 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
 
 
 def write(results: Sequence[FileResult], out: TextIO) -> None:
-    json.dump(document(results), out, indent=2)
-    out.write("\n")
+    from ..readers.json_loader import dump_text  # never NaN or Infinity
+
+    out.write(dump_text(document(results), ascii=True) + "\n")

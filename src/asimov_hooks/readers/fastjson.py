@@ -112,7 +112,7 @@ def _slow(text: str, max_depth: int | None) -> "Any":
 def _constant(text: str, name: str) -> None:
     if name in ("NaN", "Infinity", "-Infinity"):
         raise JSONError(f"{name} is not a JSON value", *_where(text, token=name))
-    raise JSONError(f"{name[:40]} is out of range for a JSON number", *_where(text, token=name))
+    raise JSONError(f"{name[:40]} is out of range for a number", *_where(text, token=name))
 
 
 def _where(text: str, token: str = "", deeper_than: int = -1) -> tuple[int, int]:

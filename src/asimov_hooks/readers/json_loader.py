@@ -1,9 +1,18 @@
-"""JSON loading that keeps line and column for every node.
+"""The one door for a repository's JSON: reading (`parse`), and printing (`dump_text`).
+
+Every reader of a checkpoint or other repository JSON (validate, the `oc` commands, the
+merge driver, the agent's re-read) parses through `parse`, so none of them accepts what
+validate refuses: NaN, Infinity, a number that overflows to infinity (`1e999`), a
+lone surrogate escape (`"\\ud800"`: half of a UTF-16 pair, not Unicode text), a key given
+twice, nesting past `limits.max-depth`. Each refusal is one `YAMLProblem` with the same
+words and place whichever reader asked. `dump_text` is the printers' side: it never
+writes NaN or Infinity (not JSON) and always gives text any stream can carry.
 
 The standard library parses; positions are found only when there is something to
 report: `json_find` walks along one path, `json_spans` maps the whole text (it is also
-the merge driver's span tree). NaN, Infinity, numbers out of range and duplicate keys
-are refused here, by every reader of checkpoints.
+the merge driver's span tree). JSON that is not the repository's (the rule packs, an
+agent hook's event on stdin, command-line values) is read by `fastjson`, which does
+not import `json`.
 """
 
 from __future__ import annotations
@@ -17,7 +26,10 @@ from .json_spans import WS, spans
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    from collections.abc import Callable
     from typing import Any
+
+_INFINITIES = (float("inf"), float("-inf"))
 
 
 class DuplicateKey(Exception):
@@ -49,7 +61,7 @@ def reject_constant(name: str) -> Any:
 
 def _finite_float(text: str) -> float:
     value = float(text)
-    if value in (float("inf"), float("-inf")):  # 1e999: Python reads inf, JSON has none
+    if value in _INFINITIES:  # 1e999: Python reads inf, JSON has none
         raise NotJSONConstant(text)
     return value
 
@@ -69,13 +81,44 @@ def _token_position(text: str, token: str) -> tuple[int, int]:
 
 
 def load_json(text: str, limits: dict[str, int] | None = None) -> Document:
+    """`parse`, with a way to find where any path sits in the text (validate's reading)."""
+    data = parse(text, limits)
+
+    def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
+        return json_find(text, path, on_key)
+
+    return Document(data, locate)
+
+
+def parse(
+    text: str,
+    limits: dict[str, int] | None = None,
+    parse_int: Callable[[str], Any] | None = None,
+    parse_float: Callable[[str], float] | None = None,
+) -> Any:
+    """The data of the JSON `text`, or YAMLProblem (rule, one line of words, line and
+    column): the door every reader of repository JSON goes through. `limits` as
+    validate's (`max-depth`; None: rules/limits.json). `parse_int`/`parse_float` make
+    the numbers (oc keeps their text); an infinite float is refused whatever makes it."""
     guard(text, "json", limits)
+    if parse_float is None:
+        read_float: Callable[[str], float] = _finite_float
+    else:
+        make = parse_float
+
+        def read_float(number: str) -> float:
+            value = make(number)
+            if value in _INFINITIES:  # 1e999: Python reads inf, JSON has none
+                raise NotJSONConstant(number)
+            return value
+
     try:
         data = json.loads(
             text,
             object_pairs_hook=reject_duplicates,
             parse_constant=reject_constant,
-            parse_float=_finite_float,
+            parse_float=read_float,
+            parse_int=parse_int,
         )
     except json.JSONDecodeError as exc:
         raise YAMLProblem("syntax", f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
@@ -85,7 +128,8 @@ def load_json(text: str, limits: dict[str, int] | None = None) -> Document:
             line, col = _token_position(text, r"NaN|-?Infinity")
             message = f"invalid JSON: {name} is not a JSON value"
         else:
-            line, col = _token_position(text, r"-?\d[\d.]*[eE][+-]?\d+")
+            # the number that overflowed (the first of its text: parsing stops at it)
+            line, col = _token_position(text, rf"(?<![\w.+-]){re.escape(name)}(?![\w.+-])")
             message = f"invalid JSON: {name[:40]} is out of range for a number"
         raise YAMLProblem("syntax", message, line, col) from None
     except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
@@ -97,11 +141,48 @@ def load_json(text: str, limits: dict[str, int] | None = None) -> Document:
         raise YAMLProblem("duplicate-key", f"duplicate key {dup.key!r}", line, col) from None
     except RecursionError:
         raise YAMLProblem("syntax", "invalid JSON: nesting too deep") from None
+    lone = _lone_surrogate(text)
+    if lone is not None:
+        line, col = _position(text, lone)
+        escape = text[lone : lone + 6]
+        message = (
+            f"invalid JSON: {escape} is a lone surrogate (half of a UTF-16 pair), not Unicode text"
+        )
+        raise YAMLProblem("syntax", message, line, col)
+    return data
 
-    def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
-        return json_find(text, path, on_key)
 
-    return Document(data, locate)
+# an escaped UTF-16 surrogate: \uD800-\uDFFF (high: D800-DBFF, low: DC00-DFFF)
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _lone_surrogate(text: str) -> int | None:
+    """Offset of the first escape of a surrogate that is not one half of a pair (a high
+    one followed at once by a low one), in JSON text that parsed; else None. Costs one
+    substring search in a text without such an escape."""
+    if "\\ud" not in text and "\\uD" not in text:
+        return None
+    paired_low = -1
+    for match in _SURROGATE.finditer(text):
+        at = match.start()
+        before = at
+        while before and text[before - 1] == "\\":
+            before -= 1
+        if (at - before) % 2:  # `\\ud800`: an escaped backslash, then text
+            continue
+        if match.group()[3] in "89abAB":
+            low = _SURROGATE.match(text, at + 6)
+            if low is not None and low.group()[3] in "cdefCDEF":
+                paired_low = at + 6
+                continue
+            return at
+        if at != paired_low:
+            return at
+    return None
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 def _duplicate_position(text: str, key: str) -> tuple[int, int]:
@@ -181,3 +262,35 @@ def json_find(text: str, path: Path_, on_key: bool = False) -> tuple[int, int]:
     except (IndexError, ValueError, StopIteration, RecursionError):
         pass
     return where(pos)
+
+
+# ---------------------------------------------------------------- printing
+_RAW_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def dump_text(
+    value: Any, indent: int | None = 2, ascii: bool = False, sort_keys: bool = False
+) -> str:
+    """`value` as JSON text for printing. Never `NaN` or `Infinity` (not JSON; only a
+    YAML file's data or a computed ratio can hold them): they are written `null`, as
+    JSON.stringify writes them. A lone surrogate (a file name that is not UTF-8) is
+    written as its `\\uXXXX` escape, so any stream can carry the text."""
+    options = {"indent": indent, "ensure_ascii": ascii, "sort_keys": sort_keys}
+    try:
+        text = json.dumps(value, allow_nan=False, **options)
+    except ValueError:  # a NaN or an infinity somewhere
+        text = json.dumps(_nulled(value), allow_nan=False, **options)
+    if not ascii and _RAW_SURROGATE.search(text):
+        text = _RAW_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return text
+
+
+def _nulled(value: Any) -> Any:
+    """`value` with each NaN and infinity replaced by None."""
+    if isinstance(value, float) and (value != value or value in _INFINITIES):
+        return None
+    if isinstance(value, dict):
+        return {key: _nulled(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_nulled(item) for item in value]
+    return value

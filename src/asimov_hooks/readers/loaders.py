@@ -348,7 +348,7 @@ def to_plain(node: Any, max_nodes: int = 100_000) -> Any:
 
     count_nodes(node, max_nodes)
 
-    from ..minischema.keywords import key_text
+    from . import key_text
     from .rtdata import plain_scalar
 
     def conv(value: Any) -> Any:

@@ -28,6 +28,7 @@ _LINE = (
 )
 _COMPILED: list[Any] = []
 _MAX_DEPTH = 100
+_KEY_MAX = 1024  # simple_yaml.KEY_MAX
 
 
 class _HandOver(Exception):
@@ -79,6 +80,8 @@ def _rows(found: list[tuple[str, ...]], typed: Any, not_keys: Any) -> Any:
                 return None  # an item without a value on its line
             rows.append((len(indent), None, value, True))
         elif key:
+            if len(key) > _KEY_MAX:
+                return False, None  # longer than YAML allows: the round trip refuses it
             if key in not_keys:
                 return False, None  # `true:`, `null:`: keys that are not strings
             if quoted:

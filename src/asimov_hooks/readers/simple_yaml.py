@@ -41,6 +41,9 @@ _REFUSED = frozenset(
     + ["\ufeff", "\u2028", "\u2029", "\ufffe", "\uffff"]
 )
 _KEY_FIRST_REFUSED = frozenset("-.0123456789+~")
+# the longest implicit key YAML allows: from its first character to its `:` at most
+# 1,024 characters (libyaml, ruamel, PyYAML refuse a longer one)
+KEY_MAX = 1024
 _MAX_DEPTH = 100
 
 
@@ -176,6 +179,7 @@ def _key(content: str) -> tuple[str, str]:
     key = content[:colon]
     if (
         not key
+        or colon > KEY_MAX  # every YAML library refuses a longer key: the round trip says so
         or key[0] in _KEY_FIRST_REFUSED
         or not (
             key.isidentifier()

@@ -11,8 +11,8 @@ import sys
 
 import click
 
-from ..cli.clickopts import CONTEXT
 from ..fs.access import show
+from ..options.clickopts import CONTEXT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -120,7 +120,7 @@ def _shown(path: str, top: str) -> str:
 
 
 def _config(top: str) -> tuple[Any, list[str]]:
-    from ..validation.config import ConfigError, load_config
+    from ..config.config import ConfigError, load_config
 
     try:
         config = load_config(None, start=top)
@@ -132,10 +132,10 @@ def _config(top: str) -> tuple[Any, list[str]]:
 
 def _render(fmt: str, summary: dict[str, Any], records: list[dict[str, Any]], where: str) -> str:
     if fmt == "json":
-        import json
+        from ..readers.json_loader import dump_text  # never NaN or Infinity
 
         data = {**summary, "record": where, "entries": records}
-        return json.dumps(data, indent=2, sort_keys=True) + "\n"
+        return dump_text(data, ascii=True, sort_keys=True) + "\n"
     if fmt == "html":
         from .html import render
 

@@ -19,7 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ..validation.config import Config
+    from ..config.config import Config
 
 LIMITS = ("max-lines-soft", "max-lines-hard", "max-tokens", "max-chars")
 FORMAT_VERSION = 1
@@ -223,16 +223,16 @@ _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 def entries_of(path: str, since: float | None = None) -> list[dict[str, Any]]:
     """The records in another member's `stats --format json` output, each checked as a
     line of the record is; ValueError with the reason for a file that is not one."""
-    import json
-
     from ..fs.access import FileProblem, read_bytes
+    from ..readers.fastjson import loads  # strict: no NaN, no Infinity, bounded depth
 
     try:
         # a file the user names, as a --config: wherever it is
-        data = json.loads(read_bytes(path, MAX_ADDED_BYTES, confined=False, bound="size bound"))
+        raw = read_bytes(path, MAX_ADDED_BYTES, confined=False, bound="size bound")
+        data = loads(raw.decode("utf-8-sig"))
     except FileProblem as problem:
         raise ValueError(problem.message) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError, fastjson.JSONError
         raise ValueError(f"not a `stats --format json` report ({exc})") from None
     entries = data.get("entries") if isinstance(data, dict) else None
     if not isinstance(entries, list):

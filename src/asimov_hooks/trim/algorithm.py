@@ -5,7 +5,7 @@ command are `trimmer`'s."""
 
 from __future__ import annotations
 
-from ..checks.measure import count_lines
+from ..measure import count_lines
 from .settings import Settings
 
 TYPE_CHECKING = False
@@ -77,7 +77,7 @@ def trim_text(
     if not layout.fields:
         return result
     if identify is not None:
-        from ..checks.foreign import foreign_reason
+        from ..config.identify import foreign_reason
 
         reason = foreign_reason(layout.fields.keys(), identify)
         if reason:
@@ -220,7 +220,7 @@ def _untouched(
     if data is None:
         return False
     if identify is not None:
-        from ..checks.foreign import foreign_reason
+        from ..config.identify import foreign_reason
 
         if foreign_reason(data.keys(), identify):
             return False

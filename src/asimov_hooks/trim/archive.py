@@ -22,9 +22,9 @@ from __future__ import annotations
 import io
 import os
 
+from ..config.config import ConfigError
 from ..fs.access import make_dirs, show
 from ..readers.fileio import BOM, FileProblem, atomic_write, read_text
-from ..validation.config import ConfigError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only

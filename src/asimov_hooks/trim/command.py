@@ -11,8 +11,8 @@ import sys
 
 import click
 
-from ..cli.clickopts import CONTEXT, with_options
-from ..cli.options import TRIM
+from ..options import TRIM
+from ..options.clickopts import CONTEXT, with_options
 from .trimmer import run
 
 

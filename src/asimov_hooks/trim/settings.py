@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from ..validation.config import Config, ConfigError
+from ..config.config import Config, ConfigError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs every commit

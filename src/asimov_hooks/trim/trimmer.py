@@ -23,9 +23,9 @@ from __future__ import annotations
 import os
 import sys
 
+from ..config.config import Config, ConfigError, load_config
+from ..config.packs import error_lines
 from ..fs.access import UnsafePath, confine
-from ..validation.config import Config, ConfigError, load_config
-from ..validation.packs import error_lines
 from .algorithm import TrimResult, trim_text
 from .settings import Settings
 
@@ -207,9 +207,9 @@ def _fix_locked(
 
 def _flush_merge_cuts(outcome: Outcome, config: Config, target: str, dry_run: bool) -> None:
     """Append what the merge driver cut from this checkpoint's capped lists (kept in the
-    git directory meanwhile: merge/pending) to its archive, one entry per merge."""
-    from ..merge.pending import Unreadable, done, take
+    git directory meanwhile: trim/pending) to its archive, one entry per merge."""
     from . import archive as trim_archive
+    from .pending import Unreadable, done, take
 
     try:
         pending, entries = take(outcome.path)
@@ -326,8 +326,8 @@ def run(
         if not os.path.lexists(path):
             err.write(f"{PROG}: error: {path}: no such file or directory\n")
             return EXIT_USAGE
+    from ..config.discovery import iter_files
     from ..readers.fileio import FileProblem
-    from ..validation.discovery import iter_files
 
     status = EXIT_OK
     try:

@@ -1,3 +1,4 @@
-"""The validate run: configuration and rule packs (`config`, `packs`, `globs`), the files
-to check (`discovery`), the checker (`engine`), the run itself (`run`) and its forked
-workers (`parallel`). Imports nothing, so a hook loads only the modules it uses."""
+"""The validate run: the checker (`engine`), the run itself (`run`), the size-only hook's
+quick answer (`slim`), forked workers (`parallel`) and the commit-time word on missing
+git hooks (`hooktypes`). What to check (configuration, rule packs, the files) is
+`config/`. Imports nothing, so a hook loads only the modules it uses."""

@@ -8,23 +8,10 @@ cost.
 
 from __future__ import annotations
 
-from ..checks import registry
+from .. import checks
 from ..checks.context import Context
-from ..checks.registry import (
-    DATA_CHECKS,
-    ESSENTIAL_RULES,
-    PATH_CHECKS,
-    PATH_RULES,
-    SIZE_RULES,
-    TEXT_CHECKS,
-    TEXT_RULES,
-)
-from ..findings import FileResult, Finding
-from ..readers.fileio import FileProblem, decode, read_text
-from ..readers.markers import find_conflict_marker
-from ..readers.problem import YAMLProblem  # what every reader raises
-from .config import Config, ConfigError
-from .discovery import (
+from ..config.config import Config, ConfigError
+from ..config.discovery import (
     FileRecord,
     discover,
     ensure_exists,
@@ -32,6 +19,20 @@ from .discovery import (
     ignored_ephemeral,
     iter_files,
 )
+from ..config.registry import (
+    DATA_CHECKS,
+    ESSENTIAL_RULES,
+    PATH_CHECKS,
+    PATH_RULES,
+    SIZE_RULES,
+    TEXT_CHECKS,
+    TEXT_RULES,
+    ids,
+)
+from ..findings import FileResult, Finding
+from ..readers.fileio import FileProblem, decode, read_text
+from ..readers.markers import find_conflict_marker
+from ..readers.problem import YAMLProblem  # what every reader raises
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -67,7 +68,7 @@ def _reader(name: str) -> Any:
     elif name == "json":
         from ..readers.json_loader import load_json as found
     else:
-        from ..checks.foreign import foreign_reason as found
+        from ..config.identify import foreign_reason as found
     _READERS[name] = found
     return found
 
@@ -75,7 +76,7 @@ def _reader(name: str) -> Any:
 class Checker:
     """One file through the stages its selected rules need: path rules, reading, text
     rules, then (only if a selected rule needs the data) parsing and the data rules.
-    Which rule runs where is the registry's answer (checks/registry.py)."""
+    Which rule runs where is the registry's answer (config/registry.py)."""
 
     def __init__(
         self,
@@ -149,7 +150,7 @@ class Checker:
                 for rid in self._plan_of(self.selected(record))[1]:  # its path rules
                     wanted.setdefault(rid, []).append(record.path)
         if wanted:
-            registry.prefetch(wanted)
+            checks.prefetch(wanted)
 
     # ------------------------------------------------------------- one file
     def check(self, path: str | FileRecord, content: bytes | None = None) -> FileResult:
@@ -188,7 +189,7 @@ class Checker:
                 )
 
         if self._known is None:
-            self._known = set(registry.ids())
+            self._known = set(ids())
         never: set[str] = set()
         if self.extra_select is None and self.config.select is None and result.kind:
             # nothing narrows the run: a rule the file's kind never runs is a dead directive
@@ -209,7 +210,7 @@ class Checker:
         spec = self.config.kinds[kind]
         rules = self.selected(record)
         result = FileResult(path, kind)
-        check = registry.check  # a rule's check, imported on its first use
+        check = checks.check  # a rule's check, imported on its first use
 
         def emit(
             rule: str, message: str, line: int = 1, col: int = 1, advice: str | None = None
@@ -280,7 +281,7 @@ class Checker:
         if fmt == "yaml" and not needs_parse:
             # a look-alike only matters here when it would fail or is to be reported
             if size_findings or NOT_PROTOCOL in rules:
-                from ..checks.foreign import foreign_reason, top_level_keys
+                from ..config.identify import foreign_reason, top_level_keys
 
                 reason = foreign_reason(top_level_keys(text.text), spec)
                 if reason:
@@ -358,7 +359,7 @@ class Checker:
         )
 
     def _look_alike(self, result: FileResult, reason: str, kind: str, rel: str, emit: Any) -> bool:
-        """A file named like a protocol file that is not one (checks/foreign): it is
+        """A file named like a protocol file that is not one (config/identify): it is
         skipped, its other findings dropped, and `not-protocol-file` reports it at its
         level (info by default: said, never failed). With the rule's level `off` the file
         is checked as a protocol file instead (False); `ignore`, `--select` and inline
@@ -387,7 +388,7 @@ class Checker:
         # event stream, for a text past its size there, is loaded by a worker that meets one
         loaders._fast_loader_class()
         for rid in DATA_CHECKS:
-            registry.check(rid)
+            checks.check(rid)
         for kind in kinds:
             schema = self.config.kinds[kind].get("schema")
             if schema:

@@ -14,14 +14,14 @@ from __future__ import annotations
 import os
 import sys
 
-from .config import ConfigError
+from ..config.config import ConfigError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from collections.abc import Sequence
 
+    from ..config.discovery import FileRecord
     from ..findings import FileResult
-    from .discovery import FileRecord
     from .engine import Checker
 
 # Below this many parsed files per worker, a second process does not pay: each worker

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 import sys
 
+from ..config.config import ConfigError, load_config
+from ..config.discovery import discover, ensure_exists
+from ..config.packs import error_lines
 from ..findings import FileResult
 from ..fs.access import show
 from ..output.report import write
 from ..readers.fileio import FileProblem
-from .config import ConfigError, load_config
-from .discovery import discover, ensure_exists
 from .engine import Checker
-from .packs import error_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Sequence
     from typing import Any
 
-    from .discovery import FileRecord
+    from ..config.discovery import FileRecord
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -45,7 +45,7 @@ def validate(
         sys.stderr.write(error_lines(prog, exc))
         return EXIT_USAGE
     config.format_assertion = format_assertion
-    from .config_check import known_rule_ids, unknown_rule_ids
+    from ..config.check import known_rule_ids, unknown_rule_ids
 
     known = known_rule_ids()
     problems = [
@@ -110,7 +110,7 @@ def validate(
             if r.kind and config.kinds[r.kind].get("profiles") and (verbose or r.path in flagged)
         ]
         if profiled:
-            from .profiles import AUTO, chosen_profile, describe
+            from ..config.profiles import AUTO, chosen_profile, describe
 
             profiled = profiled if chosen_profile(config) == AUTO else []
 
@@ -179,7 +179,7 @@ def run_options(
     prog: str = "asimov-validate",
     format_assertion: bool = False,
 ) -> int:
-    """Run validate from parsed command-line options (click's or cli.options.parse_command's)."""
+    """Run validate from parsed command-line options (click's or options.parse_command's)."""
     from ..output.report import default_format
 
     fmt = fmt or default_format()
@@ -199,17 +199,17 @@ def run_options(
         format_assertion=format_assertion,
     )
     if prog == "asimov-validate" and fmt == "text" and not select and code in (0, 1):
-        from ..doctor.hooktypes import warn  # a clone whose git hooks predate the config
+        from .hooktypes import warn  # a clone whose git hooks predate the config
 
         warn("asimov-validate", passing=code == 0)
     return code
 
 
 def run_size_options(**opts: Any) -> int:
-    """`asimov-check-size` from its parsed options (click's or cli.options.parse_command's): validate with
+    """`asimov-check-size` from its parsed options (click's or options.parse_command's): validate with
     the size rules only, no fixes, in this process (reading and counting: a worker
     process would cost more than it saves)."""
-    from ..checks.registry import SIZE_RULES
+    from ..config.registry import SIZE_RULES
 
     select = [",".join(sorted(SIZE_RULES))]
     return run_options(

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import os
 
-from ..checks.measure import TokenEstimator, count_lines, utf16_len
-from ..checks.registry import ESSENTIAL_RULES, SIZE_RULES, normalize_rule
-from .packs import ENV_CONFIG, ConfigError, deep_merge, find_config, load_rule_file
+from ..config.packs import ENV_CONFIG, ConfigError, deep_merge, find_config, load_rule_file
+from ..config.registry import ESSENTIAL_RULES, SIZE_RULES, normalize_rule
+from ..measure import TokenEstimator, count_lines, utf16_len
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -35,7 +35,7 @@ COUNTED = frozenset(
 )
 # what the default rule packs hold and the full check's Config would act on beyond kinds
 _UNHANDLED_KEYS = ("overrides", "select", "ignore")
-_ENV_PROFILE = "ASIMOV_HOOKS_PROFILE"  # validation/profiles: only kinds with profiles heed it
+_ENV_PROFILE = "ASIMOV_HOOKS_PROFILE"  # config/profiles: only kinds with profiles heed it
 _PROFILES = ("", "auto", "asimov", "generic")
 
 
@@ -86,7 +86,7 @@ class _Plan:
         self._exclude: Any = None
 
     def kind_for(self, rel: str) -> str | None:
-        from .globs import FirstMatch, globset
+        from ..config.globs import FirstMatch, globset
 
         if self._kind_of is None:
             self._kind_of = FirstMatch(

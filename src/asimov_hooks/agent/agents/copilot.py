@@ -149,10 +149,10 @@ def _args(value: object, tool: object) -> "dict[str, Any]":
         return {}
     if not isinstance(value, str):
         raise EventError(f"{tool} event whose toolArgs is neither a JSON string nor an object")
-    import json
+    from ...readers.fastjson import loads  # strict and depth-bounded, as the event itself
 
     try:
-        parsed = json.loads(value)
+        parsed = loads(value)
     except ValueError:
         raise EventError(f"{tool} event whose toolArgs is not valid JSON") from None
     if not isinstance(parsed, dict):

@@ -162,10 +162,10 @@ def _tool_input(payload: "dict[str, Any]") -> "dict[str, Any]":
     """The tool's input, an object (also read when a version sends it as JSON text)."""
     value = payload.get("tool_input")
     if isinstance(value, str):
-        import json
+        from ...readers.fastjson import loads  # strict and depth-bounded, as the event
 
         try:
-            value = json.loads(value)
+            value = loads(value)
         except ValueError:
             return {}
     return value if isinstance(value, dict) else {}

@@ -31,7 +31,7 @@ def _quotable(text: str) -> bool:
 
 def hint() -> str:
     """The one line a machine without the CLI gets: how to install it."""
-    from ...adoption.source import published_url
+    from ...release import published_url
 
     url = published_url()
     spec = f"git+{url}" if url and _quotable(url) else "asimov-hooks"

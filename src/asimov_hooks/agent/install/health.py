@@ -36,7 +36,7 @@ def path_fix(agent: str | set[str]) -> str:
     """How to put `asimov-hooks` where the agent finds it: a tool install, which puts
     one command on PATH for every shell the agent starts (Claude Code: or the local
     scope, which writes this installation's absolute path)."""
-    from ...adoption.source import published_url, release_tag
+    from ...release import published_url, release_tag
 
     url = published_url()
     spec = f"git+{url}@{release_tag()}" if url else "asimov-hooks"

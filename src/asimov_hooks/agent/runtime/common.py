@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import os
 
-from ...validation.config import ConfigError, load_config
+from ...config.config import ConfigError, load_config
 from .payload import EventError, inside
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
+    from ...config.config import Config
     from ...findings import Finding
-    from ...validation.config import Config
     from .model import Event
     from .state import Store
 
@@ -83,7 +83,7 @@ def _days(value: Any) -> float:
 def work_tree_scope(config: Config) -> Config:
     """The agent works with the files on disk: its config decides whether a repository
     follows the Asimov protocol over what the work tree holds, git-ignored protocol files
-    included (validation/follows), for CLAUDE.md's profile too."""
+    included (config/follows), for CLAUDE.md's profile too."""
     config.derived["scope"] = "work-tree"  # follows.WORK_TREE, without importing it here
     return config
 

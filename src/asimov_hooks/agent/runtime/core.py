@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 
-from ...validation.config import ConfigError
+from ...config.config import ConfigError
 from .model import (
     POST_SHELL,
     POST_WRITE,

@@ -33,7 +33,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from collections.abc import Callable
 
-    from ...validation.config import Config
+    from ...config.config import Config
     from .model import Event
     from .pretrim import Cut
 
@@ -92,7 +92,7 @@ def hold(event: Event, cut: Cut) -> bool:
 
 def _archive_refuses(cut: Cut) -> bool:
     """Whether appending the cut items to the archive would fail now (nothing written)."""
-    from ...validation.config import ConfigError
+    from ...config.config import ConfigError
     from .pretrim import append_cut
 
     try:

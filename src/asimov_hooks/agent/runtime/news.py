@@ -17,8 +17,8 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
+    from ...config.config import Config
     from ...findings import Finding
-    from ...validation.config import Config
     from .model import Event
 
 DIR_NAME = "told"  # in the state directory: one record per session and file

@@ -28,7 +28,7 @@ def may_be_protocol_file(path: str) -> bool:
     any other config, and one that cannot be read within the config size limit, is
     loaded in full by the core (which reports what is wrong with it).
     """
-    from ...validation.packs import ENV_CONFIG, find_config, load_rule_file
+    from ...config.packs import ENV_CONFIG, find_config, load_rule_file
 
     directory = os.path.dirname(path)
     if os.environ.get(ENV_CONFIG):
@@ -56,7 +56,7 @@ def may_be_protocol_file(path: str) -> bool:
     # A pattern that is not anchored (no leading `/`) matches the end of a path, so one
     # that does not match the whole path cannot match its part below the work tree's
     # top: most files are answered without looking for the top.
-    from ...validation.globs import match_any
+    from ...config.globs import match_any
 
     if not any(p.startswith("/") for p in patterns):
         whole = absolute.replace(os.sep, "/").lstrip("/")
@@ -71,7 +71,7 @@ def may_be_protocol_file(path: str) -> bool:
 
 def _name_may_match(name: str, last: str) -> bool:
     """False only when the pattern's last segment `last` certainly does not match the
-    base name (as `validation.globs` matches it): a literal differs, or the literal text
+    base name (as `config.globs` matches it): a literal differs, or the literal text
     before the first `*` or after the last is not there. Anything else (`?`, `[...]`,
     `**`) may match; the matcher decides."""
     if "?" in last or "[" in last or last == "**":

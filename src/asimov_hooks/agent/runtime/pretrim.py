@@ -28,8 +28,8 @@ if TYPE_CHECKING:  # annotations only
     from collections.abc import Callable
     from typing import Any
 
+    from ...config.config import Config
     from ...trim.algorithm import TrimResult
-    from ...validation.config import Config
     from .model import Event
 
 
@@ -58,10 +58,10 @@ def plan(
 ) -> Cut | None:
     """What the rolling window leaves of `after` (the content a write would leave at
     `path`), nothing archived yet; None when nothing is trimmed."""
+    from ...config.config import ConfigError
     from ...trim.algorithm import trim_kind_text
     from ...trim.layout import Refused
     from ...trim.settings import Settings
-    from ...validation.config import ConfigError
 
     try:
         settings = Settings.from_config(config)
@@ -105,8 +105,8 @@ def append_cut(cut: Cut, dry_run: bool = False) -> tuple[Any, str | None, str] |
 def archive(cut: Cut) -> list[str] | None:
     """Append what the trim of `cut` removes to the archive; what was done, or None when
     the archive cannot take it (the trim after the write then says why)."""
+    from ...config.config import ConfigError
     from ...trim.archive import root_of
-    from ...validation.config import ConfigError
 
     result = cut.result
     try:

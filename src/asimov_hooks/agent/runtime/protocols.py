@@ -2,7 +2,7 @@
 their files, and the checkpoint text re-read for the agent after a restart.
 
 A repository uses the Asimov protocol when a protocol file in the work tree has the
-protocol's content (validation/follows, the decision validate and `init` share, in its
+protocol's content (config/follows, the decision validate and `init` share, in its
 work-tree scope: a git-ignored checkpoint counts here), and the OC
 Checkpoint Protocol when its `.checkpoints/` files exist (`agent.protocols` in
 rules/agent.json names the kinds). One that uses neither is never asked
@@ -23,11 +23,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ...validation.config import Config
+    from ...config.config import Config
 
 
 def _shipped(pack: str, key: str) -> dict[str, Any]:
-    from ...validation.packs import load_rule_file
+    from ...config.packs import load_rule_file
 
     return load_rule_file(pack).get(key, {})
 
@@ -45,7 +45,7 @@ def protocol_patterns(config: Config, kind: str) -> list[str]:
 def is_protocol_path(rel: str) -> bool:
     """Whether `rel` (relative to the work tree's top) is at a path the shipped rule
     pack gives one of its kinds."""
-    from ...validation.globs import match_any
+    from ...config.globs import match_any
 
     return any(
         match_any(rel, spec.get("files", ())) for spec in _shipped("kinds.json", "kinds").values()
@@ -57,7 +57,7 @@ def kind_files(config: Config, kind: str, top: str) -> tuple[list[str], list[str
     at the kind's shipped paths (`protocol_patterns`). Literal patterns are looked up;
     a pattern whose last part alone has wildcards (`.checkpoints/*.checkpoint.json`)
     lists that one directory."""
-    from ...validation.globs import match_any
+    from ...config.globs import match_any
 
     found: list[str] = []
     literal: list[str] = []
@@ -96,11 +96,11 @@ def protocol_kinds(settings: dict[str, Any]) -> dict[str, list[str]]:
 
 def used(config: Config, settings: dict[str, Any], top: str) -> list[str]:
     """The protocols (`asimov`, `oc`) the repository uses, in settings order. The Asimov
-    protocol is decided as validate and `init` decide it (validation/follows: a protocol
+    protocol is decided as validate and `init` decide it (config/follows: a protocol
     file with the protocol's content at the top, never another tool's `roadmap.yaml`),
     over what the work tree holds: the agent works with the files on disk, git-ignored
     ones included; the OC protocol by its `.checkpoints/` files."""
-    from ...validation.follows import DEFAULT_MARKERS, WORK_TREE, follows_here
+    from ...config.follows import DEFAULT_MARKERS, WORK_TREE, follows_here
 
     found = []
     for name, kinds in protocol_kinds(settings).items():

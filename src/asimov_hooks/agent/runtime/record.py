@@ -31,7 +31,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ...validation.config import Config
+    from ...config.config import Config
     from .model import Answer, Event
 
 # this event's notes: (event, kind, fields), written by `flush`
@@ -45,7 +45,7 @@ def enabled(config: Config) -> bool:
 
 def sizes(config: Config, kind: str, text: str) -> tuple[int, int, int]:
     """(lines, characters, estimated tokens) as the checks count them for `kind`."""
-    from ...checks.measure import count_lines
+    from ...measure import count_lines
 
     return count_lines(text), len(text), config.estimator_for(kind).estimate(text)
 
@@ -148,7 +148,7 @@ def flush(event: Event, answer: Answer | None) -> None:
         and event.kind in (SESSION_START, PROMPT)  # at a prompt: after a compaction no
         and event.source in RESTART_SOURCES  # session start reported (Gemini CLI, Qwen Code)
     ):
-        from ...checks.measure import count_lines
+        from ...measure import count_lines
 
         context = answer.context
         said = (REREAD, "", {"src": _name(event.source or ""), "l": count_lines(context)})

@@ -29,7 +29,7 @@ _EDGES = "\"'`()[]{},;:!?*"
 
 def protocol_patterns(protocols: list[str] | None = None) -> list[str]:
     """The shipped paths of the kinds of `protocols` (all shipped protocols: None)."""
-    from ...validation.packs import load_rule_file
+    from ...config.packs import load_rule_file
 
     shipped = load_rule_file("agent.json").get("agent", {}).get("protocols", {})
     kinds = load_rule_file("kinds.json").get("kinds", {})
@@ -69,7 +69,7 @@ def _beside(base: str, word: str) -> bool:
 def allowed(word: str, patterns: list[str]) -> bool:
     """Whether `word` names a path of `patterns` (a literal one's last part, a folder of
     one, `<name>` standing for any name)."""
-    from ...validation.globs import match_any
+    from ...config.globs import match_any
 
     name = word.replace("\\", "/")
     while name.startswith("./"):
@@ -100,7 +100,7 @@ def aimed_at_protocol_files(settings: dict[str, Any], base: str | None) -> dict[
     """`settings` with each request text that names another file than the protocol
     files replaced by the shipped text; what was replaced is listed in `refused`
     (`key`, the file it named) for the caller to say."""
-    from ...validation.packs import load_rule_file
+    from ...config.packs import load_rule_file
 
     shipped = load_rule_file("agent.json").get("agent", {})
     refused: list[tuple[str, str]] = []

@@ -16,7 +16,6 @@ essentials before the skills' detail.
 
 from __future__ import annotations
 
-import json
 import os
 
 from ...fs.access import FileProblem, read_bytes, read_head, show
@@ -27,7 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ...validation.config import Config
+    from ...config.config import Config
 
 OC_KIND, WARMUP_KIND = "oc-checkpoint", "asimov-warmup"
 MAX_OC_BYTES = 256 * 1024  # the OC checkpoint's own byte limit
@@ -156,9 +155,12 @@ def _oc_data(top: str, rel: str, notes: list[str]) -> dict[str, Any] | None:
     text = _load(top, rel, MAX_OC_BYTES, notes)
     if text is None:
         return None
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
+    from ...readers.json_loader import parse
+    from ...readers.problem import YAMLProblem
+
+    try:  # through validate's door: what validate refuses is not re-read either
+        data = parse(text)
+    except YAMLProblem:
         notes.append(f"{show(rel)}: not re-read: not valid JSON (run `asimov-hooks oc doctor`)")
         return None
     if not isinstance(data, dict):

@@ -224,7 +224,7 @@ _KNOWN: list[str] = []
 
 def known_versions() -> list[str]:
     if not _KNOWN:
-        from ...validation.packs import load_schema
+        from ...config.packs import load_schema
 
         spec = load_schema("oc-checkpoint.schema.json").get("properties", {})
         values = spec.get("protocol_version", {}).get("enum", [])

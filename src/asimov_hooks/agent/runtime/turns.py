@@ -104,7 +104,7 @@ def stop(event: Event) -> Answer | None:
 def _settle_trims(event: Event) -> None:
     """The trims held before this turn's writes (`held`): archived where the write
     happened with no hook after it, dropped where it was refused."""
-    from ...validation.config import ConfigError
+    from ...config.config import ConfigError
     from .held import sweep
     from .turnlog import StateError
 

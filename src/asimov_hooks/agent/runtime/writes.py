@@ -24,7 +24,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
 
-    from ...validation.config import Config
+    from ...config.config import Config
     from .model import Edit, Event
 
 
@@ -243,7 +243,7 @@ def _after_write(event: Event, path: str, config: Config, kind: str, rel: str) -
     return notes + ([told] if told else [])
 
 
-# merge/pending.NAME (a test holds them together): the merge package is not loaded to
+# trim/pending.NAME (a test holds them together): the merge package is not loaded to
 # learn that there is no pending file
 PENDING = "asimov-hooks/merge-archive.json"
 
@@ -255,9 +255,9 @@ def _left_as_it_is(path: str, config: Config, kind: str, rel: str, settings: Any
     that `trim_text` leaves untouched (plain shape, within the hard line limit, nothing
     over a cap or a window), and no items the merge driver parked for its archive.
     False leaves the answer to fix_file, which trims and says what it did or why not."""
-    from ...checks.measure import count_lines
     from ...fs.access import UnsafePath, confine
     from ...gitutil import find_git_dir
+    from ...measure import count_lines
     from ...readers.fileio import read_text
     from ...readers.markers import find_conflict_marker
     from ...trim.algorithm import _untouched

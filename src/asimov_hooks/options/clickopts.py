@@ -1,4 +1,4 @@
-"""click parameters built from the option tables of `cli/options`.
+"""click parameters built from the option tables of `options`.
 
 `options.parse_command` reads the same tables for the hook's usual command lines
 without click, so the two parsers cannot drift apart: an option, its spellings,
@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from .options import COUNT, DIRS, FILE, FLAG, MULTI, Argument, Command, Option
+from . import COUNT, DIRS, FILE, FLAG, MULTI, Argument, Command, Option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 
 from ..gitutil import find_toplevel
-from ..validation.config import ConfigError, load_schema
+from .config import ConfigError, load_schema
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -59,9 +59,9 @@ def schema_for(name: str, config: Any) -> dict[str, Any]:
 
 
 def _read(path: str, limits: dict[str, int] | None, root: str) -> dict[str, Any]:
-    from .fileio import FileProblem, read_text
-    from .guards import limits as default_limits
-    from .loaders import YAMLProblem, load_json
+    from ..readers.fileio import FileProblem, read_text
+    from ..readers.guards import limits as default_limits
+    from ..readers.loaders import YAMLProblem, load_json
 
     lim = limits if limits is not None else default_limits()
     try:
@@ -80,7 +80,7 @@ def check_user_schema(schema: Any, path: str, limits: dict[str, int] | None = No
     """Raise ConfigError (naming `path` and the keyword) for a schema that cannot run."""
     import jsonschema
 
-    from .guards import limits as default_limits
+    from ..readers.guards import limits as default_limits
 
     lim = limits if limits is not None else default_limits()
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)

@@ -3,7 +3,7 @@
 A repository follows the protocol where a protocol file has the protocol's content: one
 of `profile-markers` (warmup.yaml, a file of a protocol kind in .asimov/,
 .claude_checkpoint.yaml) whose top-level keys pass the test that already skips a foreign
-file of the same name (checks/foreign: a Kubernetes `warmup.yaml`, another tool's
+file of the same name (config/identify: a Kubernetes `warmup.yaml`, another tool's
 `roadmap.yaml`). Which files are looked at depends on who asks:
 
 - SHARED, what the repository shares (validate's profiles, `init`, the pre-commit hooks,
@@ -124,9 +124,9 @@ def _home(rel: str, markers: tuple[str, ...]) -> tuple[str, str] | None:
 def has_protocol_content(path: str, inner: str, root: str | None = None) -> bool:
     """Whether the file at `path` (named `inner` inside its home, e.g.
     `.asimov/roadmap.yaml`) is a file of an Asimov kind with the protocol's content."""
-    from ..checks.foreign import foreign_reason
     from ..fs.access import FileProblem, read_head
     from .globs import match_any
+    from .identify import foreign_reason
 
     spec = next((s for s in _kinds().values() if match_any(inner, s.get("files", ()))), None)
     if spec is None:
@@ -140,7 +140,7 @@ def has_protocol_content(path: str, inner: str, root: str | None = None) -> bool
 
 
 def _top_keys(text: str) -> list[str]:
-    """The keys at column 0 of a block mapping, as checks/foreign reads them, without
+    """The keys at column 0 of a block mapping, as config/identify reads them, without
     `re` (this runs on the size hook's path for every CLAUDE.md)."""
     keys = []
     for line in text.splitlines():

@@ -17,8 +17,8 @@ if TYPE_CHECKING:  # annotations only: typing imports re
 
 
 def known_rule_ids() -> set[str]:
-    """Every rule id (the registry's list, checks/registry.py)."""
-    from ..checks.registry import ids
+    """Every rule id (the rule registry, config/registry.py)."""
+    from .registry import ids
 
     return set(ids())
 

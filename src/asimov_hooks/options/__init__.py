@@ -1,6 +1,6 @@
 """Every command's options, declared once, as data, and the click-free scanner.
 
-Two parsers read these tables: `cli/clickopts` builds the click commands' parameters
+Two parsers read these tables: `clickopts` builds the click commands' parameters
 from them (help, usage errors, every unusual command line) and `parse_command` below
 reads the hook's usual command lines with them, because importing click costs a
 pre-commit hook about as much as checking one file. Anything unusual (help, version, an

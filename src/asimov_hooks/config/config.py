@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import os
 
-from ..checks.measure import TokenEstimator
-from ..checks.registry import ESSENTIAL_RULES, normalize_rule
 from ..fs.access import FileProblem, read_bytes
 from ..gitutil import find_toplevel
-from .config_check import known_rule_ids as known_rule_ids
-from .config_check import validate_config as _validate_config
+from ..measure import TokenEstimator
+from .check import known_rule_ids as known_rule_ids
+from .check import validate_config as _validate_config
 from .globs import FirstMatch, globset, match_any
 from .packs import (
     CONFIG_NAMES,  # noqa: F401 - re-exported
@@ -32,6 +31,7 @@ from .packs import (
     rules_dir,  # noqa: F401 - re-exported
 )
 from .profiles import check_environment, profile_for
+from .registry import ESSENTIAL_RULES, normalize_rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
@@ -309,7 +309,7 @@ class Config:
             merged["schema"] = {"level": "error"}  # a kind that names a schema is checked by it
         layers = [self.kinds.get(kind, {}).get("rules", {})] if kind else []
         profile = profile_for(self, kind, rel)
-        if profile:  # the kind's rules under this profile (CLAUDE.md: validation/profiles)
+        if profile:  # the kind's rules under this profile (CLAUDE.md: config/profiles)
             layers.append(self.kinds[kind]["profiles"].get(profile, {}).get("rules", {}))
         for override in self.overrides:
             if match_any(rel, override["files"]):

@@ -2,7 +2,7 @@
 
 This is the one list of rule ids. It is data, so asking about rules (the engine planning
 a file, the config rejecting a misspelt id, `asimov-hooks rules`) imports nothing: a
-rule's module is imported the first time a file selects that rule.
+rule's module is imported the first time a file selects that rule (`checks.check`).
 
 What a rule needs decides when it runs and what it costs:
   path    where the file is, not what it holds: runs before the file is read
@@ -22,10 +22,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only; typing costs start-up time
-    from collections.abc import Callable, Iterable
     from typing import Any
-
-    Check = Callable[..., Iterable[tuple[Any, ...]]]
 
 # rule id: (module under asimov_hooks.checks, what it needs). The order is the order
 # rules run in, and so the order of their findings at one position.
@@ -110,8 +107,6 @@ TEXT_CHECKS = tuple(
 )
 DATA_CHECKS = tuple(rid for rid in _DATA if rid not in _EMITTED)
 
-_FUNCS: dict[str, Check] = {}
-
 
 def ids() -> tuple[str, ...]:
     """Every rule id, in running order."""
@@ -128,40 +123,12 @@ def rules_in(module: str) -> frozenset[str]:
     return frozenset(rid for rid, (owner, _) in INDEX.items() if owner == module)
 
 
+_CHECKS = f"{__package__.rpartition('.')[0]}.checks"
+
+
 def module_name(rule_id: str) -> str:
     """The module (under asimov_hooks.checks) that owns `rule_id`."""
-    return f"{__package__}.{INDEX[rule_id][0]}"
-
-
-def module_of(rule_id: str) -> Any:
-    """The module that owns `rule_id`, imported on first use."""
-    import sys
-
-    name = module_name(rule_id)
-    module = sys.modules.get(name)
-    if module is None:
-        __import__(name)
-        module = sys.modules[name]
-    return module
-
-
-def check(rule_id: str) -> Check:
-    """The check function of a rule that has one (not `emitted` rules)."""
-    func = _FUNCS.get(rule_id)
-    if func is None:
-        func = _FUNCS[rule_id] = module_of(rule_id).RULES[rule_id]
-    return func
-
-
-def prefetch(wanted: dict[str, list[str]]) -> None:
-    """Hand each path rule's module the files it will be asked about (one git call per
-    rule and run instead of one per file); modules without a `prefetch` skip it."""
-    seen = set()
-    for rid in wanted:
-        module = module_of(rid)
-        if id(module) not in seen and hasattr(module, "prefetch"):
-            seen.add(id(module))
-            module.prefetch({r: paths for r, paths in wanted.items() if module_of(r) is module})
+    return f"{_CHECKS}.{INDEX[rule_id][0]}"
 
 
 class RuleInfo:

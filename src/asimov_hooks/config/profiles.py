@@ -7,7 +7,7 @@ kind lists the rules it changes per profile (`profiles` in rules/kinds.json); th
 chooses with `profile: asimov | generic | auto`. `auto` (the default) is asimov when a
 file of `profile-markers` (warmup.yaml, .asimov/, .claude_checkpoint.yaml) with the
 protocol's content is in the file's directory or one above it, up to the top of the
-file's own repository (validation/follows: the one decision, shared with the agent hooks
+file's own repository (config/follows: the one decision, shared with the agent hooks
 and `init`). validate counts what the repository shares (tracked files and untracked ones
 git does not ignore); the agent hooks set `derived["scope"]` on their config to count
 what the work tree holds. $ASIMOV_HOOKS_PROFILE, when set, wins over the config (a CI job,
