@@ -15,7 +15,7 @@ from conftest import GIT_ENV, ROOT, SCRIPTS, commit_all, git, git_init, run_scri
 
 from asimov_hooks.merge import archive_merge
 from asimov_hooks.merge.archive_merge import merge_archive
-from asimov_hooks.readers import entries, loaders, stream_yaml
+from asimov_hooks.readers import loaders, plain_yaml
 from asimov_hooks.trim.archive import HEADER
 
 pytestmark = pytest.mark.usefixtures("isolated_home")
@@ -73,34 +73,23 @@ def test_an_alias_bomb_is_still_one(tmp_path) -> None:
     assert "yaml-aliases aliases expand to more than 100,000 nodes" in done.stdout
 
 
-def counting_events(monkeypatch, calls: dict[str, int]) -> None:
-    """Count the events the stream reader takes from libyaml into calls["events"]."""
-    parser_class, kinds = stream_yaml._source()
-
-    class Counting:
-        def __init__(self, text: str) -> None:
-            self.parser = parser_class(text)
-
-        def get_event(self):
-            calls["events"] += 1
-            return self.parser.get_event()
-
-        def dispose(self) -> None:
-            self.parser.dispose()
-
-    monkeypatch.setattr(stream_yaml, "_SOURCE", [(Counting, kinds)])
-
-
 def counting_lines(monkeypatch, calls: dict[str, int]) -> None:
-    """Count the lines the entry reader recognises into calls["events"] too (one step
-    each, as an event is): an archive of the trimmer's entries is read line by line."""
-    real_build = entries._build
+    """Count the rows the plain reader makes into calls["events"] (one step each): an
+    archive of the trimmer's entries is read line by line, without a YAML library."""
+    real_rows, real_batch = plain_yaml.rows, plain_yaml.batch_rows
 
-    def build(lines, *args):
-        calls["events"] += len(lines)
-        return real_build(lines, *args)
+    def rows(lines):
+        found = real_rows(lines)
+        calls["events"] += len(found)
+        return found
 
-    monkeypatch.setattr(entries, "_build", build)
+    def batch_rows(text):
+        found = real_batch(text)
+        calls["events"] += len(found or ())
+        return found
+
+    monkeypatch.setattr(plain_yaml, "rows", rows)
+    monkeypatch.setattr(plain_yaml, "batch_rows", batch_rows)
 
 
 def counted_validate(monkeypatch, tmp_path, count: int) -> dict[str, int]:
@@ -112,9 +101,8 @@ def counted_validate(monkeypatch, tmp_path, count: int) -> dict[str, int]:
 
     def node_based(*args, **kwargs):
         calls["node-based"] += 1
-        raise AssertionError("an archive without anchors is read from libyaml's events")
+        raise AssertionError("an archive of plain entries is read without a YAML library")
 
-    counting_events(monkeypatch, calls)
     counting_lines(monkeypatch, calls)
     monkeypatch.setattr(loaders, "_fast_document", node_based)
     monkeypatch.setattr(loaders, "_rt_document", node_based)
@@ -156,7 +144,6 @@ def merge_work(monkeypatch, count: int, quote: str) -> tuple[int, int, int]:
     monkeypatch.setattr(archive_merge, "_read", read)
     monkeypatch.setattr(archive_merge, "_key", key)
     counting_lines(monkeypatch, events)
-    counting_events(monkeypatch, events)
     base = archive(count)
     ours = base + item(count, "o")
     theirs = archive(count, quote=quote) + item(count + 1, "t", quote)
@@ -174,7 +161,7 @@ def test_merging_an_archive_is_linear(monkeypatch, quote: str) -> None:
     large = merge_work(monkeypatch, 4_000, quote)
     assert large[0] <= 2 * small[0] + 5_000
     assert large[1] <= 2 * small[1] + 100
-    assert small[0] == 0  # every item recognised line by line (`readers.entries`)
+    assert small[0] == 0  # every item recognised line by line (`readers.plain_yaml`)
     assert small[2] >= 2_000 * 6  # ... its six lines once
     assert large[2] <= 2 * small[2] + 100
 

@@ -258,6 +258,9 @@ YAML_SHAPES: dict[str, Callable[[int], str]] = {
     "closers": lambda n: "a: " + "]" * n,
     "carriage returns": lambda n: "a: b" + "\r" * n,
     "indents": lambda n: "".join(" " * i + "k:\n" for i in range(50)) * (n // 50 + 1),
+    "spaces before a comment": lambda n: "a: b" + " " * n + "#c\n",
+    "a line of spaces before a comment": lambda n: "a: 1\n" + " " * n + "#\nb: 2\n",
+    "archive items": lambda n: "- a: 1\n  b:\n    - x\n" * n,
 }
 JSON_SHAPES: dict[str, Callable[[int], str]] = {
     "open strings": lambda n: '{"a": "' + '\\"' * n,
@@ -283,7 +286,14 @@ CASES.update(_texts("readers.markers:find_conflict_marker", MARKDOWN_SHAPES, Tru
 CASES.update(_texts("readers.markers:find_conflict_marker", YAML_SHAPES))
 CASES.update(_texts("readers.fast_yaml:_needs_round_trip", YAML_SHAPES))
 CASES.update(_texts("readers.yamlio:_leading_blanks_fit", YAML_SHAPES))
-CASES.update(_texts("readers.entries:archive_data", YAML_SHAPES))
+CASES.update(_texts("readers.plain_yaml:plain_data", YAML_SHAPES))
+CASES.update(
+    {
+        f"{name} (batch)": case
+        for name, case in _texts("readers.plain_yaml:plain_data", YAML_SHAPES, True).items()
+    }
+)
+CASES.update(_texts("readers.plain_yaml:stop_line", YAML_SHAPES))
 CASES.update(_texts("merge.archive_merge:_split", YAML_SHAPES))
 CASES.update(_texts("merge.archive_merge:_bodies", YAML_SHAPES))
 CASES.update(_texts("trim.archive:_last_entry", YAML_SHAPES))

@@ -15,7 +15,8 @@ from conftest import GOOD_CHECKPOINT
 from hypothesis import HealthCheck, given, settings
 from test_trim_properties import checkpoints, mutated
 
-from asimov_hooks.readers import fast_yaml, loaders, stream_yaml
+from asimov_hooks.readers import fast_yaml, loaders
+from asimov_hooks.trim import parsing
 
 
 def paths(data: object, prefix: tuple = ()):
@@ -90,8 +91,7 @@ def test_fast_path_hands_over(text: str) -> None:
 def test_without_libyaml_the_same_document_is_read(monkeypatch) -> None:
     fast = loaders.load_yaml(GOOD_CHECKPOINT)
     monkeypatch.setattr(fast_yaml, "_FAST_LOADER", [None])
-    monkeypatch.setattr(stream_yaml, "_SOURCE", [None])
-    monkeypatch.setattr(stream_yaml, "_COMPOSER", [None])
+    monkeypatch.setattr(parsing, "_COMPOSER", [None])
     slow = loaders.load_yaml(GOOD_CHECKPOINT)
     assert loaders.to_plain(fast.data) == loaders.to_plain(slow.data)
     for path in paths(slow.data):

@@ -17,7 +17,13 @@ import warnings
 import pytest
 
 from asimov_hooks.readers import yamlio
-from asimov_hooks.readers.loaders import YAMLProblem, batch_reading, load_data, load_yaml
+from asimov_hooks.readers.loaders import (
+    YAMLProblem,
+    batch_reading,
+    load_data,
+    load_json,
+    load_yaml,
+)
 
 
 def round_trip(text: str) -> tuple:
@@ -177,3 +183,144 @@ def test_validate_places_a_quote_left_open_as_the_round_trip_does(tmp_path, cli)
         ".claude_checkpoint.yaml:6:1: error syntax invalid YAML: could not find expected ':' "
         "(while scanning a simple key)" in out
     ), out
+
+
+# ---------------------------------------------------------------- keys that are not strings
+KEYS = [
+    ("null", None), ("~", None), ("Null", None), ("TRUE", True), ("False", False),
+    ("0o7", 7), ("0x1F", 31), ("1.50", 1.5), (".inf", float("inf")), ("12", 12),
+]  # fmt: skip
+
+
+def key_shapes(k: str, key: object) -> list[tuple[str, tuple, tuple[int, int], tuple[int, int]]]:
+    """(text, path, where its key is, where its value is), as the round trip places them."""
+    w = len(k)
+    return [
+        (f"a: 1\n{k}: 2\n", (key,), (2, 1), (2, w + 3)),
+        (f"a: [1]\n{k}: 2\n", (key,), (2, 1), (2, w + 3)),
+        (f"a:\n  x: 1\n  {k}: 2\n", ("a", key), (3, 3), (3, w + 5)),
+        (f"a: 1\n{k}:\n  - x\n", (key,), (2, 1), (2, 1)),  # a list: at its key
+        (f"a: 1\n{k}:\n  b: x\n", (key, "b"), (3, 3), (3, 6)),
+        (f"a:\n  - {k}: 1\n", ("a", 0, key), (2, 5), (2, w + 7)),
+        (f"a: 1\n{k}: x\nb: y\n", (key,), (2, 1), (2, w + 3)),
+    ]
+
+
+def round_trip_place(text: str, path: tuple, on_key: bool) -> tuple[int, int]:
+    """Where ruamel's round-trip nodes put `path` (a block at its key)."""
+    node = yamlio.load_all(text, yamlio.ROUND_TRIP)[0]
+    for i, part in enumerate(path):
+        child = node[part]
+        if isinstance(node, list):
+            line, col = node.lc.item(part)
+        elif (on_key and i == len(path) - 1) or isinstance(child, (dict, list)):
+            line, col = node.lc.key(part)
+        else:
+            line, col = node.lc.value(part)
+        node = child
+    return line + 1, col + 1
+
+
+def libyaml_place(text: str, path: tuple, k: str, on_key: bool) -> tuple[int, int]:
+    """Where libyaml's node marks put `path`, whose non-string key is written `k`."""
+    import yaml
+
+    node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    mark = node.start_mark
+    for i, part in enumerate(path):
+        if isinstance(node, yaml.SequenceNode):
+            node = node.value[part]
+            mark = node.start_mark
+            continue
+        wanted = part if type(part) is str else k
+        key, node = next((kn, vn) for kn, vn in node.value if kn.value == wanted)
+        last = i == len(path) - 1
+        mark = key.start_mark if (on_key and last) or node.id != "scalar" else node.start_mark
+    return mark.line + 1, mark.column + 1
+
+
+@pytest.mark.parametrize("k, key", KEYS, ids=[k for k, _ in KEYS])
+def test_a_key_that_is_no_string_is_placed_at_its_line(k: str, key: object) -> None:
+    for text, path, at_key, at_value in key_shapes(k, key):
+        assert round_trip_place(text, path, True) == at_key, text
+        assert round_trip_place(text, path, False) == at_value, text
+        assert libyaml_place(text, path, k, True) == at_key, text
+        assert libyaml_place(text, path, k, False) == at_value, text
+        same(text)
+        for batch in (False, True):
+            if batch:
+                with batch_reading():
+                    document = load_yaml(text)
+            else:
+                document = load_yaml(text)
+            assert document.locate(path, True) == at_key, (batch, text)
+            assert document.locate(path, False) == at_value, (batch, text)
+
+
+def test_a_quoted_key_is_told_from_the_plain_one_of_the_same_text() -> None:
+    text = 'a: 1\n"null": 2\nnull: 3\n'
+    document = load_yaml(text)
+    assert document.data == {"a": 1, "null": 2, None: 3}
+    assert document.locate(("null",), False) == (2, 9)
+    assert document.locate((None,), False) == (3, 7)
+
+
+def test_validate_places_an_unknown_key_that_is_no_string_at_its_line(tmp_path, cli) -> None:
+    text = "milestone: m\nstatus: in_progress\nTRUE: x\n0o7: y\n~: z\n"
+    out = validate_says(tmp_path, cli, text)
+    for where, name in (("3:1", "true"), ("4:1", "7"), ("5:1", "null")):
+        assert (
+            f".claude_checkpoint.yaml:{where}: warning unknown-key unknown key {name!r}" in out
+        ), out
+
+
+# ---------------------------------------------------------------- JSON positions
+JSON_KEYS = ["a", "b", "é", "k\n"]
+
+
+def _json_value(rng: random.Random, depth: int) -> object:
+    shape = rng.random()
+    if depth > 3 or shape < 0.4:
+        return rng.choice([1, "x", None, True, 2.5, 'a"b', "\u00e9", -3])
+    if shape < 0.7:
+        return {
+            rng.choice(JSON_KEYS) + str(i): _json_value(rng, depth + 1)
+            for i in range(rng.randint(0, 4))
+        }
+    return [_json_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+
+
+def _json_paths(value: object, prefix: tuple = ()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from _json_paths(child, (*prefix, key))
+        yield (*prefix, "missing")
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from _json_paths(child, (*prefix, index))
+        yield from ((*prefix, len(value)), (*prefix, -1), (*prefix, "s"))
+    else:
+        yield (*prefix, "deeper")
+
+
+def test_a_json_files_many_findings_are_placed_as_its_first_one() -> None:
+    # the first finding walks along its path alone, the next ones read a map of the
+    # whole text made once: both must give the same place
+    import json
+
+    rng = random.Random(7)
+    for _ in range(300):
+        value = _json_value(rng, 0)
+        text = json.dumps(
+            value, indent=rng.choice([None, 1, 2, "\t"]), ensure_ascii=rng.random() < 0.5
+        )
+        text = rng.choice(["", "\n \r\n"]) + text + rng.choice(["", "\n "])
+        reused = load_json(text)
+        reused.locate(())
+        for path in _json_paths(value):
+            for on_key in (False, True):
+                assert reused.locate(path, on_key) == load_json(text).locate(path, on_key), (
+                    text,
+                    path,
+                )

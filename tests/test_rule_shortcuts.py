@@ -16,8 +16,9 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from test_simple_yaml import benchmark_texts, line_soups
 
 from asimov_hooks.minischema import Evaluator
-from asimov_hooks.readers import plain_marks
-from asimov_hooks.readers.simple_yaml import simple_data
+from asimov_hooks.readers import fast_yaml, loaders
+from asimov_hooks.readers.plain_yaml import HandOver, plain_data, plain_locator
+from asimov_hooks.readers.problem import YAMLProblem
 from asimov_hooks.trim import order
 from asimov_hooks.trim.order import _trend, detect
 
@@ -189,24 +190,22 @@ def test_a_broken_file_over_the_line_limit_reports_its_syntax_error_once(
     assert found[1][0] == 43 and found[1][2].startswith("invalid YAML: expected ','"), found
 
 
-# ------------------------------------------------ a top-level key's line, found at once
-def _marked(text: str) -> list:
-    rows = plain_marks._marked_rows(text.split("\n"))
-    return plain_marks._marked_mapping(rows, 0, rows[0][0])[0]
-
-
+# ------------------------------------------------ a top-level key's line, from its rows
 def _top_level_agrees(text: str) -> bool:
-    """The one-line answer for the document and each top-level key (and keys it does
-    not hold, of every kind a finding names) is the marked nodes' answer."""
-    read, data = simple_data(text)
-    if not read or not isinstance(data, dict):
+    """The plain reader's answer for the document and each top-level key (and keys it
+    does not hold, of every kind a finding names) is libyaml's node marks' answer."""
+    try:
+        data = plain_data(text)[0]
+    except (HandOver, YAMLProblem):
         return False
-    nodes = _marked(text)
+    if not isinstance(data, dict):
+        return False
+    nodes = fast_yaml._fast_document(text, 100_000) or loaders._rt_document(text, 100_000)
+    mine = plain_locator(text)
     for part in [*data, "missing", True, False, None, 1, "a:b", "x\ny", "-x", ""]:
         for path in ((), (part,)):
             for on_key in (False, True):
-                quick = plain_marks._top_mark(text, path, on_key)
-                assert quick in (None, plain_marks._position(nodes, path, on_key)), (text, path)
+                assert mine(path, on_key) == nodes.locate(path, on_key), (text, path)
     return True
 
 
@@ -220,7 +219,8 @@ def test_top_level_keys_of_the_benchmark_families_are_placed_from_their_lines() 
     assert sum(_top_level_agrees(text) for text in benchmark_texts()) > 60
     odd = "# head\n\n  a: 1\n  b:\n  - x\n  c:\n    d: 2\n  e:   # note\n  f:  'q'  \n"
     assert _top_level_agrees(odd)
-    assert plain_marks._top_mark(odd, ("f",), False) == (9, 7)
-    assert plain_marks._top_mark(odd, ("b",), False) == (4, 3)
-    assert plain_marks._top_mark(odd, ("e",), False) == (8, 5)
-    assert plain_marks._top_mark(odd, ("zz",), True) == (3, 3)
+    locate = plain_locator(odd)
+    assert locate(("f",), False) == (9, 7)
+    assert locate(("b",), False) == (4, 3)
+    assert locate(("e",), False) == (8, 5)
+    assert locate(("zz",), True) == (3, 3)

@@ -1,9 +1,10 @@
-"""A stray `key:` line (readers/stray) is told without a YAML parser, in the round-trip
-reader's words, line and column, and any other broken text is read by the round trip
-from its last entries only (`stray.focused`): both compared with the full round-trip
-reading on thousands of generated broken texts (stray indents of every width at every
-line, bad keys, unclosed quotes and brackets, tabs), and load_yaml's answer on each is
-the one the round trip gives."""
+"""A stray `key:` line is told by the plain reader (readers/plain_yaml) without a YAML
+parser, in the round-trip reader's words, line and column, and any other broken text is
+read by the round trip from its last entries only (`loaders._focused`): both compared
+with the full round-trip reading on thousands of generated broken texts (stray indents
+of every width at every line, bad keys, unclosed quotes and brackets, tabs), and
+load_yaml's answer on each is the one the round trip gives. An open quote is the round
+trip's to tell."""
 
 from __future__ import annotations
 
@@ -15,7 +16,32 @@ from test_simple_yaml import benchmark_texts
 
 from asimov_hooks.readers import loaders
 from asimov_hooks.readers.loaders import YAMLProblem, load_yaml
-from asimov_hooks.readers.stray import focused, stray_problem
+from asimov_hooks.readers.plain_yaml import HandOver, plain_data
+
+
+def stray_problem(text: str) -> YAMLProblem | None:
+    """The problem the plain reader tells about `text`, or None."""
+    for batch in (False, True):
+        try:
+            plain_data(text, batch)
+        except YAMLProblem as problem:
+            told = problem
+            break
+        except HandOver:
+            return None
+    else:
+        return None
+    try:  # a batch's rows say the same
+        plain_data(text, True)
+    except YAMLProblem as again:
+        assert said(again) == said(told)
+    except HandOver:
+        pass
+    return told
+
+
+def focused(text: str) -> str | None:
+    return loaders._focused(text)
 
 
 def round_trip(text: str) -> tuple | None:

@@ -8,7 +8,7 @@ reason), which can re-group items under the wrong entry.
 
 Archives only grow, so the merge is linear in their size. Each side is cut into its
 top-level items by their text; the three sides share most items, so each distinct item
-is read once: an item of the trimmer's own shape line by line (`readers.entries`, no
+is read once: an item of the trimmer's own shape line by line (`readers.plain_yaml`, no
 YAML parser), the others parsed together (libyaml when installed, as the trimmer reads
 it). Entries
 are compared by a hashable key rather than against every other entry. A side that is
@@ -197,7 +197,7 @@ def merge_archive(base: bytes | None, ours: bytes, theirs: bytes) -> bytes | Non
     except UnicodeDecodeError:
         return None
     texts = (b_text, o_text, t_text)
-    from ..readers.fast_yaml import no_gc
+    from ..readers.plain_yaml import no_gc
 
     with no_gc():  # every object built is alive until the merge is done
         added = _by_item(texts)
@@ -269,10 +269,9 @@ def _by_item(texts: tuple[str, ...]) -> list[str] | None:
 def _parsed(distinct: dict[str, None]) -> dict[str, Any] | None:
     """Each distinct item's data by its text (after the dash), or None when one does not
     read as one entry. Items of the trimmer's own shape are recognised line by line
-    (`readers.entries`); the others are parsed together, guarded, as one list."""
-    from ..readers.entries import reader
+    (`readers.plain_yaml`); the others are parsed together, guarded, as one list."""
+    from ..readers.plain_yaml import item_data as recognise
 
-    recognise = reader()
     read: dict[str, Any] = {}
     rest = []
     for body in distinct:

@@ -25,7 +25,7 @@ class Document:
         self, data: Any, locate: Callable[[Path_, bool], tuple[int, int]], plain: bool = False
     ) -> None:
         self.data, self.locate = data, locate
-        self.plain = plain  # read by `simple_yaml` (the plain shape): its data, as it reads it
+        self.plain = plain  # read by `plain_yaml` (the plain subset): its data, as it reads it
 
     def __repr__(self) -> str:
         return f"Document(data={self.data!r})"
@@ -45,8 +45,8 @@ def guard(text: str, fmt: str, limits: dict[str, int] | None = None) -> None:
 
 
 def guard_plain(text: str, limits: dict[str, int]) -> None:
-    """`guard` for a text `simple_yaml` has read, sparing what that reading proves: its
-    lines hold no flow collection and no tag when the text has no `[`, `{` or `!`, each
+    """`guard` for a text `plain_yaml` has read as block mappings and lists only,
+    sparing what that reading proves: its lines hold no flow collection and no tag when the text has no `[`, `{` or `!`, each
     line adds at most one level (its indentation) and one more for a list item's `- `,
     so the text nests at most its line count plus one, and at most its widest
     indentation plus two levels deep. Anything else: the full guard."""

@@ -5,6 +5,7 @@ it does not read exactly as the round-trip reader would is handed over (None).""
 from __future__ import annotations
 
 from .document import Document, Path_
+from .plain_yaml import no_gc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
@@ -50,7 +51,7 @@ def _fast_loader_class() -> Any:
         class FastLoader(CParser, SafeConstructor, VersionedResolver):  # type: ignore[misc]
             # documents with a %YAML directive never come here: always YAML 1.2
             processing_version = (1, 2)
-            # (first character -> resolvers, resolvers for any other): stream_yaml's too
+            # (first character -> resolvers, resolvers for any other)
             resolvers = (table, fallback)
 
             def __init__(self, stream: str) -> None:
@@ -137,7 +138,8 @@ def _fast_document(text: str, max_nodes: int, refused: list[Any] | None = None) 
         return None
     finally:
         loader.dispose()
-    return Document(data, lambda path, on_key=False: _node_position(root, path, on_key))
+    index: dict[int, Any] = {}  # the mappings' keys, as findings ask for them
+    return Document(data, lambda path, on_key=False: _node_position(root, path, on_key, index))
 
 
 _FAST_MAX_DEPTH = 100
@@ -148,24 +150,6 @@ _KEY_TYPES = frozenset({str, int, float, bool, type(None)})
 
 class _HandOver(Exception):
     """The fast builder leaves this document to the round-trip loader."""
-
-
-class no_gc:  # a statement: `with no_gc():`
-    """The cyclic garbage collector paused while a parser builds a large tree: its
-    objects are all alive, and the collector's passes over them made a parse of a few
-    megabytes several times slower (they grow with every object already built)."""
-
-    def __enter__(self) -> None:
-        import gc
-
-        self.was = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc: object) -> None:
-        if self.was:
-            import gc
-
-            gc.enable()
 
 
 def _build(loader: Any, root: Any) -> Any:
@@ -214,8 +198,13 @@ def _build(loader: Any, root: Any) -> Any:
     return build(root, 1)
 
 
-def _node_position(root: Any, path: Path_, on_key: bool) -> tuple[int, int]:
-    """Where `path` sits, read off the composed node tree (as the round-trip loader puts it)."""
+def _node_position(
+    root: Any, path: Path_, on_key: bool, index: dict[int, Any] | None = None
+) -> tuple[int, int]:
+    """Where `path` sits, read off the composed node tree (as the round-trip loader puts it).
+    `index`, kept by the caller for one tree, holds each mapping's keys once a path went
+    through it: a file's thousands of findings (an unknown key each) cost one pass over
+    its keys, not one per finding."""
     if root is None:
         return 1, 1
     node, mark = root, root.start_mark
@@ -226,11 +215,7 @@ def _node_position(root: Any, path: Path_, on_key: bool) -> tuple[int, int]:
             continue
         if node.id != "mapping":
             break
-        wanted = str(part).lower() if isinstance(part, bool) else str(part)
-        pair = next(
-            (kv for kv in reversed(node.value) if kv[0].id == "scalar" and kv[0].value == wanted),
-            None,
-        )
+        pair = _pair(node.value, part) if index is None else _indexed(node, part, index)
         if pair is None:
             break
         key, value = pair
@@ -239,3 +224,89 @@ def _node_position(root: Any, path: Path_, on_key: bool) -> tuple[int, int]:
         mark = key.start_mark if (on_key and last) or value.id != "scalar" else value.start_mark
         node = value
     return mark.line + 1, mark.column + 1
+
+
+def _pair(pairs: list[Any], part: Any) -> Any:
+    """The (key, value) nodes of the key `part` names, the last of equal keys as the
+    data keeps it: a string by its text (quoted, or plain that stays a string), another
+    key (`null:`, `~:`, `TRUE:`, `0o7:`, `1.50:`) by the value its plain text resolves to."""
+    if type(part) is str:
+        typed = part[:1] in _TYPED_KEY_FIRST
+        same_text = None  # a plain key of that text that is no string: when no other is
+        for kv in reversed(pairs):
+            key = kv[0]
+            if key.id == "scalar" and key.value == part:
+                if key.style or not typed or type(_key_value(part)) is str:
+                    return kv
+                same_text = same_text or kv
+        return same_text
+    for kv in reversed(pairs):
+        key = kv[0]
+        if key.id == "scalar" and not key.style and _same_key(_key_value(key.value), part):
+            return kv
+    text = str(part).lower() if isinstance(part, bool) else str(part)  # a date, `!!str 1`
+    return next(
+        (kv for kv in reversed(pairs) if kv[0].id == "scalar" and kv[0].value == text), None
+    )
+
+
+def _indexed(node: Any, part: Any, index: dict[int, Any]) -> Any:
+    """`_pair(node.value, part)`, from the mapping's keys by text and by value, worked out
+    on its first lookup and kept in `index` (with the node, so that its id stays its own)."""
+    tables = index.get(id(node))
+    if tables is None:
+        texts = {kv[0].value: kv for kv in node.value if kv[0].id == "scalar"}
+        tables = index[id(node)] = [node, texts, None]
+    if type(part) is str:
+        kv = tables[1].get(part)
+        if kv is None or kv[0].style or part[:1] not in _TYPED_KEY_FIRST:
+            return kv  # the last key of that text (none: no such key)
+        return _pair(node.value, part)  # a plain `null` after a quoted "null"...
+    if tables[2] is None:
+        import contextlib
+
+        values: dict[Any, Any] = {}
+        for kv in node.value:
+            key = kv[0]
+            if key.id == "scalar" and not key.style and key.value[:1] in _TYPED_KEY_FIRST:
+                value = _key_value(key.value)
+                with contextlib.suppress(TypeError):  # unhashable: looked for in turn
+                    values[type(value), value] = kv
+        tables[2] = values
+    try:
+        kv = tables[2].get((type(part), part))
+    except TypeError:
+        kv = None
+    return kv if kv is not None and part == part else _pair(node.value, part)
+
+
+# the first characters of a plain scalar that may resolve to something else than a string
+_TYPED_KEY_FIRST = frozenset("tTfFnN~+-.0123456789")
+_KEY_LOADER: list[Any] = []
+
+
+def _key_value(text: str) -> Any:
+    """A plain key's value as the fast loader builds it (YAML 1.2: `TRUE` a boolean,
+    `0o7` 7, `~` null); its text when it stays a string or cannot be built alone."""
+    if text[:1] not in _TYPED_KEY_FIRST:
+        return text
+    if not _KEY_LOADER:
+        loader_class = _fast_loader_class()
+        _KEY_LOADER.append(None if loader_class is None else loader_class(""))
+    loader = _KEY_LOADER[0]
+    if loader is None:
+        return text
+    from ruamel.yaml.nodes import ScalarNode
+
+    try:
+        node = ScalarNode(loader.resolve(ScalarNode, text, (True, False)), text)
+        return loader.construct_object(node, deep=True)
+    except Exception:  # a merge key (`<<`), a value that does not convert: its text
+        return text
+
+
+def _same_key(value: Any, part: Any) -> bool:
+    """Equal keys of one type (`1` is not `true`, `1.0` not `1`); NaN is its own key."""
+    if type(value) is not type(part):
+        return False
+    return value == part or (value != value and part != part)

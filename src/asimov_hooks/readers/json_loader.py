@@ -22,7 +22,7 @@ import json
 import re
 
 from .document import Document, Path_, YAMLProblem, guard
-from .json_spans import WS, spans
+from .json_spans import WS, locator, spans
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
@@ -83,11 +83,7 @@ def _token_position(text: str, token: str) -> tuple[int, int]:
 def load_json(text: str, limits: dict[str, int] | None = None) -> Document:
     """`parse`, with a way to find where any path sits in the text (validate's reading)."""
     data = parse(text, limits)
-
-    def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
-        return json_find(text, path, on_key)
-
-    return Document(data, locate)
+    return Document(data, locator(text, json_find))
 
 
 def parse(

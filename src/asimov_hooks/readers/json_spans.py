@@ -1,13 +1,20 @@
 """Where each value of a JSON text sits: one scanner for every reader.
 
 The merge driver renders merged files from these spans (keeping each side's own
-formatting) and the JSON loader points a duplicate key out with them.
+formatting) and the JSON loader points a duplicate key, and a file's many findings
+(`locator`), out with them.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from json.decoder import scanstring
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from collections.abc import Callable
+    from typing import Any
 
 
 class Node:
@@ -73,3 +80,48 @@ def spans(text: str, repeats: dict[str, int] | None = None) -> Node:
         return node
 
     return parse(ws(0))
+
+
+def locator(text: str, find: Callable[[str, Any, bool], tuple[int, int]]) -> Any:
+    """A `Document.locate` for valid JSON `text`: its first call walks along its path
+    alone (`find`, json_loader.json_find: one finding in a large file maps none of it);
+    from the second call the span tree of the whole text and where each line starts
+    are worked out once, so that a file with thousands of findings (an unknown key
+    each) costs one pass over its text, not one per finding. Both give the same place:
+    a path's key or value, or the deepest node it reached."""
+    state: list[Any] = []
+
+    def locate(path: Any, on_key: bool = False) -> tuple[int, int]:
+        if not state:
+            state.append(None)
+            return find(text, path, on_key)
+        if state[0] is None:
+            bom = 1 if text.startswith("\ufeff") else 0
+            try:
+                root = spans(text[bom:])
+            except (IndexError, ValueError, AttributeError, RecursionError):
+                return find(text, path, on_key)
+            starts = [0]
+            at = text.find("\n")
+            while at >= 0:
+                starts.append(at + 1)
+                at = text.find("\n", at + 1)
+            state[0] = (root, bom, starts)
+        root, bom, starts = state[0]
+        node, offset = root, root.start
+        for depth, part in enumerate(path):
+            if node.kind == "o" and isinstance(part, str) and part in node.members:
+                key_start, _, node = node.members[part]
+                if on_key and depth == len(path) - 1:
+                    offset = key_start
+                    break
+            elif node.kind == "a" and isinstance(part, int) and 0 <= part < len(node.items):
+                node = node.items[part]
+            else:
+                break
+            offset = node.start
+        offset += bom
+        line = bisect_right(starts, offset) - 1
+        return line + 1, offset - starts[line] + 1
+
+    return locate

@@ -2,8 +2,9 @@
 
 Schema errors are only useful when they point at the offending line, which
 check-jsonschema cannot do. YAML goes through ruamel.yaml's round-trip loader (its
-nodes carry positions), or the libyaml fast path for ordinary checkpoints (`fast_yaml`).
-JSON lives in `json_loader` (its names are found here too, imported on first use: a YAML
+nodes carry positions); the plain subset the protocol files use is read without a
+YAML library (`plain_yaml`), anything else by libyaml (`fast_yaml`) or, where its words
+matter (a broken text), the round trip. JSON lives in `json_loader` (its names are found here too, imported on first use: a YAML
 file does not pay for `json`), the shared pieces in `document`.
 """
 
@@ -12,8 +13,8 @@ from __future__ import annotations
 from .document import Document, Path_, YAMLProblem, guard, guard_plain
 from .guards import limits as default_limits
 from .markers import find_conflict_marker
+from .plain_yaml import HandOver, plain_locator, plain_read
 from .problem import UnkeptComments
-from .simple_yaml import _list_first, read_locator, simple_data
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost start-up time
@@ -81,18 +82,14 @@ def load_yaml_plain(text: str, limits: dict[str, int] | None = None) -> Any:
 
 def load_data(text: str) -> tuple[Any, bool]:
     """(plain data, whether it may hold aliases) of a one-document text, as the safe
-    loader reads it, through the libyaml fast path when it can (linear, no round
-    trip): for data only read as data (the trim archive). The fast path reads no
-    anchors, so its data shares nothing; the alias check of the rest and the guards
-    are the caller's."""
-    read, data = _archive_data(text)
-    if read:  # the trimmer's entries, read line by line
-        return data, False
-    from .stream_yaml import stream_data
-
-    streamed, data = stream_data(text)
-    if streamed:
-        return data, False
+    loader reads it: the plain subset without a library (`plain_yaml`), else libyaml's
+    node-based fast path when it can (linear, no round trip): for data only read as
+    data (the trim archive). Neither reads anchors, so their data shares nothing; the
+    alias check of the rest and the guards are the caller's."""
+    try:
+        return _plain(text, len(text) > _NO_GC_FROM)[0], False
+    except (HandOver, YAMLProblem):
+        pass
     fast = _fast_document(text, 0)
     if fast is not None:
         return fast.data, False
@@ -101,20 +98,18 @@ def load_data(text: str) -> tuple[Any, bool]:
     return single(load_all(text, SAFE)), True
 
 
-def _more_data(text: str) -> tuple[bool, Any]:
-    """`simple_more.more_data` (imported when the plain reader hands a text over)."""
-    from .simple_more import more_data
-
-    return more_data(text)
+# a text past this size is read with the cyclic garbage collector paused
+_NO_GC_FROM = 1 << 16
 
 
-def _archive_data(text: str) -> tuple[bool, Any]:
-    """`entries.archive_data` for a text whose first item is a list item (imported then)."""
-    if not _list_first(text):
-        return False, None
-    from .entries import archive_data
+def _plain(text: str, large: bool = False) -> tuple[Any, bool, list[Any]]:
+    """`plain_yaml.plain_read` (in a batch, its regular-expression rows first)."""
+    if not large:
+        return plain_read(text, bool(_BATCH))
+    from .plain_yaml import no_gc
 
-    return archive_data(text)
+    with no_gc():  # every object built is kept
+        return plain_read(text, bool(_BATCH))
 
 
 def _check_aliases(root: Any, limits: dict[str, int]) -> None:
@@ -135,10 +130,13 @@ def _fast_document(text: str, max_nodes: int, refused: list[Any] | None = None) 
 
 def _focused_problem(text: str) -> YAMLProblem | None:
     """The round-trip reader's problem with a text libyaml refuses, found by composing
-    only its last entries (`stray.focused`); None: read the whole text."""
-    from .stray import focused
-
-    part = focused(text)
+    only its last entries; None: read the whole text. The text's first top-level
+    entries, in the plain subset (`plain_yaml.stop_line`), are blanked (their lines
+    left empty) up to the entry before the one where that reading stops: from the key
+    that opens it the reader is where it was in the whole text (at the top-level
+    mapping's next key, nothing pending) and meets the same problem at the same line
+    and column, sooner. One document only (no document marker)."""
+    part = _focused(text)
     if part is None:
         return None
     from .yamlio import _PURE_SCANNER_ONLY, ROUND_TRIP, make_yaml, reading
@@ -154,6 +152,25 @@ def _focused_problem(text: str) -> YAMLProblem | None:
             return None  # libyaml reads the whole text there
         return problem
     return None
+
+
+def _focused(text: str) -> str | None:
+    """`text` with its first top-level entries blanked (see `_focused_problem`), or None
+    when there are not three entries before the stop."""
+    if not text.isascii() or "\n---" in text or "\n..." in text or text[:3] in ("---", "..."):
+        return None
+    from .plain_rows import refused, rows
+    from .plain_yaml import stop_line
+
+    if refused(text):
+        return None
+    lines = text.split("\n")
+    stop = stop_line(text)
+    entries = [row[3] for row in rows(lines[:stop]) if row[0] == 0 and row[1] is not None]
+    if len(entries) < 3:
+        return None
+    keep = entries[-2]
+    return "\n" * keep + "\n".join(lines[keep:])
 
 
 def _fast_loader_class() -> Any:
@@ -177,40 +194,28 @@ def load_yaml(
     a %YAML directive) is read again by the round-trip loader, so errors and data
     never depend on which path ran. Nesting and tags are checked first (guards).
 
-    The common case needs no ruamel.yaml at all (its import is a third of a one-file
-    run): the plainest shape (`simple_yaml`) is read with string methods (and a
-    position, when a finding asks for one, worked out from its lines), else the data
-    comes from libyaml's event stream (`stream_yaml`, linear, no node
-    tree) and a position, when a finding asks for one, from libyaml's node marks,
-    composed then. ruamel is imported for what that reading hands over (a float, a
-    timestamp, a tag, an anchor, a duplicate key, an error) and reads it as before.
-    `positions` is kept for callers; both readings give the same positions.
+    The common case needs no YAML library at all (ruamel's import is a third of a
+    one-file run): the plain subset (`plain_yaml`) is read from its rows (and a
+    position, when a finding asks for one, worked out from the same rows). ruamel is
+    imported for what that reading hands over (a float, a timestamp, a tag, an anchor,
+    a duplicate key, an error) and reads it as before. `positions` is kept for callers;
+    every reading gives the same positions.
     """
     lim = limits if limits is not None else default_limits()
-    simple, data = simple_data(text, bool(_BATCH))
-    if simple:  # the plainest shape: no YAML library loaded, positions from its lines
-        guard_plain(text, lim)
-        return Document(data, read_locator(text), plain=True)
+    try:
+        data, block, found = _plain(text, len(text) > _NO_GC_FROM)
+    except HandOver:
+        pass
+    except YAMLProblem:  # the broken shape the plain reader tells: the guards come first
+        guard(text, "yaml", lim)
+        raise
+    else:  # the plain subset: no YAML library loaded, positions from its rows
+        if block:  # what a block-only reading proves spares the guards' scans
+            guard_plain(text, lim)
+        else:  # an item that is a mapping opens two levels on one line
+            guard(text, "yaml", lim)
+        return Document(data, plain_locator(text, found), plain=True)
     guard(text, "yaml", lim)
-    from .stray import stray_problem  # a text the plain reader hands over: seldom
-
-    stray = stray_problem(text)
-    if stray is not None:  # a stray `key:` line: the round trip's words, without it
-        raise stray
-    more, data = _more_data(text)
-    if more:  # mappings in lists, one-line flow lists: positions from the same lines
-        from .simple_more import more_locator
-
-        return Document(data, more_locator(text))
-    simple, data = _archive_data(text)
-    if simple:  # a trim archive of the trimmer's entries: read line by line
-        return Document(data, _positions_later(text, max_nodes, lim))
-    if not (_BATCH and len(text) <= _NODES_FIRST_MAX):
-        from .stream_yaml import stream_data
-
-        streamed, data = stream_data(text)
-        if streamed:
-            return Document(data, _positions_later(text, max_nodes, lim))
     refused: list[Any] = []
     fast = _fast_document(text, max_nodes, refused)
     if fast is not None:
@@ -222,13 +227,9 @@ def load_yaml(
     return _rt_document(text, max_nodes, lim)
 
 
-# Inside `batch_reading()` (a validate run of many files) a text the plain reader hands
-# over is read by the node-based fast path (ruamel's libyaml binding) first, not by
-# PyYAML's event stream: the round-trip reading of a broken file needs ruamel anyway, so
-# a batch loads one YAML library, not two. Both give the same data and positions; a
-# text past this size still goes through the stream (linear, no node per value).
+# Inside `batch_reading()` (a validate run of many files, where `re` is loaded anyway)
+# the plain reader's rows come from one regular expression over the whole text.
 _BATCH: list[bool] = []
-_NODES_FIRST_MAX = 1 << 20
 
 
 class batch_reading:  # a statement: `with batch_reading():`
@@ -237,25 +238,6 @@ class batch_reading:  # a statement: `with batch_reading():`
 
     def __exit__(self, *exc: object) -> None:
         _BATCH.pop()
-
-
-def _positions_later(text: str, max_nodes: int, limits: dict[str, int]) -> Any:
-    """A `Document.locate` that reads the text with positions on its first call:
-    libyaml's node marks through PyYAML's binding, else the node-based readers."""
-    read: list[Any] = []
-
-    def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
-        if not read:
-            from .stream_yaml import node_locator
-
-            nodes = node_locator(text)
-            if nodes is None:
-                fast = _fast_document(text, max_nodes)
-                nodes = (fast if fast is not None else _rt_document(text, max_nodes, limits)).locate
-            read.append(nodes)
-        return read[0](path, on_key)
-
-    return locate
 
 
 def _libyaml(text: str, problem: YAMLProblem) -> tuple[Any, Any]:
@@ -323,7 +305,8 @@ def _safe_document(
     if limits is not None:
         _check_aliases(data, {**limits, "max-alias-nodes": max_nodes})
     count_nodes(data, max_nodes)
-    return Document(data, lambda path, on_key=False: _node_position(node, path, on_key))
+    index: dict[int, Any] = {}  # the mappings' keys, as findings ask for them
+    return Document(data, lambda path, on_key=False: _node_position(node, path, on_key, index))
 
 
 def _is_container(node: Any) -> bool:

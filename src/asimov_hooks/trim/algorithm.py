@@ -162,8 +162,8 @@ def trim_kind_text(
 def _plain_trimmable(
     text: str, settings: Settings, limits: dict[str, int] | None, document: Any = None
 ) -> Any:
-    """The data of `text` when it is in the plain shape (`readers.simple_yaml`: block
-    mappings and lists of one-line scalars; no anchor, alias, tag, flow collection,
+    """The data of `text` when it is in the plain subset (`readers.plain_yaml`: block
+    mappings and lists of one-line scalars, one-line flow lists; no anchor, alias, tag,
     block scalar, tab or odd line break) with every capped field absent, null or a list
     of strings, within the nesting limit; else None. The trimmer lays such a text out
     and cuts it by whole lines, and refuses none of them (`tests/test_trim_plain.py`).
@@ -174,10 +174,14 @@ def _plain_trimmable(
         return _capped_lists_plain(document.data, settings)
     from ..readers.guards import InputProblem, check_depth
     from ..readers.guards import limits as default_limits
-    from ..readers.simple_yaml import simple_data
+    from ..readers.plain_yaml import HandOver, plain_data
+    from ..readers.problem import YAMLProblem
 
-    plain, data = simple_data(text)
-    if not plain or _capped_lists_plain(data, settings) is None:
+    try:
+        data = plain_data(text)[0]
+    except (HandOver, YAMLProblem):
+        return None
+    if _capped_lists_plain(data, settings) is None:
         return None
     try:  # the trimmer's parse refuses what the guards refuse (the plain shape has no tags)
         check_depth(text, "yaml", (limits or default_limits())["max-depth"])

@@ -53,19 +53,19 @@ def parse(
 
 
 def _plain_nodes(text: str) -> tuple[Any, Any] | None:
-    """(node, data) of a text in the plain shape (`readers.simple_yaml`: block mappings
-    and lists of one-line scalars; no tag, anchor, flow collection, block scalar, tab
-    or odd line break, so nothing `fast_yaml` hands to the pure reader) without
-    ruamel.yaml: the data as the plain reader reads it (`tests/test_simple_yaml.py`
-    holds it to the libyaml readers') and the node marks from libyaml through PyYAML's
+    """(node, data) of a text in the plain subset (`readers.plain_yaml`: no tag,
+    anchor, block scalar, tab or odd line break, so nothing `fast_yaml` hands to the
+    pure reader) without ruamel.yaml: the data as the plain reader reads it (held to
+    the libraries' by the tests) and the node marks from libyaml through PyYAML's
     binding, the marks `_libyaml_nodes` reads through ruamel's. None: another reader
     reads it."""
-    from ..readers.simple_yaml import simple_data
+    from ..readers.plain_yaml import HandOver, plain_data
+    from ..readers.problem import YAMLProblem as Broken
 
-    plain, data = simple_data(text)
-    if not plain:
+    try:
+        data = plain_data(text)[0]
+    except (HandOver, Broken):
         return None
-    from ..readers.stream_yaml import _composer_class
 
     composer = _composer_class()
     if composer is None:
@@ -249,3 +249,30 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, list):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b)
+
+
+_COMPOSER: list[Any] = []
+
+
+def _composer_class() -> Any:
+    """libyaml's composer through PyYAML's binding, for node marks only (no tags: the
+    layout of a text the plain reader has read), or None without it."""
+    if not _COMPOSER:
+        try:
+            from yaml._yaml import CParser
+        except ImportError:
+            _COMPOSER.append(None)
+        else:
+
+            class Composer(CParser):  # type: ignore[misc]
+                def resolve(self, kind: Any, value: Any, implicit: Any) -> None:
+                    return None  # positions only: no tags needed
+
+                def descend_resolver(self, parent: Any, index: Any) -> None:
+                    pass
+
+                def ascend_resolver(self) -> None:
+                    pass
+
+            _COMPOSER.append(Composer)
+    return _COMPOSER[0]

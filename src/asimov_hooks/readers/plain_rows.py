@@ -1,0 +1,169 @@
+"""The rows `plain_yaml` builds its tree from: one row per line that holds more than a
+comment, `(indent, key, value, line, column)`:
+
+- `indent`: the column of the row's first token (a key, or an item's `-`);
+- `key`: the key of a `key:` row (a plain word, checked here), None for an item (`- `);
+- `value`: what follows the `:` or the `- ` on the line, spaces and a lone comment cut
+  ("" for none); its YAML meaning is the tree builder's to tell;
+- `line`, `column`: 0-based, where libyaml's node mark puts that value (an empty value
+  just after the `:`).
+
+A list item that is a mapping (`- key: value`) gives two rows on one line: the item with
+no value, then its first key at the key's column. Two tokenizers make the same rows:
+`rows` with string methods (one file: `re` is not loaded), `batch_rows` with one regular
+expression over the whole text (a batch, where `re` is loaded anyway: about twice as
+fast on the commonest lines, None when a line is of another shape). Neither backtracks:
+the expression's quantifiers are possessive and anchored at a line start. A line that is
+neither a key nor an item, or a key that is not a plain word of a string, raises
+`HandOver`: the library reads the text.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing costs start-up time
+    from typing import Any
+
+Row = tuple  # (indent, key | None, value, line, column)
+
+
+class HandOver(Exception):
+    """Not the plain subset: the library reads the text (`line`: where reading stopped)."""
+
+    def __init__(self, line: int = 0) -> None:
+        self.line = line
+
+
+# what no text read here may hold: tabs, C0 and C1 controls, DEL, a byte-order mark, NEL
+# and the Unicode line and paragraph separators, the two non-characters, CR
+_REFUSED = frozenset(
+    [chr(c) for c in range(0x20) if c != 0x0A]
+    + [chr(c) for c in range(0x7F, 0xA0)]
+    + ["\ufeff", "\u2028", "\u2029", "\ufffe", "\uffff"]
+)
+_ASCII_REFUSED = tuple(ch for ch in _REFUSED if ch.isascii())
+# a key's first character that may make it a number, a null, a marker or an indicator
+_KEY_FIRST_REFUSED = frozenset("-.0123456789+~")
+# keys that are not strings (YAML 1.2 booleans and nulls)
+NOT_KEYS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL"})
+# a simple key is at most 1,024 characters to every library: a longer one is refused
+# there, with the library's words (a little under, so a key near the limit is theirs too)
+KEY_MAX = 1000
+_WORD_FIRST = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+
+
+def refused(text: str) -> bool:
+    """Whether `text` holds a character no row may hold."""
+    if text.isascii():
+        return any(ch in text for ch in _ASCII_REFUSED)
+    return any(ch in _REFUSED for ch in set(text))
+
+
+def _key(key: str, line: int) -> str:
+    """`key` when it is a plain word a library reads as that string; else HandOver."""
+    if (
+        not key
+        or len(key) > KEY_MAX
+        or key[0] in _KEY_FIRST_REFUSED
+        or key in NOT_KEYS
+        or not (
+            key.isidentifier()
+            or key.replace("-", "_").replace(".", "_").replace("/", "_").isidentifier()
+        )
+    ):
+        raise HandOver(line)
+    return key
+
+
+def rows(lines: list[str]) -> list[Row]:
+    """The rows of `lines` (a text split at its line breaks), with string methods."""
+    out: list[Row] = []
+    append = out.append
+    for number, line in enumerate(lines):
+        content = line.lstrip(" ")
+        if not content or content[0] == "#":
+            continue
+        indent = len(line) - len(content)
+        content = content.rstrip(" ")
+        if content[0] == "-" and content[1:2] in (" ", ""):  # an item
+            item = content[1:].lstrip(" ")
+            column = indent + len(content) - len(item)
+            if item[:1] == "#":
+                item = ""
+            elif item[:1] in _WORD_FIRST and (": " in item or item[-1] == ":"):
+                append((indent, None, "", number, column))  # `- key: value`
+                indent, content = column, item
+            else:
+                append((indent, None, item, number, column))
+                continue
+        colon = content.find(": ")
+        if colon < 0:
+            if content[-1] != ":":
+                raise HandOver(number)  # a scalar where a key belongs, a marker
+            colon = len(content) - 1
+        key = _key(content[:colon], number)
+        value = content[colon + 1 :].lstrip(" ")
+        if value[:1] == "#" or not value:
+            append((indent, key, "", number, indent + colon + 1))
+        else:
+            append((indent, key, value, number, indent + len(content) - len(value)))
+    return out
+
+
+# per line: indentation, an item's dash and spaces, or a key and the spaces after its
+# colon, then a value (a double-quoted scalar without escapes, or a plain one without
+# `:` or `#`) and nothing but spaces; or a comment; or nothing. One match per line, or
+# a line is of another shape. Possessive: a character is matched one way only.
+_LINE = (
+    r"^( *+)(?:"
+    r"(?:(- ++)|([A-Za-z_][A-Za-z0-9_]*+):(?= |$)( *+))"
+    r'((?:"[^"\\\x00-\x1f\x7f]*+"|[A-Za-z0-9_][^:#\x00-\x1f\x7f]*+)?+) *+'
+    r"|(?:#[^\x00-\x1f\x7f]*+)?+)$"
+)
+_COMPILED: list[Any] = []
+
+
+def batch_rows(text: str) -> list[Row] | None:
+    """`rows` of an ASCII text whose every line has the commonest shapes, from one
+    regular expression; None when a line does not (`rows` reads it then)."""
+    if not _COMPILED:
+        import re
+
+        _COMPILED.append(re.compile(_LINE, re.M).findall)
+    found = _COMPILED[0](text)
+    if len(found) != text.count("\n") + 1:
+        return None
+    out: list[Row] = []
+    append = out.append
+    for number, (spaces, dash, key, gap, value) in enumerate(found):
+        if dash:
+            indent = len(spaces)
+            append((indent, None, value.rstrip(" "), number, indent + len(dash)))
+        elif key:
+            if key in NOT_KEYS or len(key) > KEY_MAX:
+                raise HandOver(number)
+            indent = len(spaces)
+            if value:
+                column = indent + len(key) + 1 + len(gap)
+                append((indent, key, value.rstrip(" "), number, column))
+            else:
+                append((indent, key, "", number, indent + len(key) + 1))
+    return out
+
+
+class no_gc:  # a statement: `with no_gc():`
+    """The cyclic garbage collector paused while a large tree is built: its objects
+    are all alive, and the collector's passes over them made a parse of a few
+    megabytes several times slower (they grow with every object already built)."""
+
+    def __enter__(self) -> None:
+        import gc
+
+        self.was = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.was:
+            import gc
+
+            gc.enable()
