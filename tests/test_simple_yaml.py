@@ -485,3 +485,13 @@ def test_positions_in_documents_with_items_are_libyamls(seed: int) -> None:
     rng = random.Random(10 + seed)
     assert sum(more_positions_agree(more_document(rng)) for _ in range(300)) > 200
     assert sum(more_positions_agree(text) for text in benchmark_texts()) > 60
+
+
+def test_the_batch_expression_compiles_on_python_3_10() -> None:
+    """Python 3.10's `re` has no possessive quantifiers or atomic groups: the batch
+    tokenizer's expression is written without them (linear all the same:
+    tests/test_linear_time.py)."""
+    from asimov_hooks.readers import plain_rows
+
+    for token in ("*+", "++", "?+", "}+", "(?>"):
+        assert token not in plain_rows._LINE

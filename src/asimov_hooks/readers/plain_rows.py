@@ -12,8 +12,8 @@ A list item that is a mapping (`- key: value`) gives two rows on one line: the i
 no value, then its first key at the key's column. Two tokenizers make the same rows:
 `rows` with string methods (one file: `re` is not loaded), `batch_rows` with one regular
 expression over the whole text (a batch, where `re` is loaded anyway: about twice as
-fast on the commonest lines, None when a line is of another shape). Neither backtracks:
-the expression's quantifiers are possessive and anchored at a line start. A line that is
+fast on the commonest lines, None when a line is of another shape). Neither reads a
+line more than linearly. A line that is
 neither a key nor an item, or a key that is not a plain word of a string, raises
 `HandOver`: the library reads the text.
 """
@@ -110,15 +110,16 @@ def rows(lines: list[str]) -> list[Row]:
     return out
 
 
-# per line: indentation, an item's dash and spaces, or a key and the spaces after its
-# colon, then a value (a double-quoted scalar without escapes, or a plain one without
-# `:` or `#`) and nothing but spaces; or a comment; or nothing. One match per line, or
-# a line is of another shape. Possessive: a character is matched one way only.
+# per line: indentation, an item's dash or a key and its colon, then spaces and a value
+# (a double-quoted scalar without escapes, or a plain one without `:` or `#`, neither
+# ending in a space) and nothing but spaces; or a comment; or nothing. One match per
+# line, or a line is of another shape. Written so that each character can be matched
+# one way only (Python 3.10's `re` has no possessive quantifiers): a run of spaces ends
+# where a character that may follow it starts, so no line is read more than linearly.
 _LINE = (
-    r"^( *+)(?:"
-    r"(?:(- ++)|([A-Za-z_][A-Za-z0-9_]*+):(?= |$)( *+))"
-    r'((?:"[^"\\\x00-\x1f\x7f]*+"|[A-Za-z0-9_][^:#\x00-\x1f\x7f]*+)?+) *+'
-    r"|(?:#[^\x00-\x1f\x7f]*+)?+)$"
+    r"^( *)(?:(?:(-)|([A-Za-z_][A-Za-z0-9_]*):)"
+    r'(?:( +)("[^"\\\x00-\x1f\x7f]*"|[A-Za-z0-9_](?:[^:# \x00-\x1f\x7f]| +(?=[^ :#\x00-\x1f\x7f]))*) *| *)'
+    r"|#[^\x00-\x1f\x7f]*|)$"
 )
 _COMPILED: list[Any] = []
 
@@ -138,14 +139,14 @@ def batch_rows(text: str) -> list[Row] | None:
     for number, (spaces, dash, key, gap, value) in enumerate(found):
         if dash:
             indent = len(spaces)
-            append((indent, None, value.rstrip(" "), number, indent + len(dash)))
+            append((indent, None, value, number, indent + 1 + len(gap)))
         elif key:
             if key in NOT_KEYS or len(key) > KEY_MAX:
                 raise HandOver(number)
             indent = len(spaces)
             if value:
                 column = indent + len(key) + 1 + len(gap)
-                append((indent, key, value.rstrip(" "), number, column))
+                append((indent, key, value, number, column))
             else:
                 append((indent, key, "", number, indent + len(key) + 1))
     return out
