@@ -111,5 +111,5 @@ def test_every_checkpoint_shape_is_checked_without_a_yaml_library(tmp_path, shap
     """The check after a checkpoint write stays within its start-up budget for each
     shape a user's agent writes: none of them loads ruamel.yaml or PyYAML."""
     names, _ = loaded(tmp_path, ".claude_checkpoint.yaml", _shapes()[shape])
-    assert "asimov_hooks.validation.config" in names  # it was checked
+    assert "asimov_hooks.config.config" in names  # it was checked
     assert not names & {"ruamel", "yaml", "click", "json"}, names
