@@ -37,6 +37,33 @@ CHECKPOINT = (
     'timestamp: "2026-11-20T10:30:00Z"\nmilestone: "Bench"\nstatus: in_progress\n'
     'completed:\n  - "one"\nnext_steps:\n  - "two"\n'
 )
+# the other checkpoint shapes a user's agent writes: each is checked after its write
+# within the same target (a row each; `tests/test_agent_event_imports.py` checks that
+# none of them loads a YAML library)
+CHECKPOINT_SHAPES = {
+    "ADR-007's example, comments among the items": (
+        'timestamp: "2025-01-15T10:30:00Z"\ntool_calls: 45\n'
+        'milestone: "Add feature X"\nstatus: in_progress\n\n# last 3 completed only\n'
+        'completed:\n  - "Task 8: Most recent"\n  - "Task 7"\n  - "Task 6"\n'
+        "  # Tasks 1-5 trimmed\n\n"
+        'in_progress: "Task 9: Current work"\n\nnext_steps:\n  - "Task 10"\n'
+        '  - "Task 11"\n  # more in sprint.yaml\n\non_confusion: "cat warmup.yaml"\n'
+    ),
+    "a new session's empty lists": (
+        'timestamp: "2026-11-20T10:30:00Z"\ntool_calls: 0\nmilestone: "Start"\n'
+        'status: planned\ncompleted: []\nin_progress: "Reading the code"\n'
+        'next_steps: []\non_confusion: "cat warmup.yaml"\n'
+    ),
+    "init's example": (
+        "# Example checkpoint written by asimov-hooks init: replace every value with your own state.\n"
+        "# Current state only (ADR-007): re-read after every compaction; git ignores it.\n"
+        'timestamp: "2026-11-20T10:30:00Z"\ntool_calls: 0\n'
+        'milestone: "Example: the milestone you are working on"\nstatus: planned\n'
+        'completed:\n  - "Example: the last task you finished"\n'
+        'in_progress: "Example: the task you are on now"\n'
+        'next_steps:\n  - "Example: the next step"\non_confusion: "cat warmup.yaml"\n'
+    ),
+}
 TARGET = 1.5  # x python -c pass, for edits of files that are not protocol files
 CHECKPOINT_TARGET = 3.0  # x python -c pass, after a checkpoint write (PostToolUse)
 
@@ -55,32 +82,41 @@ def build_env(directory: str, maker: str = "venv") -> str:
     return bindir
 
 
-def make_project(directory: str) -> dict[str, Any]:
-    """A git repository with an ignored checkpoint; (agent, payload file) of each case."""
-    repo = os.path.join(directory, "project")
+def _init_repo(repo: str, checkpoint: str) -> None:
+    """A git repository with an ignored checkpoint and one source file."""
     os.makedirs(os.path.join(repo, "src"))
     subprocess.run(["git", "init", "-q", repo], check=True)
     files = {
         ".gitignore": ".claude_checkpoint.yaml\n*.archive.yaml\n",
-        ".claude_checkpoint.yaml": CHECKPOINT,
+        ".claude_checkpoint.yaml": checkpoint,
         "src/app.py": "x = 1\n",
     }
     for rel, text in files.items():
         with open(os.path.join(repo, rel), "w", encoding="utf-8") as fh:
             fh.write(text)
 
-    def event(name: str, **fields: object) -> dict[str, object]:
+
+def make_project(directory: str) -> dict[str, Any]:
+    """A git repository with an ignored checkpoint (and one per other checkpoint shape);
+    (agent, payload file) of each case."""
+    repo = os.path.join(directory, "project")
+    _init_repo(repo, CHECKPOINT)
+
+    def event(name: str, where: str = repo, **fields: object) -> dict[str, object]:
         return {
             "session_id": "bench",
             "transcript_path": os.path.join(directory, "t.jsonl"),
-            "cwd": repo,
+            "cwd": where,
             "hook_event_name": name,
             **fields,
         }
 
-    def tool(name: str, tool_name: str, rel: str, **tool_input: object) -> dict[str, object]:
-        path = os.path.join(repo, rel)
-        return event(name, tool_name=tool_name, tool_input={"file_path": path, **tool_input})
+    def tool(
+        name: str, tool_name: str, rel: str, where: str = repo, **tool_input: object
+    ) -> dict[str, object]:
+        path = os.path.join(where, rel)
+        fields = {"tool_name": tool_name, "tool_input": {"file_path": path, **tool_input}}
+        return event(name, where, **fields)
 
     def codex(name: str, rel: str) -> dict[str, object]:
         patch = f"*** Begin Patch\n*** Update File: {rel}\n@@\n-x = 1\n+x = 2\n*** End Patch\n"
@@ -168,6 +204,13 @@ def make_project(directory: str) -> dict[str, Any]:
             tool("PostToolUse", "edit", "src/app.py", old_string="x = 1", new_string="x = 2"),
         ),
     }
+    for i, (label, text) in enumerate(CHECKPOINT_SHAPES.items()):
+        where = os.path.join(directory, f"shape-{i}")
+        _init_repo(where, text)
+        cases[f"PostToolUse Write .claude_checkpoint.yaml ({label})"] = (
+            "claude",
+            tool("PostToolUse", "Write", ".claude_checkpoint.yaml", where, content=text),
+        )
     out = {}
     for i, (name, (agent, payload)) in enumerate(cases.items()):
         path = os.path.join(directory, f"payload-{i}.json")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
+
 CHECKPOINT = (
     'timestamp: "2026-11-20T10:30:00Z"\nmilestone: "Imports"\nstatus: in_progress\n'
     'completed:\n  - "one"\nnext_steps:\n  - "two"\n'
@@ -84,3 +86,30 @@ def test_the_process_ends_with_its_whole_answer_and_exit_code(tmp_path) -> None:
     failed = run_installed("asimov-hooks", "agent-event", cwd=repo, env=env, stdin="[1]")
     assert failed.returncode == 1 and failed.stdout == ""
     assert failed.stderr.count("\n") == 1 and "not an object" in failed.stderr
+
+
+def _shapes() -> dict[str, str]:
+    """The checkpoint shapes the agent-event benchmark times, and init's example as
+    init writes it today."""
+    import os
+    import sys
+
+    from conftest import ROOT
+
+    sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+    try:
+        from bench_agent_event import CHECKPOINT_SHAPES
+    finally:
+        sys.path.pop(0)
+    from asimov_hooks.adoption.example import text
+
+    return {**CHECKPOINT_SHAPES, "init's example, as init writes it": text(str(ROOT))}
+
+
+@pytest.mark.parametrize("shape", sorted(_shapes()))
+def test_every_checkpoint_shape_is_checked_without_a_yaml_library(tmp_path, shape) -> None:
+    """The check after a checkpoint write stays within its start-up budget for each
+    shape a user's agent writes: none of them loads ruamel.yaml or PyYAML."""
+    names, _ = loaded(tmp_path, ".claude_checkpoint.yaml", _shapes()[shape])
+    assert "asimov_hooks.config.config" in names  # it was checked
+    assert not names & {"ruamel", "yaml", "click", "json"}, names

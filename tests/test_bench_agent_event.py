@@ -32,3 +32,6 @@ def test_agent_event_benchmark_runs(tmp_path, isolated_home) -> None:
         "Qwen Code PostToolUse edit src/app.py (not a protocol file)",
     ):
         assert f"| {row} |" in text and f"for {row}:" in text
+    for label in bench_agent_event.CHECKPOINT_SHAPES:  # each shape within the write target
+        row = f"PostToolUse Write .claude_checkpoint.yaml ({label})"
+        assert f"| {row} |" in text and f"≤ 3× `python -c pass` for {row}:" in text
