@@ -197,7 +197,7 @@ def merge_archive(base: bytes | None, ours: bytes, theirs: bytes) -> bytes | Non
     except UnicodeDecodeError:
         return None
     texts = (b_text, o_text, t_text)
-    from ..readers.plain_yaml import no_gc
+    from ..readers.plain_rows import no_gc
 
     with no_gc():  # every object built is alive until the merge is done
         added = _by_item(texts)
@@ -270,16 +270,20 @@ def _parsed(distinct: dict[str, None]) -> dict[str, Any] | None:
     """Each distinct item's data by its text (after the dash), or None when one does not
     read as one entry. Items of the trimmer's own shape are recognised line by line
     (`readers.plain_yaml`); the others are parsed together, guarded, as one list."""
-    from ..readers.plain_yaml import item_data as recognise
+    from ..readers import plain_yaml
 
     read: dict[str, Any] = {}
     rest = []
-    for body in distinct:
-        found = recognise(body)
-        if found is None:
-            rest.append(body)
-        else:
-            read[body] = found
+    items = _plain_items(list(distinct))
+    if items is not None:  # all read as one list, the rows from one expression
+        read.update(zip(distinct, items, strict=True))
+    else:
+        for body in distinct:
+            found = plain_yaml.item_data(body)
+            if found is None:
+                rest.append(body)
+            else:
+                read[body] = found
     if not rest:
         return read
     try:
@@ -290,6 +294,21 @@ def _parsed(distinct: dict[str, None]) -> dict[str, Any] | None:
         return None
     read.update(zip(rest, data, strict=True))
     return read
+
+
+def _plain_items(bodies: list[str]) -> list[Any] | None:
+    """The data of every item as the plain reader reads them together (one list, each
+    item's text after its dash), or None when it hands one over."""
+    from ..readers import plain_yaml
+    from ..readers.problem import YAMLProblem
+
+    if not bodies:
+        return []
+    try:
+        data = plain_yaml.plain_data("-" + "\n-".join(bodies) + "\n")[0]
+    except (plain_yaml.HandOver, YAMLProblem):
+        return None
+    return data if isinstance(data, list) and len(data) == len(bodies) else None
 
 
 def _bodies(text: str) -> tuple[str, list[str], bool]:

@@ -5,7 +5,7 @@ it does not read exactly as the round-trip reader would is handed over (None).""
 from __future__ import annotations
 
 from .document import Document, Path_
-from .plain_yaml import no_gc
+from .plain_rows import no_gc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
@@ -51,8 +51,6 @@ def _fast_loader_class() -> Any:
         class FastLoader(CParser, SafeConstructor, VersionedResolver):  # type: ignore[misc]
             # documents with a %YAML directive never come here: always YAML 1.2
             processing_version = (1, 2)
-            # (first character -> resolvers, resolvers for any other)
-            resolvers = (table, fallback)
 
             def __init__(self, stream: str) -> None:
                 CParser.__init__(self, stream)

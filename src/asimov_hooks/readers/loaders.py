@@ -103,13 +103,14 @@ _NO_GC_FROM = 1 << 16
 
 
 def _plain(text: str, large: bool = False) -> tuple[Any, bool, list[Any]]:
-    """`plain_yaml.plain_read` (in a batch, its regular-expression rows first)."""
+    """`plain_yaml.plain_read`: in a batch, its regular-expression rows first; a large
+    text (an archive, whose lines repeat: read once each) by string methods."""
     if not large:
         return plain_read(text, bool(_BATCH))
-    from .plain_yaml import no_gc
+    from .plain_rows import no_gc
 
     with no_gc():  # every object built is kept
-        return plain_read(text, bool(_BATCH))
+        return plain_read(text)
 
 
 def _check_aliases(root: Any, limits: dict[str, int]) -> None:

@@ -76,50 +76,67 @@ def _key(key: str, line: int) -> str:
 
 
 def rows(lines: list[str]) -> list[Row]:
-    """The rows of `lines` (a text split at its line breaks), with string methods."""
+    """The rows of `lines` (a text split at its line breaks), with string methods; a
+    line met before is not read again (an archive repeats most of its lines)."""
     out: list[Row] = []
     append = out.append
+    known: dict[str, tuple] = {}
     for number, line in enumerate(lines):
-        content = line.lstrip(" ")
-        if not content or content[0] == "#":
-            continue
-        indent = len(line) - len(content)
-        content = content.rstrip(" ")
-        if content[0] == "-" and content[1:2] in (" ", ""):  # an item
-            item = content[1:].lstrip(" ")
-            column = indent + len(content) - len(item)
-            if item[:1] == "#":
-                item = ""
-            elif item[:1] in _WORD_FIRST and (": " in item or item[-1] == ":"):
-                append((indent, None, "", number, column))  # `- key: value`
-                indent, content = column, item
-            else:
-                append((indent, None, item, number, column))
-                continue
-        colon = content.find(": ")
-        if colon < 0:
-            if content[-1] != ":":
-                raise HandOver(number)  # a scalar where a key belongs, a marker
-            colon = len(content) - 1
-        key = _key(content[:colon], number)
-        value = content[colon + 1 :].lstrip(" ")
-        if value[:1] == "#" or not value:
-            append((indent, key, "", number, indent + colon + 1))
-        else:
-            append((indent, key, value, number, indent + len(content) - len(value)))
+        parts = known.get(line)
+        if parts is None:
+            parts = known[line] = _parts(line, number)
+        for indent, key, value, column in parts:
+            append((indent, key, value, number, column))
     return out
 
 
-# per line: indentation, an item's dash or a key and its colon, then spaces and a value
-# (a double-quoted scalar without escapes, or a plain one without `:` or `#`, neither
-# ending in a space) and nothing but spaces; or a comment; or nothing. One match per
-# line, or a line is of another shape. Written so that each character can be matched
-# one way only (Python 3.10's `re` has no possessive quantifiers): a run of spaces ends
-# where a character that may follow it starts, so no line is read more than linearly.
+def _parts(line: str, number: int) -> tuple:
+    """(indent, key, value, column) of each row on `line` (none, one, or an item and its
+    first key); HandOver when it is no row of the subset."""
+    content = line.lstrip(" ")
+    if not content or content[0] == "#":
+        return ()
+    indent = len(line) - len(content)
+    content = content.rstrip(" ")
+    item = None
+    if content[0] == "-" and content[1:2] in (" ", ""):  # an item
+        rest = content[1:].lstrip(" ")
+        column = indent + len(content) - len(rest)
+        if rest[:1] == "#":
+            return ((indent, None, "", column),)
+        if not (rest[:1] in _WORD_FIRST and (": " in rest or rest[-1] == ":")):
+            return ((indent, None, rest, column),)
+        item = (indent, None, "", column)  # `- key: value`
+        indent, content = column, rest
+    colon = content.find(": ")
+    if colon < 0:
+        if content[-1] != ":":
+            raise HandOver(number)  # a scalar where a key belongs, a marker
+        colon = len(content) - 1
+    key = _key(content[:colon], number)
+    value = content[colon + 1 :].lstrip(" ")
+    if value[:1] == "#" or not value:
+        row = (indent, key, "", indent + colon + 1)
+    else:
+        row = (indent, key, value, indent + len(content) - len(value))
+    return (row,) if item is None else (item, row)
+
+
+# per line: indentation, then a key and its colon (maybe after an item's dash: `- key:`)
+# or an item's dash, then spaces and a value (a quoted scalar without escapes or inner
+# quotes, or a plain one without `:` or `#`, neither ending in a space) and nothing but
+# spaces; or a comment; or nothing. One match per line, or a line is of another shape.
+# Written so that each character can be matched one way only (Python 3.10's `re` has
+# no possessive quantifiers): a run of spaces ends where a character that may follow
+# it starts, so no line is read more than linearly.
+_CTRL = r"\x00-\x1f\x7f"
+_VALUE = (
+    rf"(\"[^\"\\{_CTRL}]*\"|'[^'{_CTRL}]*'"
+    rf"|[A-Za-z0-9_./](?:[^:# {_CTRL}]| +(?=[^ :#{_CTRL}]))*)"
+)
 _LINE = (
-    r"^( *)(?:(?:(-)|([A-Za-z_][A-Za-z0-9_]*):)"
-    r'(?:( +)("[^"\\\x00-\x1f\x7f]*"|[A-Za-z0-9_](?:[^:# \x00-\x1f\x7f]| +(?=[^ :#\x00-\x1f\x7f]))*) *| *)'
-    r"|#[^\x00-\x1f\x7f]*|)$"
+    rf"^( *)(?:(- +)?([A-Za-z_][A-Za-z0-9_]*):(?:( +){_VALUE} *| *)"
+    rf"|(-)(?:( +){_VALUE} *| *)|#[^{_CTRL}]*|)$"
 )
 _COMPILED: list[Any] = []
 
@@ -136,19 +153,21 @@ def batch_rows(text: str) -> list[Row] | None:
         return None
     out: list[Row] = []
     append = out.append
-    for number, (spaces, dash, key, gap, value) in enumerate(found):
-        if dash:
-            indent = len(spaces)
-            append((indent, None, value, number, indent + 1 + len(gap)))
-        elif key:
+    for number, (spaces, dash, key, gap, value, item, item_gap, item_value) in enumerate(found):
+        if key:
             if key in NOT_KEYS or len(key) > KEY_MAX:
                 raise HandOver(number)
             indent = len(spaces)
+            if dash:  # `- key: value`: the item, then its first key
+                append((indent, None, "", number, indent + len(dash)))
+                indent += len(dash)
             if value:
-                column = indent + len(key) + 1 + len(gap)
-                append((indent, key, value, number, column))
+                append((indent, key, value, number, indent + len(key) + 1 + len(gap)))
             else:
                 append((indent, key, "", number, indent + len(key) + 1))
+        elif item:
+            indent = len(spaces)
+            append((indent, None, item_value, number, indent + 1 + len(item_gap)))
     return out
 
 

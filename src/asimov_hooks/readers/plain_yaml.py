@@ -32,22 +32,12 @@ reader's words, line and column.
 
 from __future__ import annotations
 
-from .plain_rows import NOT_KEYS, HandOver, batch_rows, no_gc, refused, rows
+from .plain_rows import NOT_KEYS, HandOver, batch_rows, refused, rows
 from .problem import YAMLProblem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing costs start-up time
     from typing import Any
-
-__all__ = [
-    "HandOver",
-    "item_data",
-    "no_gc",
-    "plain_data",
-    "plain_locator",
-    "plain_read",
-    "stop_line",
-]
 
 _MAX_DEPTH = 100
 _FOUND = "invalid YAML: expected <block end>, but found '<block mapping start>'"
@@ -94,13 +84,9 @@ def plain_locator(text: str, found: list[Any] | None = None) -> Any:
 def item_data(body: str) -> Any:
     """The data of a top-level list item whose text after its dash is `body`, or None
     when it is not in the subset (the trim archive's merge reads its items so)."""
-    text = "-" + body
-    if refused(text):
-        return None
     try:
-        read = rows(text.split("\n"))
-        data = _document(read, False, False)[0] if read else None
-    except HandOver:
+        data = plain_data("-" + body)[0]
+    except (HandOver, YAMLProblem):
         return None
     return data[0] if isinstance(data, list) and len(data) == 1 else None
 
@@ -158,10 +144,14 @@ def _mapping(found: list[Any], at: int, indent: int, depth: int, marks: bool, st
             raise HandOver(line)  # an item among keys, a duplicate key
         at += 1
         if value:
-            if value[0] == '"' and value.find('"', 1) == len(value) - 1 and "\\" not in value:
-                out[key] = value[1:-1]  # the commonest value: `_value`'s answer, sooner
-            else:
+            first = value[0]  # the commonest values first: `_value`'s answer, sooner
+            if first == '"' or first == "'":
+                quoted = value.find(first, 1) == len(value) - 1 and "\\" not in value
+                out[key] = value[1:-1] if quoted else _value(value, line, False)
+            elif first in _SPECIAL_FIRST or " #" in value or ": " in value or value[-1] == ":":
                 out[key] = _value(value, line, False)
+            else:
+                out[key] = value
             if marks:
                 pairs[key] = ((line, indent), _value_node(value, line, column))
             if at < count and found[at][0] > indent:  # a scalar over lines, a stray line
@@ -200,10 +190,14 @@ def _sequence(
             break
         at += 1
         if value:
-            if value[0] == '"' and value.find('"', 1) == len(value) - 1 and "\\" not in value:
-                out.append(value[1:-1])  # the commonest item: `_value`'s answer, sooner
-            else:
+            first = value[0]  # the commonest values first: `_value`'s answer, sooner
+            if first == '"' or first == "'":
+                quoted = value.find(first, 1) == len(value) - 1 and "\\" not in value
+                out.append(value[1:-1] if quoted else _value(value, line, True))
+            elif first in _SPECIAL_FIRST or " #" in value or ": " in value or value[-1] == ":":
                 out.append(_value(value, line, True))
+            else:
+                out.append(value)
             if marks:
                 items.append(_value_node(value, line, column))
             if at < count and found[at][0] > indent:
