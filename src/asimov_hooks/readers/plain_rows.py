@@ -10,12 +10,12 @@ comment, `(indent, key, value, line, column)`:
 
 A list item that is a mapping (`- key: value`) gives two rows on one line: the item with
 no value, then its first key at the key's column. Two tokenizers make the same rows:
-`rows` with string methods (one file: `re` is not loaded), `batch_rows` with one regular
-expression over the whole text (a batch, where `re` is loaded anyway: about twice as
-fast on the commonest lines, None when a line is of another shape). Neither reads a
-line more than linearly. A line that is
-neither a key nor an item, or a key that is not a plain word of a string, raises
-`HandOver`: the library reads the text.
+`rows` with string methods (one file, where `re` is not loaded; a trim archive, whose
+lines repeat and are read once each), `batch_rows` with one regular expression over the
+whole text (a batch of checkpoints, where `re` is loaded anyway; None when a line is of
+another shape). Neither reads a line more than linearly. A line that is neither a key
+nor an item, or a key that is not a plain word of a string, raises `HandOver`: the
+library reads the text.
 """
 
 from __future__ import annotations
