@@ -10,9 +10,9 @@ The subset, as this reader proves it line by line (`plain_rows` makes the rows):
   items at the top (a trim archive);
 - on a key's or an item's line: a plain scalar (typed as YAML 1.2 types it: `true`,
   `false`, `null`, `~` in their spellings, decimal integers; anything else that may not
-  be a string, such as `1.5`, `0x1f` or `2026-01-02`, is handed over), a single- or double-quoted scalar closed on its line
-  (double-quoted without escapes), a one-line flow list of words and double-quoted
-  strings, `[]` or `{}`;
+  be a string, such as `1.5`, `0x1f` or `2026-01-02`, is handed over), a single- or
+  double-quoted scalar closed on its line (double-quoted without escapes), a one-line
+  flow list of words and double-quoted strings, `[]` or `{}`;
 - comments, blank lines.
 
 Not in it, so handed over whole: tabs, control characters and odd line breaks, document
