@@ -40,7 +40,7 @@ PATH_METHODS = {
     "read_text", "write_text", "read_bytes", "write_bytes", "open", "touch", "mkdir",
     "rmdir", "unlink", "symlink_to", "hardlink_to",
 }  # fmt: skip
-OUR_MODULES = {"access", "fileio"}  # `access.read_bytes(...)` is the way, not a bypass
+OUR_MODULES = {"access", "textio"}  # `access.read_bytes(...)` is the way, not a bypass
 
 # (module, call) -> why this is not a repository file
 ALLOWED = {

@@ -236,6 +236,6 @@ def test_debug_keeps_the_exit_code(tmp_path) -> None:
     ],
 )
 def test_small_conflict_markers_only_as_a_whole_block(text: str, line: int | None) -> None:
-    from asimov_hooks.readers.markers import find_conflict_marker
+    from asimov_hooks.conflict_markers import find_conflict_marker
 
     assert find_conflict_marker(text) == line

@@ -47,7 +47,7 @@ def test_a_merge_that_left_markers_in_an_instruction_file_fails(tmp_path, name: 
     ],
 )
 def test_markdown_markers(text: str, line: int | None) -> None:
-    from asimov_hooks.readers.markers import find_conflict_marker
+    from asimov_hooks.conflict_markers import find_conflict_marker
 
     assert find_conflict_marker(text, markdown=True) == line
 

@@ -24,8 +24,8 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from collections.abc import Iterator
     from typing import Any
 
+    from ..fs.textio import TextFile
     from ..measure import TokenEstimator
-    from ..readers.fileio import TextFile
     from .context import Context
 
     Problem = tuple[int, int, str]  # (line, col, message)

@@ -7,7 +7,7 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
     from typing import Any
 
     from ..config.config import Config
-    from ..readers.fileio import TextFile
+    from ..fs.textio import TextFile
 
 
 class At:

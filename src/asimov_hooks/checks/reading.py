@@ -1,8 +1,8 @@
 """Rules about reading the file at all: reported while it is read or parsed.
 
-They have no check function here: `readers/fileio` raises `FileProblem` (io-error,
+They have no check function here: `fs/textio` raises `FileProblem` (io-error,
 encoding, and max-bytes-hard from `sizes`), `readers/loaders` raises `YAMLProblem`
-(syntax, duplicate-key, yaml-aliases), `readers/markers` finds conflict markers, and the
+(syntax, duplicate-key, yaml-aliases), `conflict_markers` finds git conflict markers, and the
 engine reports an empty file before it parses. Each problem carries its rule id, so
 levels and `select` / `ignore` work on them like on any other rule.
 

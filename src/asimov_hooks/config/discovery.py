@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from ..readers.fileio import FileProblem, check_regular_file
+from ..fs.textio import FileProblem, check_regular_file
 from .config import Config
 
 TYPE_CHECKING = False

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # annotations only; typing costs start-up time
 # rule id: (module under asimov_hooks.checks, what it needs). The order is the order
 # rules run in, and so the order of their findings at one position.
 INDEX: dict[str, tuple[str, str]] = {
-    # reading the file (readers/fileio, readers/loaders, readers/markers)
+    # reading the file (fs/textio, readers/loaders, conflict_markers)
     "io-error": ("reading", "emitted"),
     "encoding": ("reading", "emitted"),
     "max-bytes-hard": ("sizes", "emitted"),

@@ -59,7 +59,7 @@ def schema_for(name: str, config: Any) -> dict[str, Any]:
 
 
 def _read(path: str, limits: dict[str, int] | None, root: str) -> dict[str, Any]:
-    from ..readers.fileio import FileProblem, read_text
+    from ..fs.textio import FileProblem, read_text
     from ..readers.guards import limits as default_limits
     from ..readers.loaders import YAMLProblem, load_json
 

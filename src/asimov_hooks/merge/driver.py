@@ -67,7 +67,7 @@ def line_merge(base: str, ours: str, theirs: str, size: int, labels: tuple[str, 
         done = None
     if done is not None and 0 <= done.returncode < 128:
         return 0 if done.returncode == 0 else 1
-    from ..readers.fileio import atomic_write
+    from ..fs.access import atomic_write
     from .text_merge import whole_file_conflict
 
     def read(path: str) -> str:
@@ -131,7 +131,7 @@ def run(base: str, ours: str, theirs: str, size: int, relpath: str) -> int:
     if outcome.cut and not _keep_cut(outcome, settings, relpath, where):
         line_merge(base, ours, theirs, size, labels)  # nothing cut, nothing lost
         return 1
-    from ..readers.fileio import atomic_write
+    from ..fs.access import atomic_write
 
     if outcome.data is not None and outcome.data != ours_raw:
         atomic_write(ours, outcome.data)

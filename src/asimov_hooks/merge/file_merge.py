@@ -8,7 +8,7 @@ schema; what cannot be vouched for becomes a conflict, or git's line merge (an
 
 from __future__ import annotations
 
-from ..readers.markers import find_conflict_marker
+from ..conflict_markers import find_conflict_marker
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only

@@ -1,5 +1,5 @@
-"""Reading files: bytes and text (`fileio`), YAML/JSON with positions (`loaders`),
-the rule packs' fast JSON reader (`fastjson`) and git conflict markers (`markers`).
+"""Reading text as data: YAML/JSON with positions (`loaders`) and the rule packs' fast
+JSON reader (`fastjson`); a file's bytes become text in `fs.textio`.
 
 Here, for all of them: `key_text`, an object key as JSON Schema sees it (always a string,
 the key's YAML text), which the readers give as they make data plain and the schema

@@ -10,9 +10,9 @@ file does not pay for `json`), the shared pieces in `document`.
 
 from __future__ import annotations
 
+from ..conflict_markers import find_conflict_marker
 from .document import Document, Path_, YAMLProblem, guard, guard_plain
 from .guards import limits as default_limits
-from .markers import find_conflict_marker
 from .plain_yaml import HandOver, plain_locator, plain_read
 from .problem import UnkeptComments
 

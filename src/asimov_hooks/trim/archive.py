@@ -23,8 +23,8 @@ import io
 import os
 
 from ..config.config import ConfigError
-from ..fs.access import make_dirs, show
-from ..readers.fileio import BOM, FileProblem, atomic_write, read_text
+from ..fs.access import atomic_write, make_dirs, show
+from ..fs.textio import BOM, FileProblem, read_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -157,7 +157,7 @@ def build(
         except FileProblem as problem:
             raise ArchiveError(f"archive {archive}: {problem.message}") from None
         old_text, bom, newline = current.text, current.bom, current.newline
-        from ..readers.markers import find_conflict_marker
+        from ..conflict_markers import find_conflict_marker
 
         marker = find_conflict_marker(old_text)
         if marker is not None:

@@ -84,7 +84,7 @@ def fix_file(
     by default the config's. ConfigError (an unusable `trim` section) propagates: it
     is the caller's exit 2.
     """
-    from ..readers.fileio import DirectoryLocks
+    from ..fs.access import locked as DirectoryLocks
     from . import archive as trim_archive
 
     outcome = Outcome(path)
@@ -128,8 +128,8 @@ def _fix_locked(
     target: str | None,
     dry_run: bool,
 ) -> Outcome:
-    from ..readers.fileio import BOM, FileProblem, read_text
-    from ..readers.markers import find_conflict_marker
+    from ..conflict_markers import find_conflict_marker
+    from ..fs.textio import BOM, FileProblem, read_text
     from .parsing import Refused
 
     soft = rules.get("max-lines-soft", {}).get("max")
@@ -183,7 +183,7 @@ def _fix_locked(
         else:
             outcome.messages.append("removed content not archived (archive disabled)")
         if not dry_run:
-            from ..readers.fileio import atomic_write
+            from ..fs.access import atomic_write
 
             data = (BOM if source.bom else b"") + result.text.encode("utf-8")
             try:
@@ -327,7 +327,7 @@ def run(
             err.write(f"{PROG}: error: {path}: no such file or directory\n")
             return EXIT_USAGE
     from ..config.discovery import iter_files
-    from ..readers.fileio import FileProblem
+    from ..fs.access import FileProblem
 
     status = EXIT_OK
     try:

@@ -29,9 +29,9 @@ from ..config.registry import (
     TEXT_RULES,
     ids,
 )
+from ..conflict_markers import find_conflict_marker
 from ..findings import FileResult, Finding
-from ..readers.fileio import FileProblem, decode, read_text
-from ..readers.markers import find_conflict_marker
+from ..fs.textio import FileProblem, decode, read_text
 from ..readers.problem import YAMLProblem  # what every reader raises
 
 TYPE_CHECKING = False

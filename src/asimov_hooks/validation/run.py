@@ -8,9 +8,8 @@ from ..config.config import ConfigError, load_config
 from ..config.discovery import discover, ensure_exists
 from ..config.packs import error_lines
 from ..findings import FileResult
-from ..fs.access import show
+from ..fs.access import FileProblem, show
 from ..output.report import write
-from ..readers.fileio import FileProblem
 from .engine import Checker
 
 TYPE_CHECKING = False

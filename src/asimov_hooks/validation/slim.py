@@ -150,7 +150,7 @@ class _Plan:
         variants = self.rules_for(kind) if kind else None
         if not variants:
             return False
-        from ..readers.fileio import FileProblem, read_text
+        from ..fs.textio import FileProblem, read_text
 
         caps = [r["max-bytes-hard"]["max"] for r in variants if "max-bytes-hard" in r]
         try:  # the full check's read: confined, bounded, decoded

@@ -82,7 +82,7 @@ def append_cut(cut: Cut, dry_run: bool = False) -> tuple[Any, str | None, str] |
     """Append what the trim of `cut` removes to its archive, as `trim` does (`dry_run`:
     only find out whether it could): (the trimmer's outcome, its error or None, the
     archive), or None when archiving is off. ConfigError when no archive can be named."""
-    from ...readers.fileio import DirectoryLocks
+    from ...fs.access import locked as DirectoryLocks
     from ...trim import archive as trim_archive
     from ...trim.settings import Settings
     from ...trim.trimmer import Outcome, _archive

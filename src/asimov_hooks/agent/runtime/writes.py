@@ -255,11 +255,11 @@ def _left_as_it_is(path: str, config: Config, kind: str, rel: str, settings: Any
     that `trim_text` leaves untouched (plain shape, within the hard line limit, nothing
     over a cap or a window), and no items the merge driver parked for its archive.
     False leaves the answer to fix_file, which trims and says what it did or why not."""
+    from ...conflict_markers import find_conflict_marker
     from ...fs.access import UnsafePath, confine
+    from ...fs.textio import read_text
     from ...gitutil import find_git_dir
     from ...measure import count_lines
-    from ...readers.fileio import read_text
-    from ...readers.markers import find_conflict_marker
     from ...trim.algorithm import _untouched
     from ...trim.archive import archive_target, root_of
 

@@ -1,9 +1,8 @@
-"""Reading staged files defensively (decoding, and the names the readers import).
+"""Reading staged files as text, defensively.
 
 Hooks see whatever a user stages: binaries, huge files, BOMs, CRLF, dangling links.
 Every read goes through `fs.access` (confined, non-blocking, bounded) and is decoded
-here, so that each failure becomes one named problem instead of a traceback; writes
-and locks are `fs.access`'s, re-exported for the readers' callers.
+here, so that each failure becomes one named problem instead of a traceback.
 """
 
 from __future__ import annotations
@@ -11,19 +10,7 @@ from __future__ import annotations
 import os
 import stat
 
-from ..fs.access import FileProblem, atomic_write, read_bytes
-from ..fs.access import locked as DirectoryLocks
-
-__all__ = [
-    "BOM",
-    "DirectoryLocks",
-    "FileProblem",
-    "TextFile",
-    "atomic_write",
-    "check_regular_file",
-    "decode",
-    "read_text",
-]
+from .access import FileProblem, read_bytes
 
 BOM = b"\xef\xbb\xbf"
 
