@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from reading_support import read
 from test_linear_time import assert_linear
 
-from asimov_hooks.readers.loaders import YAMLProblem, batch_reading, load_json, load_yaml
+from asimov_hooks.readers.loaders import YAMLProblem, batch_reading, load_json
 
 # the bases: (text before the hostile line, text after it, a deep path to place)
 BASES: dict[str, tuple[str, str, tuple]] = {
@@ -44,11 +45,7 @@ def _entry(base: str, line: str) -> str:
 def _read(text: str, batch: bool, paths: list[tuple]) -> Callable[[], object]:
     def run() -> object:
         try:
-            if batch:
-                with batch_reading():
-                    document = load_yaml(text)
-            else:
-                document = load_yaml(text)
+            document = read(text, batch)
         except YAMLProblem as problem:
             return problem.line
         return [document.locate(path, on_key) for path in paths for on_key in (False, True)]

@@ -15,6 +15,7 @@ import random
 import warnings
 
 import pytest
+from reading_support import read
 
 from asimov_hooks.readers import yamlio
 from asimov_hooks.readers.loaders import (
@@ -40,11 +41,7 @@ def round_trip(text: str) -> tuple:
 def answer(text: str, batch: bool) -> tuple:
     """load_yaml's answer, alone or in a batch, in `round_trip`'s form."""
     try:
-        if batch:
-            with batch_reading():
-                document = load_yaml(text)
-        else:
-            document = load_yaml(text)
+        document = read(text, batch)
     except YAMLProblem as problem:
         return problem.rule, problem.message, problem.line, problem.col
     return ("data", document.data)

@@ -25,12 +25,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reading_support import norm, read
 
 from asimov_hooks.minischema.keywords import key_text
 from asimov_hooks.readers import loaders
 from asimov_hooks.readers.document import guard
 from asimov_hooks.readers.guards import limits as default_limits
-from asimov_hooks.readers.loaders import YAMLProblem, batch_reading, load_yaml, to_plain
+from asimov_hooks.readers.loaders import YAMLProblem, to_plain
 
 DATA = Path(__file__).parent / "data"
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -41,19 +42,8 @@ MAX_NODES = 100_000
 
 
 # ---------------------------------------------------------------- the library reading
-def _typed(value: object) -> object:
-    """Data with its types spelled out (True is not 1, 1 is not 1.0), key order kept."""
-    if isinstance(value, dict):
-        return ["map", [[_typed(k), _typed(v)] for k, v in value.items()]]
-    if isinstance(value, list):
-        return ["seq", [_typed(v) for v in value]]
-    if isinstance(value, float) and value != value:
-        return ["float", "nan"]
-    return [type(value).__name__, value]
-
-
 def _canon(data: object) -> str:
-    return json.dumps(_typed(to_plain(data, MAX_NODES)), default=str)
+    return json.dumps(norm(to_plain(data, MAX_NODES)), default=str)
 
 
 def library(text: str) -> tuple:
@@ -129,10 +119,7 @@ def fast(text: str, batch: bool):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            if batch:
-                with batch_reading():
-                    return load_yaml(text, MAX_NODES)
-            return load_yaml(text, MAX_NODES)
+            return read(text, batch, MAX_NODES)
         except YAMLProblem as problem:
             return ("problem", problem.rule, problem.message, problem.line, problem.col)
 

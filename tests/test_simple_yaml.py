@@ -8,7 +8,6 @@ shape it tells is told in the round trip's words."""
 from __future__ import annotations
 
 import json
-import math
 import os
 import random
 import sys
@@ -18,6 +17,8 @@ import pytest
 from conftest import GOOD_CHECKPOINT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reading_support import norm
+from test_reading_differential import _marks, library_position
 from test_trim_properties import checkpoints, mutated
 
 from asimov_hooks.readers import fast_yaml, loaders
@@ -27,17 +28,6 @@ from asimov_hooks.readers.plain_yaml import HandOver, plain_data, plain_locator
 SUITE = os.path.join(os.path.dirname(__file__), "conformance", "yaml-test-suite", "cases.json")
 with open(SUITE, encoding="utf-8") as _fh:
     CASES = json.load(_fh)
-
-
-def norm(value):
-    """Comparable data: types kept apart (True is not 1), NaN equal to itself."""
-    if isinstance(value, dict):
-        return ("map", [(norm(k), norm(v)) for k, v in value.items()])
-    if isinstance(value, list):
-        return ("seq", [norm(v) for v in value])
-    if isinstance(value, float) and math.isnan(value):
-        return ("float", "nan")
-    return (type(value).__name__, value)
 
 
 def simple_data(text: str, batch: bool = False):
@@ -284,10 +274,16 @@ def positions_agree(text: str) -> bool:
     if read == "problem":
         return False
     nodes = fast_yaml._fast_document(text, 100_000) or loaders._rt_document(text, 100_000)
+    yaml, root = _marks(text)
     mine = plain_locator(text)
     for path in _paths(data):
         for on_key in (False, True):
-            assert mine(path, on_key) == nodes.locate(path, on_key), (text, path, on_key)
+            # libyaml's mark; for a text the fast path leaves to the round trip, the two
+            # differ on an empty value at the very end (`a:\n \n`), and either is the library's
+            places = {nodes.locate(path, on_key)}
+            if root is not None:
+                places.add(library_position(yaml, root, path, on_key))
+            assert mine(path, on_key) in places, (text, path, on_key)
     return True
 
 

@@ -8,12 +8,12 @@ positions=False)`) gets the same data, the same problems and the same positions.
 from __future__ import annotations
 
 import json
-import math
 import os
 import warnings
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from reading_support import norm
 from test_trim_properties import checkpoints, mutated
 
 from asimov_hooks.readers import loaders
@@ -32,17 +32,6 @@ def stream_data(text: str):
 SUITE = os.path.join(os.path.dirname(__file__), "conformance", "yaml-test-suite", "cases.json")
 with open(SUITE, encoding="utf-8") as _fh:
     CASES = json.load(_fh)
-
-
-def norm(value):
-    """Comparable data: types kept apart (True is not 1), NaN equal to itself."""
-    if isinstance(value, dict):
-        return ("map", [(norm(k), norm(v)) for k, v in value.items()])
-    if isinstance(value, list):
-        return ("seq", [norm(v) for v in value])
-    if isinstance(value, float) and math.isnan(value):
-        return ("float", "nan")
-    return (type(value).__name__, value)
 
 
 def reading(text: str, positions: bool):
