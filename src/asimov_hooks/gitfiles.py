@@ -73,9 +73,8 @@ def _blocking(top: str | None, here: str, paths: list[str] | None) -> str | None
 def would_block(
     args: tuple[str, ...] | list[str], cwd: str | None, stdin: str | None
 ) -> str | None:
-    """Why `git *args` run in `cwd` would wait for ever (one line naming the file), or
-    None: every file the subcommand opens (above) is a regular file, a directory or
-    missing."""
+    """Why `git *args` in `cwd` would wait for ever (one line naming the file), or None
+    when every file the subcommand opens (above) is a regular file, a directory or missing."""
     if not args:
         return None
     sub = args[0]
@@ -87,7 +86,8 @@ def would_block(
     if sub not in READS_IGNORE_FILES or (sub == "ls-files" and _index_only(args)):
         return None  # the index alone: no need to look at every directory of the tree
     if sub in ("check-ignore", "check-attr"):
-        listed = list(args[list(args).index("--") + 1 :]) if "--" in args else []
+        at = list(args).index("--") + 1 if "--" in args else 1  # no `--`: all but options
+        listed = [arg for arg in args[at:] if at > 1 or not arg.startswith("-")]
         if "--stdin" in args and stdin:
             listed += [p for p in stdin.split("\0" if "-z" in args else "\n") if p]
         return _blocking(top, here, listed)
