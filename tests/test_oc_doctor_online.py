@@ -166,3 +166,61 @@ def test_a_committed_url_reads_only_the_documented_fields(repo, health_server):
     health.answers["/h"] = Reply(200, json.dumps({"api_token": token, "sha": head(repo)}).encode())
     proc = oc(repo, "doctor", "--online", "--allow-committed-url", "--strict")
     assert token not in proc.stdout + proc.stderr and proc.returncode == 0, proc.stdout
+
+
+def test_a_committed_config_does_not_choose_the_field_of_the_users_url(repo, health_server):
+    """The user's own URL (--url, or their git config) is fetched; the repository's
+    `health-commit-keys` still does not pick which field of its answer is printed: a
+    hex secret under a field the config names is not read, and the finding says how
+    the user would read that field themselves."""
+    url, health = health_server.url, health_server
+    token = "cd" * 20  # commit-shaped, and no commit of this clone
+    health.answers["/mine"] = Reply(200, json.dumps({"api_token": token}).encode())
+    with open(os.path.join(repo, ".asimov-hooks.yaml"), "w", encoding="utf-8") as fh:
+        fh.write("oc:\n  health-commit-keys: [api_token]\n")
+    proc = oc(repo, "doctor", "--online", "--url", url + "/mine")
+    assert health.hits == ["/mine"]
+    assert token[:7] not in proc.stdout + proc.stderr  # a commit is shown by its first 12
+    (line,) = [x for x in proc.stdout.splitlines() if "deployed-commit" in x]
+    assert "names no commit" in line and "api_token" in line and "--commit-key" in line, line
+    git(repo, "config", "asimov-hooks.healthUrl", url + "/mine")
+    for fmt in ("text", "json", "sarif", "github"):
+        proc = oc(repo, "doctor", "--online", "--format", fmt)
+        assert token[:7] not in proc.stdout + proc.stderr and "names no commit" in proc.stdout
+    assert health.hits == ["/mine"] * 5
+
+
+def test_a_committed_config_narrows_the_documented_fields(repo, health_server):
+    """A config may keep to some of the documented fields (a `sha` that is the image's
+    digest, not the commit), not add one."""
+    url, health = health_server.url, health_server
+    body = {"sha": "0123abcd" * 8, "revision": head(repo)}
+    health.answers["/h"] = Reply(200, json.dumps(body).encode())
+    proc = oc(repo, "doctor", "--online", "--url", url + "/h", "--strict")
+    assert proc.returncode == 1 and "deploys 0123abcd0123" in proc.stdout, proc.stdout
+    with open(os.path.join(repo, ".asimov-hooks.yaml"), "w", encoding="utf-8") as fh:
+        fh.write("oc:\n  health-commit-keys: [revision, build_token]\n")
+    proc = oc(repo, "doctor", "--online", "--url", url + "/h", "--strict")
+    assert proc.returncode == 0, proc.stdout
+
+
+def test_the_user_names_the_field_on_the_command_line_or_in_git_config(repo, health_server):
+    """Fields the user names are read as named: `--commit-key` (repeatable), else
+    `git config asimov-hooks.healthCommitKeys`; the repository's keys play no part."""
+    url, health = health_server.url, health_server
+    body = {"sha": "ef" * 20, "build": {"deployed_sha": head(repo)}}
+    health.answers["/h"] = Reply(200, json.dumps(body).encode())
+    with open(os.path.join(repo, ".asimov-hooks.yaml"), "w", encoding="utf-8") as fh:
+        fh.write("oc:\n  health-commit-keys: [sha]\n")
+    given = ("doctor", "--online", "--url", url + "/h", "--strict")
+    assert oc(repo, *given).returncode == 1  # the documented `sha` is no commit of HEAD
+    proc = oc(repo, *given, "--commit-key", "nothing", "--commit-key", "deployed_sha")
+    assert proc.returncode == 0, proc.stdout
+    git(repo, "config", "asimov-hooks.healthCommitKeys", "nothing, deployed_sha")
+    proc = oc(repo, *given)
+    assert proc.returncode == 0, proc.stdout
+    proc = oc(repo, *given, "--commit-key", "sha")  # the command line wins
+    assert proc.returncode == 1 and "deploys efefefefefef" in proc.stdout, proc.stdout
+    proc = oc(repo, "doctor", "--commit-key", "sha")
+    assert proc.returncode == 2 and "--online" in proc.stderr
+    assert len(proc.stderr.splitlines()) == 1

@@ -180,19 +180,29 @@ def compare(root: str, deployed: str) -> str | None:
     return said + (f" ({'; '.join(facts)})" if facts else "")
 
 
-def check(root: str, url: str, timeout: float, keys: Sequence[str]) -> str | None:
-    """The finding's message, or None when the deployed commit is the local HEAD."""
+def check(
+    root: str, url: str, timeout: float, keys: Sequence[str], set_aside: Sequence[str] = ()
+) -> str | None:
+    """The finding's message, or None when the deployed commit is the local HEAD.
+    `set_aside`: fields a config file named that were not read (said when no commit
+    was found, with how the user reads them)."""
     body, problem = fetch(url, timeout)
     if problem is not None:
         return f"health endpoint {problem}"
     assert body is not None
     deployed = deployed_commit(body, keys)
     if deployed is None:
-        return (
+        said = (
             "health endpoint answered, but names no commit (looked for a commit id in "
-            + ", ".join(keys)
-            + ")"
+            f"{', '.join(keys)})"
         )
+        if set_aside:
+            said += (
+                f"; {', '.join(set_aside)} (the config's health-commit-keys) not read: a "
+                "field the repository's config adds is read only when you name it "
+                "(--commit-key KEY, or git config asimov-hooks.healthCommitKeys KEY)"
+            )
+        return said
     return compare(root, deployed)
 
 

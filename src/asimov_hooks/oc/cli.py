@@ -16,6 +16,7 @@ from ..options import (
     ALLOW_COMMITTED_URL,
     COLOR,
     FORMAT,
+    HEALTH_COMMIT_KEY,
     HEALTH_URL,
     ONLINE,
     QUIET,
@@ -312,6 +313,7 @@ def rotate_command(skills, over_limit: bool, keep: int, directory, config_path) 
 @click_option(ONLINE)
 @click_option(HEALTH_URL)
 @click_option(ALLOW_COMMITTED_URL)
+@click_option(HEALTH_COMMIT_KEY)
 @dir_options
 def doctor_command(
     strict: bool,
@@ -322,6 +324,7 @@ def doctor_command(
     online: bool,
     url: str | None,
     allow_committed_url: bool,
+    commit_keys: tuple[str, ...],
     directory,
     config_path,  # type: ignore[no-untyped-def]
 ) -> None:
@@ -332,7 +335,9 @@ def doctor_command(
     next_actions at PRs or tickets already merged, .checkpoints/ ignored by git. With
     --online, the deployed health endpoint's commit against the local HEAD: the URL of
     --url, else of `git config asimov-hooks.healthUrl`; the repository's own oc.health-url
-    only with --allow-committed-url. Exit codes as asimov-validate: 1 on errors (or
+    only with --allow-committed-url. The answer's commit is read from the fields
+    docs/oc-toolkit.md names, or those of --commit-key (else of `git config
+    asimov-hooks.healthCommitKeys`); never from one a config file adds. Exit codes as asimov-validate: 1 on errors (or
     warnings with --strict).
     """
     from ..output.report import default_format, write
@@ -342,9 +347,11 @@ def doctor_command(
         _fail("--url is the health endpoint of --online; give both")
     if allow_committed_url and not online:
         _fail("--allow-committed-url is about the URL --online fetches; give both")
+    if commit_keys and not online:
+        _fail("--commit-key names a field of the answer --online fetches; give both")
     project = _project(directory, config_path)
     try:
-        target = health_url(project, url, allow_committed_url) if online else None
+        target = health_url(project, url, allow_committed_url, commit_keys) if online else None
     except OcError as exc:
         _fail(str(exc))
     if not project.files() and not online and (fmt or default_format()) == "text":

@@ -16,6 +16,8 @@ from .store import SUFFIX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..findings import FileResult
     from .store import Project
 
@@ -37,16 +39,20 @@ def check(project: Project) -> list[FileResult]:
 
 
 USER_URL_KEY = "asimov-hooks.healthUrl"  # git config: the user's own, never committed
+USER_KEYS_KEY = "asimov-hooks.healthCommitKeys"  # likewise: fields the user chose to read
 
 
-def health_url(project: Project, given: str | None, allow_committed: bool) -> FileResult:
+def health_url(
+    project: Project, given: str | None, allow_committed: bool, keys: Sequence[str] = ()
+) -> FileResult:
     """`--online`: the deployed-commit result for the health URL the user chose, in
     this order: `--url`, `git config asimov-hooks.healthUrl` (a git config is the
     user's, never part of a checkout), the repository's `oc.health-url` when confirmed
     with --allow-committed-url. A committed URL without that confirmation is one
     finding saying how to allow it, and nothing is fetched: a cloned repository must
     not make this command send requests into the user's network. OcError (exit 2) for
-    no URL at all, and for one that is not http(s)."""
+    no URL at all, and for one that is not http(s). `keys`: the fields of the answer
+    `--commit-key` names (see commit_keys)."""
     from ..checks.online import BadURL, check_url
     from ..gitutil import GitError, config_get
     from .store import OcError
@@ -62,11 +68,6 @@ def health_url(project: Project, given: str | None, allow_committed: bool) -> Fi
         if not allow_committed:
             return _not_fetched(project, str(committed))
         url = str(committed)
-        try:
-            check_url(url)
-        except BadURL as exc:
-            raise OcError(str(exc)) from None
-        return online(project, url, documented_keys=True)
     if not url:
         raise OcError(
             "--online needs the deployed health endpoint: --url URL, or "
@@ -76,7 +77,7 @@ def health_url(project: Project, given: str | None, allow_committed: bool) -> Fi
         check_url(url)
     except BadURL as exc:
         raise OcError(str(exc)) from None
-    return online(project, url)
+    return online(project, url, keys)
 
 
 def _not_fetched(project: Project, url: str) -> FileResult:
@@ -100,13 +101,37 @@ def _not_fetched(project: Project, url: str) -> FileResult:
     return result
 
 
-def online(project: Project, url: str, documented_keys: bool = False) -> FileResult:
+def commit_keys(project: Project, given: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(the fields of the health answer read as its commit, the config's fields set
+    aside). Fields the user named are read as named: `--commit-key`, else `git config
+    asimov-hooks.healthCommitKeys` (comma- or space-separated; a git config is never
+    part of a checkout). Otherwise only the fields docs/oc-toolkit.md names are read: a
+    config file's `health-commit-keys` may narrow or reorder them, never add one. A
+    config file is the checkout's whoever's URL is fetched, and a field it picks would
+    have any commit-shaped value of the answer (a token, a key id) printed."""
+    from ..config.packs import load_rule_file
+    from ..gitutil import GitError, config_get
+
+    if not given:
+        try:
+            given = (config_get(USER_KEYS_KEY, cwd=project.root) or "").replace(",", " ").split()
+        except GitError:
+            given = ()
+    if given:
+        return [str(k) for k in given], []
+    documented = [str(k) for k in load_rule_file("oc.json")["oc"]["health-commit-keys"]]
+    named = project.settings.get("health-commit-keys") or documented
+    if isinstance(named, str):
+        named = [named]
+    named = [str(k) for k in named] if isinstance(named, list) else documented
+    narrowed = [k for k in named if k in documented]
+    return narrowed or documented, [k for k in named if k not in documented]
+
+
+def online(project: Project, url: str, given_keys: Sequence[str] = ()) -> FileResult:
     """`--online`: the deployed-commit rule on the health endpoint at `url`, as one more
-    result of the report (its path is the URL). With `documented_keys` (the URL is the
-    repository's own, fetched on --allow-committed-url) the answer's commit is read only
-    from the fields docs/oc-toolkit.md names, whatever `health-commit-keys` says: a
-    committed config that picks both the server and the field could otherwise have any
-    hex value of the answer printed."""
+    result of the report (its path is the URL); the answer's fields read are
+    commit_keys'."""
     from ..checks.online import RULE, check, deadline_of
     from ..findings import FileResult, Finding
     from ..gitutil import GitError
@@ -117,13 +142,10 @@ def online(project: Project, url: str, documented_keys: bool = False) -> FileRes
     if level == "off":
         return result
     settings = project.settings
-    keys = [str(k) for k in settings.get("health-commit-keys") or ("commit", "sha")]
-    if documented_keys:
-        from ..config.packs import load_rule_file
-
-        keys = [str(k) for k in load_rule_file("oc.json")["oc"]["health-commit-keys"]]
+    keys, set_aside = commit_keys(project, given_keys)
+    timeout = deadline_of(settings.get("health-timeout", 5))
     try:
-        message = check(project.root, url, deadline_of(settings.get("health-timeout", 5)), keys)
+        message = check(project.root, url, timeout, keys, set_aside)
     except GitError as exc:
         message = f"cannot compare with the local HEAD: {exc}"
     if message is not None:

@@ -118,6 +118,15 @@ ALLOW_COMMITTED_URL = Option(
     help="With --online, fetch the oc.health-url of the repository's config (without it a "
     "committed URL is never fetched).",
 )
+HEALTH_COMMIT_KEY = Option(
+    "--commit-key",
+    dest="commit_keys",
+    kind=MULTI,
+    metavar="KEY",
+    help="With --online, a field of the health answer that holds the deployed commit "
+    "(repeatable; replaces the documented fields) [default: git config "
+    "asimov-hooks.healthCommitKeys].",
+)
 
 VALIDATE = Command(
     "validate",
