@@ -136,6 +136,11 @@ def _fast_document(text: str, max_nodes: int, refused: list[Any] | None = None) 
         return None
     finally:
         loader.dispose()
+    return node_document(data, root)
+
+
+def node_document(data: Any, root: Any) -> Document:
+    """`data` with positions read off its composed node tree `root`."""
     index: dict[int, Any] = {}  # the mappings' keys, as findings ask for them
     return Document(data, lambda path, on_key=False: _node_position(root, path, on_key, index))
 

@@ -1,18 +1,14 @@
-"""Cheap checks that run on untrusted text before any parser sees it.
+"""Cheap checks that run on untrusted text (a pull request can change every file a hook
+reads, the committed config included) before any parser sees it:
 
-A pull request can change every file a hook reads, the committed config included, so
-each reader (validate, trim, the trim archive, the merge driver, config files) treats
-its input as hostile. Two things a parser cannot be trusted with:
+- nesting depth: libyaml's composer and Python's recursion fail (a segmentation fault,
+  or seconds of work) on `[[[[...` tens of thousands deep; `check_depth` measures it in
+  one pass without recursion;
+- YAML tags other than the standard ones (`!!python/...`, `!local`): the same error in
+  every reader (`check_tags`);
+- aliases: references and expansion counted without expanding (`alias_expansion`).
 
-- nesting depth: libyaml's composer and Python's own recursion fail (a segmentation
-  fault, or seconds of work) on `[[[[...` tens of thousands deep. `check_depth` measures
-  the depth with one pass over the text, without recursion, and refuses before parsing.
-- YAML tags: the standard ones (`!!str`, `!!int`, ...) are resolved by every reader the
-  same way; any other tag (`!!python/...`, `!local`) is the same error in every reader
-  (`check_tags`).
-
-The numbers are data (rules/limits.json, the config's `limits:` section, bounded by
-rules/schemas/config.schema.json); docs/limits.md states them for users.
+The numbers are data (rules/limits.json, the config's `limits:`); docs/limits.md.
 """
 
 from __future__ import annotations
@@ -323,17 +319,15 @@ def check_tags(text: str) -> None:
 
 # ------------------------------------------------------------------ aliases
 def check_aliases(root: Any, max_aliases: int, max_nodes: int) -> None:
-    """Raise InputProblem when loaded data (ruamel shares aliased objects) uses more
-    than `max_aliases` alias references or when its aliases, expanded, would add more
-    than `max_nodes` nodes (an alias bomb). Counted without expanding anything: a
-    document without aliases adds nothing, however many entries it holds (its size is
-    bounded by its byte cap, not here)."""
+    """InputProblem past `max_aliases` alias references or `max_nodes` nodes added by
+    expanding them (an alias bomb)."""
     alias_expansion(root, max_aliases, max_nodes)
 
 
 def alias_expansion(root: Any, max_aliases: int, max_nodes: int) -> tuple[int, int]:
-    """(alias references, nodes their expansion adds) of loaded data; InputProblem past
-    either bound. Linear in the data: each shared object is sized once."""
+    """(alias references, nodes their expansion adds) of loaded data (ruamel shares an
+    aliased object); InputProblem past either bound. Linear in the data: each shared
+    object is sized once; a document without aliases adds nothing, however long."""
     if not isinstance(root, (dict, list)):
         return 0, 0
     size: dict[int, int] = {}

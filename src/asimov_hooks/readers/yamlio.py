@@ -1,14 +1,7 @@
-"""The one place ruamel.yaml is set up and its errors are put into words.
-
-Every YAML reader (validate, the config, trim, the trim archive, the merge driver)
-builds its parser with `make_yaml` and parses inside `reading(...)`, so every reader
-refuses duplicate keys alike and the same broken file gives the same `YAMLProblem`
-(rule, message, line, column) whichever reader met it. ruamel.yaml is imported only
-when a parser is built: the hook paths that read no YAML never pay for it.
-
-Tags are checked before any parser runs (`guards.check_tags`, through
-`document.guard`); the YAML version is ruamel's default, 1.2, for every reader (a
-`%YAML` directive in the file still wins).
+"""The one place ruamel.yaml is set up (`make_yaml`) and its errors are put into words
+(`with reading(text, kind):`), so the same broken file gives the same `YAMLProblem`
+whichever reader met it. ruamel.yaml is imported only when a parser is built. Every
+reader reads YAML 1.2 (a `%YAML` directive in the file still wins).
 """
 
 from __future__ import annotations
@@ -22,12 +15,8 @@ if TYPE_CHECKING:  # annotations only: typing costs start-up time
     from types import TracebackType
     from typing import Any
 
-# The parsers the project uses. Only the round-trip one keeps comments, quotes and
-# positions on the loaded data, and ruamel has it in pure Python only. The safe
-# loader's node marks are exact in pure Python (trim cuts by them); with
-# ruamel.yaml.clib installed, SAFE parses with libyaml, about a hundred times faster,
-# for data read only as data (the archive, which only grows). libyaml words its errors
-# differently, so a text SAFE refuses is read again by SAFE_PURE for the message.
+# The parsers (which reads what: docs/architecture.md, "Reading YAML"). libyaml words
+# its errors differently, so a text SAFE refuses is read again by SAFE_PURE.
 SAFE = "safe"
 SAFE_PURE = "safe-pure"
 ROUND_TRIP = "rt"
@@ -200,14 +189,18 @@ def libyaml_reading(text: str, problem: YAMLProblem) -> tuple[Any, Any] | None:
         from ruamel.yaml.cyaml import CParser  # noqa: F401 - libyaml is there
     except ImportError:
         return None
-    yaml = make_yaml(SAFE)
     try:
-        with reading(text, SAFE):
-            node = single(list(yaml.compose_all(text)))
-            data = yaml.constructor.construct_document(node) if node is not None else None
+        return compose(text, SAFE)
     except YAMLProblem:
         return None
-    return node, data
+
+
+def compose(text: str, kind: str) -> tuple[Any, Any]:
+    """(composed node, data) of a one-document text, read by `kind` (SAFE or SAFE_PURE)."""
+    yaml = make_yaml(kind)
+    with reading(text, kind):
+        node = single(list(yaml.compose_all(text)))
+        return node, yaml.constructor.construct_document(node) if node is not None else None
 
 
 def _leading_blanks_fit(text: str) -> bool:
