@@ -328,9 +328,8 @@ def _special_file(path: str, top: str | None, follow: bool) -> tuple[str, str, b
 def _refusal(found: tuple[str, str, bool] | tuple[str, bool]) -> str:
     from .fs.access import show
 
-    shown, fifo = found[-2], found[-1]
-    kind = "a FIFO" if fifo else "not a regular file"
-    return f"{show(str(shown))} is {kind}: git would wait on it for ever; refused (remove it)"
+    kind = "a FIFO" if found[-1] else "not a regular file"
+    return f"{show(str(found[-2]))} is {kind}: git would wait on it for ever; refused (remove it)"
 
 
 def _special_on_paths(top: str, here: str, paths: list[str]) -> tuple[str, bool] | None:
@@ -342,12 +341,10 @@ def _special_on_paths(top: str, here: str, paths: list[str]) -> tuple[str, bool]
         current = top
         for part in rel.split(os.sep):
             current = os.path.join(current, part)
+            if current not in dirs and not os.path.isdir(current):
+                break  # nothing below to open: a deep path costs its length, not its square
             dirs.add(current)
-    for directory in sorted(dirs):
-        found = _special_in(top, directory)
-        if found is not None:
-            return found
-    return None
+    return next((f for d in sorted(dirs) if (f := _special_in(top, d)) is not None), None)
 
 
 def _special_in(top: str, directory: str) -> tuple[str, bool] | None:
