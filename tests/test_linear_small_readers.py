@@ -75,6 +75,53 @@ CASES["oc next: gate words, words with spaces"] = (
 )
 
 
+# -- the agent's re-read: which generated files belong to the current step -----------
+def _resume(data: Callable[[int], dict]):
+    def case(n: int) -> Callable[[], object]:
+        from asimov_hooks.agent.runtime.resume import section, skills
+        from asimov_hooks.oc.wholewords import whole_words
+
+        loaded = [(".checkpoints/s.checkpoint.json", data(n))]
+
+        def run() -> object:
+            whole_words.cache_clear()
+            found = skills(loaded, "/nonexistent/project", 7.0, GATE_WORDS)
+            return [skill.brief() for skill in found], section(found, 10**9, 10**9)
+
+        return run
+
+    return case
+
+
+def _primed(rows: Callable[[int], list], files: Callable[[int], list], step: Callable[[int], str]):
+    return lambda n: {
+        "status": "in_progress",
+        "step": step(n),
+        "progress_table": rows(n),
+        "context_primer": {"generated_files": files(n)},
+    }
+
+
+RESUME_SHAPES: dict[str, Callable[[int], dict]] = {
+    "rows and files": _primed(
+        lambda n: [{"id": f"sprint-{i}", "status": "complete"} for i in range(n)],
+        lambda n: [f"docs/part-{i}.md" for i in range(n)],
+        lambda n: "sprint-1",
+    ),
+    "rows named in a long step": _primed(
+        lambda n: [{"id": f"s{i}", "status": "complete"} for i in range(n)],
+        lambda n: ["a.md"],
+        lambda n: " ".join(f"s{i}x" for i in range(n)),
+    ),
+    "ids that are each other's suffixes": _primed(
+        lambda n: [{"id": "-".join(["s"] * i), "status": "complete"} for i in range(1, 40)],
+        lambda n: ["s-" * n + "x.md"],
+        lambda n: "s-" * n,
+    ),
+}
+CASES.update({f"re-read: {k}": (_resume(f), 64) for k, f in RESUME_SHAPES.items()})
+
+
 # -- oc's printing: our colour codes kept, everything else made visible ---------------
 def _painted(text: Callable[[int], str]):
     def case(n: int) -> Callable[[], object]:

@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
@@ -24,9 +28,10 @@ class WholeWords:
         self.goto: list[dict[str, int]] = [{}]
         self.depth = [0]
         ends = [False]  # a word ends at this state
+        self.named: dict[int, list[str]] = {}  # the words (as given) ending at a state
         for word in words:
             state = 0
-            for char in word:
+            for char in word.lower():
                 nxt = self.goto[state].get(char)
                 if nxt is None:
                     nxt = len(self.goto)
@@ -38,6 +43,7 @@ class WholeWords:
             if state == 0:
                 self.empty = True
             ends[state] = True
+            self.named.setdefault(state, []).append(word)
         # breadth first: each state's fallback, and the nearest ending state on its
         # chain of fallbacks (itself included), 0 when there is none
         self.fail = [0] * len(self.goto)
@@ -59,30 +65,51 @@ class WholeWords:
 
     def search(self, text: str) -> bool:
         """Whether one of the words is in `text` (already lower-cased) as a whole word."""
+        return any(True for _ in self._hits(text, False))
+
+    def found(self, text: str) -> set[str]:
+        """The words (as given) that are in `text` (already lower-cased) as whole words."""
+        return {word for state in self._hits(text, True) for word in self.named[state]}
+
+    def _hits(self, text: str, every: bool) -> Iterator[int]:
+        """The states of the words found whole in `text`; with `every`, each once (a
+        word found is passed over from then on, so finding it again costs nothing)."""
         size = len(text)
         if self.empty and any(
             (i == 0 or text[i - 1] not in _WORD_CHARS) and (i == size or text[i] not in _WORD_CHARS)
             for i in range(size + 1)
         ):
-            return True
+            yield 0
         goto, fail, output, depth = self.goto, self.fail, self.output, self.depth
+        passed: dict[int, int] = {}  # a word found -> the next word on its chain
+
+        def unfound(state: int) -> int:
+            path = []
+            while state in passed:
+                path.append(state)
+                state = passed[state]
+            for step in path:  # the next lookup jumps straight there
+                passed[step] = state
+            return state
+
         state = 0
         for end, char in enumerate(text, 1):
             while state and char not in goto[state]:
                 state = fail[state]
             state = goto[state].get(char, 0)
-            found = output[state]
-            if not found or (end < size and text[end] in _WORD_CHARS):
+            if not output[state] or (end < size and text[end] in _WORD_CHARS):
                 continue
+            found = unfound(output[state])
             while found:  # every word ending here, longest first
                 start = end - depth[found]
                 if start == 0 or text[start - 1] not in _WORD_CHARS:
-                    return True
-                found = output[fail[found]]
-        return False
+                    yield found
+                    if every:
+                        passed[found] = output[fail[found]]
+                found = unfound(output[fail[found]])
 
 
 @lru_cache(maxsize=8)
 def whole_words(words: tuple[str, ...]) -> WholeWords:
-    """The automaton of `words` (lower-cased), built once per list."""
-    return WholeWords(tuple(word.lower() for word in words))
+    """The automaton of `words`, built once per list."""
+    return WholeWords(words)

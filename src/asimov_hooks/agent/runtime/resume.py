@@ -21,7 +21,6 @@ from __future__ import annotations
 import datetime
 import json
 import os
-import re
 
 from ...fs.access import show
 
@@ -195,17 +194,18 @@ class Skill:
         """(the generated files of the current step, how many belong to other steps): a
         file whose path names another progress_table row (sprint-1 while on sprint-2)
         belongs to that step; one that names none (spec.md) belongs to every step."""
+        from ...oc.wholewords import WholeWords
+
         rows = self.record.rows
+        ids = tuple(dict.fromkeys(str(r.get("id")) for r in rows if r.get("id")))
         here = {str(r.get("id")) for r in rows if r.get("status") in ("in_progress", "blocked")}
+        named = WholeWords(ids)  # every id at once: rows times files would be a square
         for key in ("step", "phase"):
             value = self.record.data.get(key)
-            here |= {
-                str(r.get("id"))
-                for r in rows
-                if isinstance(value, str) and r.get("id") and _names(value, str(r.get("id")))
-            }
-        other = [str(r.get("id")) for r in rows if r.get("id") and str(r.get("id")) not in here]
-        mine = [f for f in files if not any(_names(f, row) for row in other)]
+            if isinstance(value, str):
+                here |= named.found(value.lower())
+        other = WholeWords(tuple(i for i in ids if i not in here))
+        mine = [f for f in files if not other.search(f.lower())]
         return mine, len(files) - len(mine)
 
 
@@ -215,8 +215,9 @@ def _item(value: Any) -> str:
 
 def _names(text: str, word: str) -> bool:
     """Whether `text` holds `word` as a whole name (sprint-1 is not in sprint-10)."""
-    pattern = r"(?<![A-Za-z0-9])" + re.escape(word) + r"(?![A-Za-z0-9])"
-    return re.search(pattern, text, re.IGNORECASE) is not None
+    from ...oc.wholewords import WholeWords
+
+    return WholeWords((word,)).search(text.lower())
 
 
 _KNOWN: list[str] = []
