@@ -12,6 +12,7 @@ import json
 import re
 
 from .document import Document, Path_, YAMLProblem, guard
+from .guards import line_col as _position
 from .json_spans import WS, locator, spans
 
 TYPE_CHECKING = False
@@ -23,11 +24,8 @@ _INFINITIES = (float("inf"), float("-inf"))
 
 
 class DuplicateKey(Exception):
-    """A JSON object repeats a key: the file means different things to different tools."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
+    """A JSON object repeats a key (`args[0]`): the file means different things to
+    different tools."""
 
 
 def reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -112,8 +110,9 @@ def parse(
         detail = str(exc).split(";")[0]  # drop Python's advice on sys.set_int_max_str_digits
         raise YAMLProblem("syntax", f"invalid JSON: {detail}", line, col) from None
     except DuplicateKey as dup:
-        line, col = _duplicate_position(text, dup.key)
-        raise YAMLProblem("duplicate-key", f"duplicate key {dup.key!r}", line, col) from None
+        key = dup.args[0]
+        line, col = _duplicate_position(text, key)
+        raise YAMLProblem("duplicate-key", f"duplicate key {key!r}", line, col) from None
     except RecursionError:
         raise YAMLProblem("syntax", "invalid JSON: nesting too deep") from None
     lone = _lone_surrogate(text)
@@ -154,10 +153,6 @@ def _lone_surrogate(text: str) -> int | None:
         if at != paired_low:
             return at
     return None
-
-
-def _position(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
 def _duplicate_position(text: str, key: str) -> tuple[int, int]:

@@ -30,26 +30,14 @@ def load_yaml_plain(text: str, limits: dict[str, int] | None = None) -> Any:
     """Plain Python data, for config files (no positions needed)."""
     lim = limits if limits is not None else default_limits()
     guard(text, "yaml", lim)
-    from .rtdata import plain_rt
-
-    try:
-        root = plain_rt(_load(text))
-    except UnkeptComments:  # valid YAML whose comments the round trip cannot place
-        from .yamlio import SAFE_PURE, load_all, single
-
-        root = single(load_all(text, SAFE_PURE))
-    except YAMLProblem as problem:  # refused by the pure scanner alone: libyaml's reading
-        root = _libyaml(text, problem)[1]
-    _check_aliases(root, lim)
-    return to_plain(root, max_nodes=lim["max-alias-nodes"])
+    max_nodes = lim["max-alias-nodes"]
+    return to_plain(_rt_document(text, max_nodes, lim).data, max_nodes=max_nodes)
 
 
 def load_data(text: str) -> tuple[Any, bool]:
     """(plain data, whether it may hold aliases) of a one-document text, as the safe
-    loader reads it: the plain subset without a library (`plain_yaml`), else libyaml's
-    node-based fast path when it can (linear, no round trip): for data only read as
-    data (the trim archive). Neither reads anchors, so their data shares nothing; the
-    alias check of the rest and the guards are the caller's."""
+    loader reads it, for data only read as data (the trim archive): the plain reader,
+    else libyaml's fast path, else the safe loader. The guards are the caller's."""
     try:
         return _plain(text, len(text) > _NO_GC_FROM)[0], False
     except (HandOver, YAMLProblem):

@@ -44,9 +44,8 @@ _IN_SEQUENCE = f"{_FOUND} (while parsing a block collection)"
 
 def plain_data(text: str, batch: bool = False) -> tuple[Any, bool]:
     """(data, whether it is block-only: no flow list, no item that is a mapping, no list
-    at the top) of a text in the subset; HandOver when it is not; the round-trip
-    reader's YAMLProblem for the broken shape told here. `batch`: many files are read
-    (`re` is loaded): the regular-expression tokenizer first."""
+    at the top) of a text in the subset; HandOver when it is not; YAMLProblem for the
+    broken shape told here. `batch`: the regular-expression tokenizer first."""
     return plain_read(text, batch)[:2]
 
 
