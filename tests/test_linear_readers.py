@@ -16,7 +16,8 @@ import pytest
 from reading_support import read
 from test_linear_time import assert_linear
 
-from asimov_hooks.readers.loaders import YAMLProblem, batch_reading, load_json
+from asimov_hooks.readers.json_loader import load_json
+from asimov_hooks.readers.loaders import YAMLProblem, batch_reading
 
 # the bases: (text before the hostile line, text after it, a deep path to place)
 BASES: dict[str, tuple[str, str, tuple]] = {

@@ -15,7 +15,7 @@ from conftest import GOOD_CHECKPOINT
 from hypothesis import HealthCheck, given, settings
 from test_trim_properties import checkpoints, mutated
 
-from asimov_hooks.readers import fast_yaml, loaders
+from asimov_hooks.readers import fast_yaml, json_loader, loaders
 from asimov_hooks.trim import parsing
 
 
@@ -156,8 +156,8 @@ JSON_DOC = (
     ],
 )
 def test_json_find_walks_only_the_path(path: tuple, on_key: bool, expected: tuple) -> None:
-    assert loaders.json_find(JSON_DOC, path, on_key) == expected
-    assert loaders.load_json(JSON_DOC.removeprefix("\ufeff")).locate(path, on_key) == (
+    assert json_loader.json_find(JSON_DOC, path, on_key) == expected
+    assert json_loader.load_json(JSON_DOC.removeprefix("\ufeff")).locate(path, on_key) == (
         expected[0],
         expected[1] - (1 if expected[0] == 1 else 0),
     )

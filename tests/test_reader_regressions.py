@@ -18,13 +18,8 @@ import pytest
 from reading_support import read
 
 from asimov_hooks.readers import yamlio
-from asimov_hooks.readers.loaders import (
-    YAMLProblem,
-    batch_reading,
-    load_data,
-    load_json,
-    load_yaml,
-)
+from asimov_hooks.readers.json_loader import load_json
+from asimov_hooks.readers.loaders import YAMLProblem, batch_reading, load_data, load_yaml
 
 
 def round_trip(text: str) -> tuple:

@@ -7,7 +7,7 @@ from merge_support import JSON_PATH, dump, oc, settings
 
 from asimov_hooks.merge.driver import merge_bytes
 from asimov_hooks.merge.json_merge import ParseError, load
-from asimov_hooks.readers.loaders import YAMLProblem, load_json
+from asimov_hooks.readers.json_loader import YAMLProblem, load_json
 
 
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])

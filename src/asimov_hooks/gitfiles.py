@@ -73,9 +73,8 @@ def _blocking(top: str | None, here: str, paths: list[str] | None) -> str | None
 def would_block(
     args: tuple[str, ...] | list[str], cwd: str | None, stdin: str | None
 ) -> str | None:
-    """Why `git *args` run in `cwd` would wait for ever (one line naming the file), or
-    None: every file the subcommand opens (above) is a regular file, a directory or
-    missing."""
+    """Why `git *args` in `cwd` would wait for ever (one line naming the file), or None
+    when every file the subcommand opens (above) is a regular file, a directory or missing."""
     if not args:
         return None
     sub = args[0]
@@ -87,7 +86,8 @@ def would_block(
     if sub not in READS_IGNORE_FILES or (sub == "ls-files" and _index_only(args)):
         return None  # the index alone: no need to look at every directory of the tree
     if sub in ("check-ignore", "check-attr"):
-        listed = list(args[list(args).index("--") + 1 :]) if "--" in args else []
+        at = list(args).index("--") + 1 if "--" in args else 1  # no `--`: all but options
+        listed = [arg for arg in args[at:] if at > 1 or not arg.startswith("-")]
         if "--stdin" in args and stdin:
             listed += [p for p in stdin.split("\0" if "-z" in args else "\n") if p]
         return _blocking(top, here, listed)
@@ -328,9 +328,8 @@ def _special_file(path: str, top: str | None, follow: bool) -> tuple[str, str, b
 def _refusal(found: tuple[str, str, bool] | tuple[str, bool]) -> str:
     from .fs.access import show
 
-    shown, fifo = found[-2], found[-1]
-    kind = "a FIFO" if fifo else "not a regular file"
-    return f"{show(str(shown))} is {kind}: git would wait on it for ever; refused (remove it)"
+    kind = "a FIFO" if found[-1] else "not a regular file"
+    return f"{show(str(found[-2]))} is {kind}: git would wait on it for ever; refused (remove it)"
 
 
 def _special_on_paths(top: str, here: str, paths: list[str]) -> tuple[str, bool] | None:
@@ -342,12 +341,10 @@ def _special_on_paths(top: str, here: str, paths: list[str]) -> tuple[str, bool]
         current = top
         for part in rel.split(os.sep):
             current = os.path.join(current, part)
+            if current not in dirs and not os.path.isdir(current):
+                break  # nothing below to open: a deep path costs its length, not its square
             dirs.add(current)
-    for directory in sorted(dirs):
-        found = _special_in(top, directory)
-        if found is not None:
-            return found
-    return None
+    return next((f for d in sorted(dirs) if (f := _special_in(top, d)) is not None), None)
 
 
 def _special_in(top: str, directory: str) -> tuple[str, bool] | None:

@@ -61,7 +61,7 @@ def schema_for(name: str, config: Any) -> dict[str, Any]:
 def _read(path: str, limits: dict[str, int] | None, root: str) -> dict[str, Any]:
     from ..fs.textio import FileProblem, read_text
     from ..readers.guards import limits as default_limits
-    from ..readers.loaders import YAMLProblem, load_json
+    from ..readers.json_loader import YAMLProblem, load_json
 
     lim = limits if limits is not None else default_limits()
     try:

@@ -9,8 +9,6 @@ checkpoint wins (the work you were last on), then the skill name.
 
 from __future__ import annotations
 
-import re
-
 from .summary import Record
 
 TYPE_CHECKING = False
@@ -68,9 +66,9 @@ def _gate(record: Record, words: Sequence[str]) -> str | None:
     """The phase, step or current progress row that names a gate, or None."""
     if not words:
         return None
-    pattern = re.compile(
-        r"(?<![a-z0-9])(?:" + "|".join(re.escape(w.lower()) for w in words) + r")(?![a-z0-9])"
-    )
+    from .wholewords import whole_words
+
+    gates = whole_words(tuple(words))
     places = [("step", record.data.get("step")), ("phase", record.data.get("phase"))]
     for row in record.rows:
         if row.get("status") in ("in_progress", "blocked"):
@@ -79,7 +77,7 @@ def _gate(record: Record, words: Sequence[str]) -> str | None:
                 ("progress_table row", row.get("label")),
             ]
     for where, value in places:
-        if isinstance(value, str) and pattern.search(value.lower()):
+        if isinstance(value, str) and gates.search(value.lower()):
             return f"{where} {value!r}"
     return None
 

@@ -42,8 +42,12 @@ def init(root: str, dirname: str, merge_driver: bool) -> tuple[list[str], list[s
 
     # every write confined to the work tree (or `root` outside git), out of .git/: the
     # directory name comes from a committed config, and any part of it may be a link
-    top = find_toplevel(root) or os.path.realpath(root)
+    work_tree = find_toplevel(root)
+    top = work_tree or os.path.realpath(root)
     cdir = os.path.join(root, dirname)
+    probe = os.path.join(cdir, "probe.checkpoint.json")
+    if work_tree is not None:
+        _refuse_blocking(work_tree, probe)  # before anything is written
     if not os.path.isdir(cdir):
         make_dirs(cdir, top)
         done.append(f"created {dirname}/")
@@ -65,10 +69,9 @@ def init(root: str, dirname: str, merge_driver: bool) -> tuple[list[str], list[s
             done += install(False, "auto")
         finally:
             os.chdir(here)
-    probe = os.path.join(cdir, "probe.checkpoint.json")
     from ..gitutil import git
 
-    proc = git("check-ignore", "--no-index", "-v", probe, cwd=top, check=False)
+    proc = git(*_CHECK_IGNORE, probe, cwd=top, check=False)
     if proc.returncode == 0 and proc.stdout.strip():
         source = proc.stdout.split("\t")[0]
         problems.append(
@@ -76,3 +79,17 @@ def init(root: str, dirname: str, merge_driver: bool) -> tuple[list[str], list[s
             "remove that line"
         )
     return done, problems
+
+
+_CHECK_IGNORE = ("check-ignore", "--no-index", "-v")
+
+
+def _refuse_blocking(top: str, probe: str) -> None:
+    """GitError when a file git would open for init's questions is a FIFO or another
+    special file (a `.gitignore` on the way to the checkpoint directory, a config file):
+    git would wait on it for ever, so init stops before it writes anything."""
+    from ..gitutil import GitError, would_block
+
+    blocked = would_block((*_CHECK_IGNORE, probe), top, None)
+    if blocked:
+        raise GitError(blocked)

@@ -45,11 +45,10 @@ def guard(text: str, fmt: str, limits: dict[str, int] | None = None) -> None:
 
 
 def guard_plain(text: str, limits: dict[str, int]) -> None:
-    """`guard` for a text `plain_yaml` has read as block mappings and lists only,
-    sparing what that reading proves: its lines hold no flow collection and no tag when the text has no `[`, `{` or `!`, each
-    line adds at most one level (its indentation) and one more for a list item's `- `,
-    so the text nests at most its line count plus one, and at most its widest
-    indentation plus two levels deep. Anything else: the full guard."""
+    """`guard` for a text `plain_yaml` has read as block mappings and lists only: without
+    `[`, `{` or `!` it holds no flow collection and no tag, and each line adds at most
+    one level (its indentation) and one for an item's `- `, so it nests at most its
+    line count plus one, and its widest indentation plus two, levels deep."""
     max_depth = limits["max-depth"]
     if (
         "[" in text

@@ -1,12 +1,8 @@
-"""Strict JSON (RFC 8259) with a bounded depth, without importing the `json` package.
-
-Every reader of JSON that is not a checkpoint (the rule packs, an agent hook's event on
-stdin, command-line values) goes through `loads`: NaN, Infinity and numbers that
-overflow to infinity are refused (Python's json module reads them; JSON and other tools
-do not), and nesting past `max_depth` is a `JSONError` with the place, never a
-RecursionError. `import json` pulls in `re` and costs more than the whole size check of
-a commit's files, so CPython's own C scanner (`_json`, the one `json.loads` uses) reads
-the usual text; anything it refuses is read again by `json.loads` for its words.
+"""Strict JSON (RFC 8259) with a bounded depth, for JSON that is not the repository's
+(the rule packs, an agent hook's stdin, command-line values): NaN, Infinity and `1e999`
+refused, nesting past `max_depth` a `JSONError` with the place. `import json` pulls in
+`re` and costs more than a commit's whole size check, so CPython's C scanner (`_json`)
+reads the usual text; what it refuses is read again by `json.loads` for its words.
 """
 
 TYPE_CHECKING = False
@@ -164,8 +160,3 @@ def _too_deep(text: str, max_depth: int | None) -> "JSONError":
     return JSONError(
         f"nested more than {limit} levels deep; not parsed", *_where(text, deeper_than=limit)
     )
-
-
-def loads_strict(text: str) -> "Any":
-    """`loads` (already strict and depth-bounded), under the name agent-event uses."""
-    return loads(text)

@@ -1,18 +1,14 @@
-"""Cheap checks that run on untrusted text before any parser sees it.
+"""Cheap checks that run on untrusted text (a pull request can change every file a hook
+reads, the committed config included) before any parser sees it:
 
-A pull request can change every file a hook reads, the committed config included, so
-each reader (validate, trim, the trim archive, the merge driver, config files) treats
-its input as hostile. Two things a parser cannot be trusted with:
+- nesting depth: libyaml's composer and Python's recursion fail (a segmentation fault,
+  or seconds of work) on `[[[[...` tens of thousands deep; `check_depth` measures it in
+  one pass without recursion;
+- YAML tags other than the standard ones (`!!python/...`, `!local`): the same error in
+  every reader (`check_tags`);
+- aliases: references and expansion counted without expanding (`alias_expansion`).
 
-- nesting depth: libyaml's composer and Python's own recursion fail (a segmentation
-  fault, or seconds of work) on `[[[[...` tens of thousands deep. `check_depth` measures
-  the depth with one pass over the text, without recursion, and refuses before parsing.
-- YAML tags: the standard ones (`!!str`, `!!int`, ...) are resolved by every reader the
-  same way; any other tag (`!!python/...`, `!local`) is the same error in every reader
-  (`check_tags`).
-
-The numbers are data (rules/limits.json, the config's `limits:` section, bounded by
-rules/schemas/config.schema.json); docs/limits.md states them for users.
+The numbers are data (rules/limits.json, the config's `limits:`); docs/limits.md.
 """
 
 from __future__ import annotations
@@ -148,10 +144,14 @@ def _json_max_depth(brackets: str) -> int:
     return deepest
 
 
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of `offset` in `text`."""
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
 def _too_deep(text: str, offset: int, max_depth: int) -> InputProblem:
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return InputProblem(f"nested more than {max_depth} levels deep; not parsed", line, col)
+    message = f"nested more than {max_depth} levels deep; not parsed"
+    return InputProblem(message, *line_col(text, offset))
 
 
 # a string (also one left open), written so the engine does not try each character
@@ -292,20 +292,14 @@ def check_tags(text: str) -> None:
     if not re.search(r"(?:^|[\s\[{,])!", text):
         return
     from .problem import YAMLProblem
-    from .yamlio import SAFE_PURE, make_yaml, reading
+    from .yamlio import SAFE_PURE, make_yaml, nodes, reading
 
     try:
         with reading(text, SAFE_PURE):
-            nodes = list(make_yaml(SAFE_PURE).compose_all(text))
+            roots = list(make_yaml(SAFE_PURE).compose_all(text))
     except YAMLProblem:
         return  # the reader's own parse reports it
-    seen: set[int] = set()
-    todo = [n for n in nodes if n is not None]
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+    for node in nodes(roots):
         tag = str(getattr(node.tag, "value", node.tag) or "")
         if tag not in STANDARD_TAGS and tag != "tag:yaml.org,2002:value":
             shown = tag.replace("tag:yaml.org,2002:", "!!")
@@ -316,24 +310,19 @@ def check_tags(text: str) -> None:
                 mark.line + 1,
                 mark.column + 1,
             )
-        if isinstance(node.value, list):
-            for item in node.value:
-                todo.extend(item if isinstance(item, tuple) else (item,))
 
 
 # ------------------------------------------------------------------ aliases
 def check_aliases(root: Any, max_aliases: int, max_nodes: int) -> None:
-    """Raise InputProblem when loaded data (ruamel shares aliased objects) uses more
-    than `max_aliases` alias references or when its aliases, expanded, would add more
-    than `max_nodes` nodes (an alias bomb). Counted without expanding anything: a
-    document without aliases adds nothing, however many entries it holds (its size is
-    bounded by its byte cap, not here)."""
+    """InputProblem past `max_aliases` alias references or `max_nodes` nodes added by
+    expanding them (an alias bomb)."""
     alias_expansion(root, max_aliases, max_nodes)
 
 
 def alias_expansion(root: Any, max_aliases: int, max_nodes: int) -> tuple[int, int]:
-    """(alias references, nodes their expansion adds) of loaded data; InputProblem past
-    either bound. Linear in the data: each shared object is sized once."""
+    """(alias references, nodes their expansion adds) of loaded data (ruamel shares an
+    aliased object); InputProblem past either bound. Linear in the data: each shared
+    object is sized once; a document without aliases adds nothing, however long."""
     if not isinstance(root, (dict, list)):
         return 0, 0
     size: dict[int, int] = {}

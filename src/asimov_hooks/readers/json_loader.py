@@ -1,18 +1,8 @@
-"""The one door for a repository's JSON: reading (`parse`), and printing (`dump_text`).
-
-Every reader of a checkpoint or other repository JSON (validate, the `oc` commands, the
-merge driver, the agent's re-read) parses through `parse`, so none of them accepts what
-validate refuses: NaN, Infinity, a number that overflows to infinity (`1e999`), a
-lone surrogate escape (`"\\ud800"`: half of a UTF-16 pair, not Unicode text), a key given
-twice, nesting past `limits.max-depth`. Each refusal is one `YAMLProblem` with the same
-words and place whichever reader asked. `dump_text` is the printers' side: it never
-writes NaN or Infinity (not JSON) and always gives text any stream can carry.
+"""The one door for a repository's JSON: reading (`parse`) and printing (`dump_text`),
+so that no reader accepts what validate refuses (docs/architecture.md, "The JSON door").
 
 The standard library parses; positions are found only when there is something to
-report: `json_find` walks along one path, `json_spans` maps the whole text (it is also
-the merge driver's span tree). JSON that is not the repository's (the rule packs, an
-agent hook's event on stdin, command-line values) is read by `fastjson`, which does
-not import `json`.
+report: `json_find` walks along one path, `json_spans` maps the whole text.
 """
 
 from __future__ import annotations
@@ -22,6 +12,7 @@ import json
 import re
 
 from .document import Document, Path_, YAMLProblem, guard
+from .guards import line_col as _position
 from .json_spans import WS, locator, spans
 
 TYPE_CHECKING = False
@@ -33,11 +24,8 @@ _INFINITIES = (float("inf"), float("-inf"))
 
 
 class DuplicateKey(Exception):
-    """A JSON object repeats a key: the file means different things to different tools."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
+    """A JSON object repeats a key (`args[0]`): the file means different things to
+    different tools."""
 
 
 def reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -59,13 +47,6 @@ def reject_constant(name: str) -> Any:
     raise NotJSONConstant(name)
 
 
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if value in _INFINITIES:  # 1e999: Python reads inf, JSON has none
-        raise NotJSONConstant(text)
-    return value
-
-
 # a JSON string, or a token Python's json module reads but JSON does not allow; a string
 # left open runs to the end (else each later quote would start a scan to the end again)
 _STRING_OR = r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|'
@@ -75,8 +56,7 @@ def _token_position(text: str, token: str) -> tuple[int, int]:
     """Line and column of the first `token` (a regex) outside JSON strings."""
     for match in re.finditer(_STRING_OR + token, text):
         if not match.group().startswith('"'):
-            line = text.count("\n", 0, match.start()) + 1
-            return line, match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+            return _position(text, match.start())
     return 1, 1
 
 
@@ -97,16 +77,13 @@ def parse(
     validate's (`max-depth`; None: rules/limits.json). `parse_int`/`parse_float` make
     the numbers (oc keeps their text); an infinite float is refused whatever makes it."""
     guard(text, "json", limits)
-    if parse_float is None:
-        read_float: Callable[[str], float] = _finite_float
-    else:
-        make = parse_float
+    make = float if parse_float is None else parse_float
 
-        def read_float(number: str) -> float:
-            value = make(number)
-            if value in _INFINITIES:  # 1e999: Python reads inf, JSON has none
-                raise NotJSONConstant(number)
-            return value
+    def read_float(number: str) -> float:
+        value = make(number)
+        if value in _INFINITIES:  # 1e999: Python reads inf, JSON has none
+            raise NotJSONConstant(number)
+        return value
 
     try:
         data = json.loads(
@@ -133,8 +110,9 @@ def parse(
         detail = str(exc).split(";")[0]  # drop Python's advice on sys.set_int_max_str_digits
         raise YAMLProblem("syntax", f"invalid JSON: {detail}", line, col) from None
     except DuplicateKey as dup:
-        line, col = _duplicate_position(text, dup.key)
-        raise YAMLProblem("duplicate-key", f"duplicate key {dup.key!r}", line, col) from None
+        key = dup.args[0]
+        line, col = _duplicate_position(text, key)
+        raise YAMLProblem("duplicate-key", f"duplicate key {key!r}", line, col) from None
     except RecursionError:
         raise YAMLProblem("syntax", "invalid JSON: nesting too deep") from None
     lone = _lone_surrogate(text)
@@ -177,10 +155,6 @@ def _lone_surrogate(text: str) -> int | None:
     return None
 
 
-def _position(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
 def _duplicate_position(text: str, key: str) -> tuple[int, int]:
     """Line and column of the first repeat of `key` in `text` (valid JSON up to there:
     json.loads stops at the first object that repeats a key)."""
@@ -190,8 +164,7 @@ def _duplicate_position(text: str, key: str) -> tuple[int, int]:
     offset = repeats.get(key)
     if offset is None:
         return 1, 1
-    offset += text.startswith("\ufeff")
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return _position(text, offset + text.startswith("\ufeff"))
 
 
 _SKIP: list[Any] = []  # the C scanner, built on first use
@@ -212,9 +185,6 @@ def json_find(text: str, path: Path_, on_key: bool = False) -> tuple[int, int]:
 
     def ws(pos: int) -> int:
         return WS.match(text, pos).end()
-
-    def where(offset: int) -> tuple[int, int]:
-        return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
     pos = ws(1 if text.startswith("\ufeff") else 0)
     try:
@@ -237,7 +207,7 @@ def json_find(text: str, path: Path_, on_key: bool = False) -> tuple[int, int]:
                 if key_at is None:
                     break
                 if on_key and depth == len(path) - 1:
-                    return where(key_at)
+                    return _position(text, key_at)
                 pos = at
             elif opener == "[" and isinstance(part, int) and part >= 0:
                 at = start
@@ -257,7 +227,7 @@ def json_find(text: str, path: Path_, on_key: bool = False) -> tuple[int, int]:
                 break
     except (IndexError, ValueError, StopIteration, RecursionError):
         pass
-    return where(pos)
+    return _position(text, pos)
 
 
 # ---------------------------------------------------------------- printing

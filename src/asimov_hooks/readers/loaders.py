@@ -1,11 +1,6 @@
-"""YAML loading that keeps line and column for every node.
-
-Schema errors are only useful when they point at the offending line, which
-check-jsonschema cannot do. YAML goes through ruamel.yaml's round-trip loader (its
-nodes carry positions); the plain subset the protocol files use is read without a
-YAML library (`plain_yaml`), anything else by libyaml (`fast_yaml`) or, where its words
-matter (a broken text), the round trip. JSON lives in `json_loader` (its names are found here too, imported on first use: a YAML
-file does not pay for `json`), the shared pieces in `document`.
+"""YAML loading that keeps line and column for every node, so that a finding points at
+its line: which reader reads which text is docs/architecture.md's "Reading YAML" (JSON:
+`json_loader`).
 """
 
 from __future__ import annotations
@@ -20,33 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: typing and dataclasses cost start-up time
     from typing import Any
 
-__all__ = [
-    "Document",
-    "YAMLProblem",
-    "find_conflict_marker",
-    "guard",
-    "load_yaml",
-]
-
-# json_loader's names, found here too (imported on first use)
-_JSON_NAMES = frozenset(
-    {
-        "DuplicateKey",
-        "NotJSONConstant",
-        "json_find",
-        "load_json",
-        "reject_constant",
-        "reject_duplicates",
-    }
-)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _JSON_NAMES:
-        from . import json_loader
-
-        return getattr(json_loader, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["Document", "YAMLProblem", "find_conflict_marker", "guard", "load_yaml"]
 
 
 # ---------------------------------------------------------------- YAML
@@ -57,35 +26,18 @@ def _load(text: str) -> Any:
     return single(load_all(text, ROUND_TRIP))
 
 
-def plain_rt(root: Any) -> Any:
-    """The round-trip data with the safe loader's plain scalars (rtdata)."""
-    from .rtdata import plain_rt as plain
-
-    return plain(root)
-
-
 def load_yaml_plain(text: str, limits: dict[str, int] | None = None) -> Any:
     """Plain Python data, for config files (no positions needed)."""
     lim = limits if limits is not None else default_limits()
     guard(text, "yaml", lim)
-    try:
-        root = plain_rt(_load(text))
-    except UnkeptComments:  # valid YAML whose comments the round trip cannot place
-        from .yamlio import SAFE_PURE, load_all, single
-
-        root = single(load_all(text, SAFE_PURE))
-    except YAMLProblem as problem:  # refused by the pure scanner alone: libyaml's reading
-        root = _libyaml(text, problem)[1]
-    _check_aliases(root, lim)
-    return to_plain(root, max_nodes=lim["max-alias-nodes"])
+    max_nodes = lim["max-alias-nodes"]
+    return to_plain(_rt_document(text, max_nodes, lim).data, max_nodes=max_nodes)
 
 
 def load_data(text: str) -> tuple[Any, bool]:
     """(plain data, whether it may hold aliases) of a one-document text, as the safe
-    loader reads it: the plain subset without a library (`plain_yaml`), else libyaml's
-    node-based fast path when it can (linear, no round trip): for data only read as
-    data (the trim archive). Neither reads anchors, so their data shares nothing; the
-    alias check of the rest and the guards are the caller's."""
+    loader reads it, for data only read as data (the trim archive): the plain reader,
+    else libyaml's fast path, else the safe loader. The guards are the caller's."""
     try:
         return _plain(text, len(text) > _NO_GC_FROM)[0], False
     except (HandOver, YAMLProblem):
@@ -113,11 +65,12 @@ def _plain(text: str, large: bool = False) -> tuple[Any, bool, list[Any]]:
         return plain_read(text)
 
 
-def _check_aliases(root: Any, limits: dict[str, int]) -> None:
-    from .guards import InputProblem, check_aliases
+def _check_aliases(root: Any, limits: dict[str, int]) -> int:
+    """Nodes the aliases of `root` add once expanded; `yaml-aliases` past the limits."""
+    from .guards import InputProblem, alias_expansion
 
     try:
-        check_aliases(root, limits["max-aliases"], limits["max-alias-nodes"])
+        return alias_expansion(root, limits["max-aliases"], limits["max-alias-nodes"])[1]
     except InputProblem as problem:
         raise YAMLProblem("yaml-aliases", f"{problem.message}; not checked") from None
 
@@ -131,12 +84,10 @@ def _fast_document(text: str, max_nodes: int, refused: list[Any] | None = None) 
 
 def _focused_problem(text: str) -> YAMLProblem | None:
     """The round-trip reader's problem with a text libyaml refuses, found by composing
-    only its last entries; None: read the whole text. The text's first top-level
-    entries, in the plain subset (`plain_yaml.stop_line`), are blanked (their lines
-    left empty) up to the entry before the one where that reading stops: from the key
-    that opens it the reader is where it was in the whole text (at the top-level
-    mapping's next key, nothing pending) and meets the same problem at the same line
-    and column, sooner. One document only (no document marker)."""
+    only its last entries (`_focused`); None: read the whole text. From the key that
+    opens the kept part the reader is where it was in the whole text (at the top-level
+    mapping's next key, nothing pending), so it meets the same problem at the same line
+    and column, sooner."""
     part = _focused(text)
     if part is None:
         return None
@@ -156,8 +107,9 @@ def _focused_problem(text: str) -> YAMLProblem | None:
 
 
 def _focused(text: str) -> str | None:
-    """`text` with its first top-level entries blanked (see `_focused_problem`), or None
-    when there are not three entries before the stop."""
+    """`text` with its first top-level entries, in the plain subset, blanked (lines left
+    empty) up to the entry before the one where that reading stops; None when there are
+    not three entries before the stop, or more than one document."""
     if not text.isascii() or "\n---" in text or "\n..." in text or text[:3] in ("---", "..."):
         return None
     from .plain_rows import refused, rows
@@ -187,21 +139,11 @@ def load_yaml(
     limits: dict[str, int] | None = None,
     positions: bool = True,
 ) -> Document:
-    """The file's data and positions: the C parser when it can, else the round-trip one.
-
-    libyaml reads a checkpoint about a hundred times faster than ruamel's pure-Python
-    round-trip parser, which matters for a hook given hundreds of files. Anything the
-    fast path does not handle exactly as the round-trip loader would (an error, a tag,
-    a %YAML directive) is read again by the round-trip loader, so errors and data
-    never depend on which path ran. Nesting and tags are checked first (guards).
-
-    The common case needs no YAML library at all (ruamel's import is a third of a
-    one-file run): the plain subset (`plain_yaml`) is read from its rows (and a
-    position, when a finding asks for one, worked out from the same rows). ruamel is
-    imported for what that reading hands over (a float, a timestamp, a tag, an anchor,
-    a duplicate key, an error) and reads it as before. `positions` is kept for callers;
-    every reading gives the same positions.
-    """
+    """The file's data and positions: the plain reader (no YAML library: ruamel's import
+    is a third of a one-file run), else libyaml's fast path, else the round trip, whose
+    reading is the reference, so data and errors never depend on which path ran.
+    Nesting and tags are checked first (guards). `positions` is kept for callers: every
+    reading gives the same positions."""
     lim = limits if limits is not None else default_limits()
     try:
         data, block, found = _plain(text, len(text) > _NO_GC_FROM)
@@ -252,15 +194,15 @@ def _libyaml(text: str, problem: YAMLProblem) -> tuple[Any, Any]:
 
 
 def _rt_document(text: str, max_nodes: int, limits: dict[str, int] | None = None) -> Document:
+    from .rtdata import plain_rt
+
     try:
         root = plain_rt(_load(text))
     except UnkeptComments:
         return _safe_document(text, max_nodes, limits)
     except YAMLProblem as problem:
         return _safe_document(text, max_nodes, limits, _libyaml(text, problem))
-    if limits is not None:
-        _check_aliases(root, {**limits, "max-alias-nodes": max_nodes})
-    count_nodes(root, max_nodes)
+    _count(root, max_nodes, limits)
 
     def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
         node = root
@@ -274,7 +216,7 @@ def _rt_document(text: str, max_nodes: int, limits: dict[str, int] | None = None
                 child = node[part]
                 if isinstance(node, list):  # an int is a key in a mapping (`1:`)
                     pos = lc.item(part)
-                elif (on_key and i == len(path) - 1) or _is_container(child):
+                elif (on_key and i == len(path) - 1) or isinstance(child, (dict, list)):
                     # a nested block is best shown at the key that introduces it
                     pos = lc.key(part)
                 else:
@@ -293,37 +235,25 @@ def _safe_document(
     """The plain reading, with positions from its node marks, for valid YAML whose
     comments the round-trip reader cannot place (or, `read`, libyaml's node and data of
     a text only the pure scanner refuses): the checks need only data."""
-    from .fast_yaml import _node_position
-    from .yamlio import SAFE_PURE, make_yaml, reading, single
+    from .fast_yaml import node_document
+    from .yamlio import SAFE_PURE, compose
 
-    if read is not None:
-        node, data = read
-    else:
-        yaml = make_yaml(SAFE_PURE)
-        with reading(text, SAFE_PURE):
-            node = single(list(yaml.compose_all(text)))
-            data = yaml.constructor.construct_document(node) if node is not None else None
+    node, data = read if read is not None else compose(text, SAFE_PURE)
+    _count(data, max_nodes, limits)
+    return node_document(data, node)
+
+
+def _count(root: Any, max_nodes: int, limits: dict[str, int] | None) -> None:
     if limits is not None:
-        _check_aliases(data, {**limits, "max-alias-nodes": max_nodes})
-    count_nodes(data, max_nodes)
-    index: dict[int, Any] = {}  # the mappings' keys, as findings ask for them
-    return Document(data, lambda path, on_key=False: _node_position(node, path, on_key, index))
-
-
-def _is_container(node: Any) -> bool:
-    return isinstance(node, (dict, list))
+        _check_aliases(root, {**limits, "max-alias-nodes": max_nodes})
+    count_nodes(root, max_nodes)
 
 
 def count_nodes(root: Any, max_nodes: int) -> int:
     """How many nodes the document's aliases add once expanded, computed without
     expanding them; a `yaml-aliases` problem past `max_nodes`. A document without
     aliases adds none, however long it is (its byte cap bounds it)."""
-    from .guards import InputProblem, alias_expansion
-
-    try:
-        return alias_expansion(root, 1 << 62, max_nodes)[1]
-    except InputProblem as problem:
-        raise YAMLProblem("yaml-aliases", f"{problem.message}; not checked") from None
+    return _check_aliases(root, {"max-aliases": 1 << 62, "max-alias-nodes": max_nodes})
 
 
 def to_plain(node: Any, max_nodes: int = 100_000) -> Any:

@@ -1,21 +1,11 @@
-"""The rows `plain_yaml` builds its tree from: one row per line that holds more than a
-comment, `(indent, key, value, line, column)`:
-
-- `indent`: the column of the row's first token (a key, or an item's `-`);
-- `key`: the key of a `key:` row (a plain word, checked here), None for an item (`- `);
-- `value`: what follows the `:` or the `- ` on the line, spaces and a lone comment cut
-  ("" for none); its YAML meaning is the tree builder's to tell;
-- `line`, `column`: 0-based, where libyaml's node mark puts that value (an empty value
-  just after the `:`).
-
-A list item that is a mapping (`- key: value`) gives two rows on one line: the item with
-no value, then its first key at the key's column. Two tokenizers make the same rows:
-`rows` with string methods (one file, where `re` is not loaded; a trim archive, whose
-lines repeat and are read once each), `batch_rows` with one regular expression over the
-whole text (a batch of checkpoints, where `re` is loaded anyway; None when a line is of
-another shape). Neither reads a line more than linearly. A line that is neither a key
-nor an item, or a key that is not a plain word of a string, raises `HandOver`: the
-library reads the text.
+"""The rows `plain_yaml` builds its tree from, one per line that holds more than a
+comment: `(indent, key, value, line, column)`, where `indent` is the column of the
+row's key or item dash, `key` None for an item, `value` what follows the `:` or `- `
+(spaces and a lone comment cut; "" for none), and `line`, `column` (0-based) where
+libyaml's node mark puts that value. `- key: value` gives two rows on one line: the
+item, then its first key. `rows` (string methods) and `batch_rows` (one regular
+expression; None for a line of another shape) make the same rows, neither reading a
+line more than linearly; a line that is neither a key nor an item raises `HandOver`.
 """
 
 from __future__ import annotations

@@ -22,12 +22,9 @@ floats, timestamps and other numbers, nesting past 100 levels. The library's rea
 the reference: `loaders` gives such a text to libyaml where speed matters and to
 ruamel.yaml's round trip where its words do (a broken text).
 
-From the same rows one tree builder gives the data, or with `marks` the positions where
-libyaml's node marks put them (`fast_yaml._node_position`: a key at its key, a scalar
-value at its value, an empty value just after the `:`, a collection at its key), or the
-first error of one broken shape it can tell exactly: a `key:` line indented under a
-line that ends with a quoted value (or between two indentations), in the round-trip
-reader's words, line and column.
+From the same rows one tree builder gives the data, or with `marks` libyaml's node
+marks, or the first error of one broken shape it can tell exactly: a `key:` line
+indented under a line that ends with a quoted value (or between two indentations).
 """
 
 from __future__ import annotations
@@ -47,9 +44,8 @@ _IN_SEQUENCE = f"{_FOUND} (while parsing a block collection)"
 
 def plain_data(text: str, batch: bool = False) -> tuple[Any, bool]:
     """(data, whether it is block-only: no flow list, no item that is a mapping, no list
-    at the top) of a text in the subset; HandOver when it is not; the round-trip
-    reader's YAMLProblem for the broken shape told here. `batch`: many files are read
-    (`re` is loaded): the regular-expression tokenizer first."""
+    at the top) of a text in the subset; HandOver when it is not; YAMLProblem for the
+    broken shape told here. `batch`: the regular-expression tokenizer first."""
     return plain_read(text, batch)[:2]
 
 

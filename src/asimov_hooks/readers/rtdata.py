@@ -1,11 +1,9 @@
 """The round-trip reading's data made plain: the values ruamel's safe loader gives.
 
-ruamel's round-trip reader wraps a scalar that carries an anchor or a tag in a type of
-its own, to write it back: `flag: &f true` is a `ScalarBoolean` (an int, so a schema's
-`type: boolean` would call it an integer), `!!str milestone:` is a `TaggedScalar` key
-(so the key `milestone` is not found). Every check reads plain values, so the
-containers are kept (their positions are what findings point at) and each scalar, key
-or value, becomes the plain Python value the safe loader builds.
+ruamel's round trip wraps a scalar with an anchor or a tag in a type of its own:
+`flag: &f true` is a `ScalarBoolean` (an int to a schema), `!!str milestone:` a
+`TaggedScalar` key (so `milestone` is not found). The containers are kept (findings
+point at their positions); each scalar, key or value, becomes the safe loader's value.
 """
 
 from __future__ import annotations

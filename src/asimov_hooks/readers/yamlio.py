@@ -1,14 +1,7 @@
-"""The one place ruamel.yaml is set up and its errors are put into words.
-
-Every YAML reader (validate, the config, trim, the trim archive, the merge driver)
-builds its parser with `make_yaml` and parses inside `reading(...)`, so every reader
-refuses duplicate keys alike and the same broken file gives the same `YAMLProblem`
-(rule, message, line, column) whichever reader met it. ruamel.yaml is imported only
-when a parser is built: the hook paths that read no YAML never pay for it.
-
-Tags are checked before any parser runs (`guards.check_tags`, through
-`document.guard`); the YAML version is ruamel's default, 1.2, for every reader (a
-`%YAML` directive in the file still wins).
+"""The one place ruamel.yaml is set up (`make_yaml`) and its errors are put into words
+(`with reading(text, kind):`), so the same broken file gives the same `YAMLProblem`
+whichever reader met it. ruamel.yaml is imported only when a parser is built. Every
+reader reads YAML 1.2 (a `%YAML` directive in the file still wins).
 """
 
 from __future__ import annotations
@@ -22,12 +15,8 @@ if TYPE_CHECKING:  # annotations only: typing costs start-up time
     from types import TracebackType
     from typing import Any
 
-# The parsers the project uses. Only the round-trip one keeps comments, quotes and
-# positions on the loaded data, and ruamel has it in pure Python only. The safe
-# loader's node marks are exact in pure Python (trim cuts by them); with
-# ruamel.yaml.clib installed, SAFE parses with libyaml, about a hundred times faster,
-# for data read only as data (the archive, which only grows). libyaml words its errors
-# differently, so a text SAFE refuses is read again by SAFE_PURE for the message.
+# The parsers (which reads what: docs/architecture.md, "Reading YAML"). libyaml words
+# its errors differently, so a text SAFE refuses is read again by SAFE_PURE.
 SAFE = "safe"
 SAFE_PURE = "safe-pure"
 ROUND_TRIP = "rt"
@@ -85,10 +74,9 @@ def _safe_constructor() -> Any:
 
 class reading:  # a statement, not a value: `with reading(text, kind):`
     """Parse inside this block: ruamel's warnings are silenced and anything a parse of
-    `text` raises (its own errors, and the ValueError, KeyError, TypeError,
-    OverflowError, RecursionError and AssertionError its constructors and scanner let
-    through) leaves as a YAMLProblem, worded by `problem_from`; where the round-trip
-    reader cannot place the comments of valid YAML, as `UnkeptComments`."""
+    `text` raises (its own errors, and what its constructors and scanner let through)
+    leaves as a YAMLProblem (`problem_from`), or `UnkeptComments` where the round trip
+    cannot place the comments of valid YAML."""
 
     def __init__(self, text: str, kind: str = ROUND_TRIP) -> None:
         self.text, self.kind = text, kind
@@ -161,11 +149,9 @@ def single(docs: list[Any]) -> Any:
 
 
 def load_all(text: str, kind: str) -> list[Any]:
-    """Every document of `text`, as plain data (SAFE or SAFE_PURE) or round-trip objects.
-
-    A text the libyaml parser refuses is read again by the pure one, whose words and
-    place are the reference every other reader gives (and which reads a few texts
-    libyaml does not: YAML 1.2 line breaks)."""
+    """Every document of `text`, as plain data (SAFE or SAFE_PURE) or round-trip objects;
+    a text libyaml refuses is read again by the pure parser, whose words are the
+    reference (and which reads YAML 1.2 line breaks)."""
     try:
         with reading(text, kind):
             return list(make_yaml(kind).load_all(text))
@@ -177,9 +163,7 @@ def load_all(text: str, kind: str) -> list[Any]:
 
 
 # what only ruamel's pure-Python scanner refuses, where libyaml and the YAML 1.2 spec read
-# the text: a tab separating tokens (`key:<TAB>value`, `block:<TAB>|`, a tab opening a
-# plain scalar's continuation line) and blank lines with spaces before a block scalar's
-# first line (the spec's examples 5.12, 7.12 and 8.8), a tab inside a `%YAML` directive
+# the text (docs/architecture.md, "Reading YAML")
 _PURE_SCANNER_ONLY = (
     "found character '\\t' that cannot start any token",
     "more indented follow up line than first in a block scalar",
@@ -189,9 +173,8 @@ _PURE_SCANNER_ONLY = (
 
 def libyaml_reading(text: str, problem: YAMLProblem) -> tuple[Any, Any] | None:
     """(composed node, data) as libyaml reads `text`, where the pure reader refused it with
-    `problem` for a reason of its scanner alone; None: the refusal stands (another
-    reason, libyaml refuses too, or no libyaml). The node marks are character offsets, so
-    positions and the trimmer's cuts hold as with the pure reader."""
+    `problem` for a reason of its scanner alone; None: the refusal stands. The node
+    marks are character offsets, so positions and the trimmer's cuts hold."""
     if problem.rule != "syntax" or not any(s in problem.message for s in _PURE_SCANNER_ONLY):
         return None
     if _PURE_SCANNER_ONLY[1] in problem.message and not _leading_blanks_fit(text):
@@ -200,14 +183,18 @@ def libyaml_reading(text: str, problem: YAMLProblem) -> tuple[Any, Any] | None:
         from ruamel.yaml.cyaml import CParser  # noqa: F401 - libyaml is there
     except ImportError:
         return None
-    yaml = make_yaml(SAFE)
     try:
-        with reading(text, SAFE):
-            node = single(list(yaml.compose_all(text)))
-            data = yaml.constructor.construct_document(node) if node is not None else None
+        return compose(text, SAFE)
     except YAMLProblem:
         return None
-    return node, data
+
+
+def compose(text: str, kind: str) -> tuple[Any, Any]:
+    """(composed node, data) of a one-document text, read by `kind` (SAFE or SAFE_PURE)."""
+    yaml = make_yaml(kind)
+    with reading(text, kind):
+        node = single(list(yaml.compose_all(text)))
+        return node, yaml.constructor.construct_document(node) if node is not None else None
 
 
 def _leading_blanks_fit(text: str) -> bool:
@@ -236,23 +223,30 @@ def unreadable_scalar(text: str, kind: str = ROUND_TRIP) -> tuple[int, int]:
         yaml = make_yaml(SAFE_PURE if kind == SAFE else kind)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            todo = [yaml.compose(text)]
-            seen: set[int] = set()
-            while todo:
-                node = todo.pop()
-                if node is None or id(node) in seen:  # aliases share nodes: visit each once
-                    continue
-                seen.add(id(node))
+            for node in nodes([yaml.compose(text)], in_order=True):
                 if isinstance(node, ScalarNode):
                     try:
                         yaml.constructor.construct_object(node, deep=True)
                     except Exception:
                         return node.start_mark.line + 1, node.start_mark.column + 1
-                    continue
-                children = []
-                for item in node.value:
-                    children.extend(item if isinstance(item, tuple) else (item,))
-                todo.extend(reversed(children))
     except Exception:
         pass
     return 1, 1
+
+
+def nodes(roots: list[Any], in_order: bool = False) -> Any:
+    """Each composed node under `roots` once (aliases share nodes), depth first, the
+    last child first unless `in_order`."""
+    todo = list(roots)
+    seen: set[int] = set()
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node
+        if isinstance(node.value, list):
+            children: list[Any] = []
+            for item in node.value:
+                children.extend(item if isinstance(item, tuple) else (item,))
+            todo.extend(reversed(children) if in_order else children)

@@ -176,10 +176,10 @@ def read_payload() -> "dict[str, Any]":
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise EventError(f"stdin is not UTF-8 (byte 0x{raw[exc.start]:02x})") from None
-    from ...readers.fastjson import loads_strict
+    from ...readers.fastjson import loads
 
     try:
-        payload = loads_strict(text)
+        payload = loads(text)
     except RecursionError:
         raise EventError("stdin JSON nests too deeply; not a hook event") from None
     except ValueError as exc:
