@@ -19,13 +19,6 @@ __all__ = ["Document", "YAMLProblem", "find_conflict_marker", "guard", "load_yam
 
 
 # ---------------------------------------------------------------- YAML
-def _load(text: str) -> Any:
-    """The round-trip reading of a one-document text (the reference for every reader)."""
-    from .yamlio import ROUND_TRIP, load_all, single
-
-    return single(load_all(text, ROUND_TRIP))
-
-
 def load_yaml_plain(text: str, limits: dict[str, int] | None = None) -> Any:
     """Plain Python data, for config files (no positions needed)."""
     lim = limits if limits is not None else default_limits()
@@ -176,25 +169,19 @@ class batch_reading:  # a statement: `with batch_reading():`
         _BATCH.pop()
 
 
-def _libyaml(text: str, problem: YAMLProblem) -> tuple[Any, Any]:
-    """libyaml's (node, data) for a text only the pure scanner refuses; else `problem`."""
-    from .yamlio import libyaml_reading
-
-    read = libyaml_reading(text, problem)
-    if read is None:
-        raise problem
-    return read
-
-
 def _rt_document(text: str, max_nodes: int, limits: dict[str, int] | None = None) -> Document:
     from .rtdata import plain_rt
+    from .yamlio import ROUND_TRIP, libyaml_reading, load_all, single
 
-    try:
-        root = plain_rt(_load(text))
+    try:  # the round trip: the reference for every reader
+        root = plain_rt(single(load_all(text, ROUND_TRIP)))
     except UnkeptComments:
         return _safe_document(text, max_nodes, limits)
-    except YAMLProblem as problem:
-        return _safe_document(text, max_nodes, limits, _libyaml(text, problem))
+    except YAMLProblem as problem:  # refused by the pure scanner alone: libyaml's reading?
+        read = libyaml_reading(text, problem)
+        if read is None:
+            raise
+        return _safe_document(text, max_nodes, limits, read)
     _count(root, max_nodes, limits)
 
     def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:
