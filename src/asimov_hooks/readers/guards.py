@@ -99,12 +99,10 @@ def check_depth(text: str, fmt: str, max_depth: int) -> None:
 
 
 def _yaml_depth_bound(text: str, enough: int = 0) -> int:
-    """An upper bound of the block depth `_yaml_depth` can find, from C-speed scans:
-    its indentation stack holds distinct indentations, and one line adds at most its
-    leading `- `/`? ` indicators. A long file (a warmup.yaml) is within the limit by this
-    bound and never pays the line-by-line scan. A bound up to `enough` is good enough:
-    the widest indentation bounds the number of distinct ones, and is found with a
-    few substring searches instead of a list of every line's indentation."""
+    """An upper bound of the block depth `_yaml_depth` can find, from C-speed scans (so a
+    long warmup.yaml never pays the line-by-line scan): its stack holds distinct
+    indentations, and a line adds at most its leading `- `/`? ` indicators. Up to
+    `enough`, the widest indentation (a few substring searches) bounds the distinct ones."""
     import re
 
     body = "\n" + text  # every line starts after a "\n" (re.M's `^` is slower)
@@ -281,10 +279,8 @@ def _quote_end(line: str, pos: int, quote: str) -> int:
 
 # ------------------------------------------------------------------ tags
 def check_tags(text: str) -> None:
-    """Raise InputProblem for the first node with a tag no reader resolves.
-
-    Costs a compose, so it runs only when the text has a `!` where a tag can start.
-    """
+    """Raise InputProblem for a node with a tag no reader resolves (a compose: only
+    when the text has a `!` where a tag can start)."""
     if "!" not in text:
         return
     import re

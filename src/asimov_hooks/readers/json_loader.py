@@ -131,9 +131,8 @@ _SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 def _lone_surrogate(text: str) -> int | None:
-    """Offset of the first escape of a surrogate that is not one half of a pair (a high
-    one followed at once by a low one), in JSON text that parsed; else None. Costs one
-    substring search in a text without such an escape."""
+    """Offset of the first escape of a surrogate that is not half of a pair (a high one
+    followed at once by a low one), in JSON text that parsed; else None."""
     if "\\ud" not in text and "\\uD" not in text:
         return None
     paired_low = -1
@@ -171,12 +170,9 @@ _SKIP: list[Any] = []  # the C scanner, built on first use
 
 
 def json_find(text: str, path: Path_, on_key: bool = False) -> tuple[int, int]:
-    """Line and column of `path` in valid JSON `text`: its key, or its value.
-
-    Walks only along the path and lets the json module's C scanner step over every
-    other value, so finding one node costs a fraction of mapping them all. Where the
-    path leaves the document, the deepest node it reached is given.
-    """
+    """Line and column of `path` in valid JSON `text` (its key, or its value; the deepest
+    node it reached where it leaves the document), walking only along the path: the C
+    scanner steps over every other value."""
     from json.decoder import scanstring
 
     if not _SKIP:

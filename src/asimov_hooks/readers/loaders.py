@@ -126,13 +126,6 @@ def _focused(text: str) -> str | None:
     return "\n" * keep + "\n".join(lines[keep:])
 
 
-def _fast_loader_class() -> Any:
-    """What `Checker.warm_up` imports before workers fork."""
-    from .fast_yaml import _fast_loader_class as loader_class
-
-    return loader_class()
-
-
 def load_yaml(
     text: str,
     max_nodes: int = 100_000,

@@ -106,10 +106,10 @@ def stop_line(text: str) -> int:
 
 
 # ---------------------------------------------------------------- the tree builder
-# With `marks` each call also gives the node of what it read, with libyaml's start mark
-# (0-based line, column): [mark, "scalar"], [mark, "map", {key: (key mark, node)}],
-# [mark, "seq", [nodes]]. `strays`: tell the broken shape above (not inside items that
-# are mappings, not under a list at the top: told there by the library).
+# With `marks` each call also gives its node, with libyaml's start mark (0-based line,
+# column): [mark, "scalar"], [mark, "map", {key: (key mark, node)}], [mark, "seq",
+# [nodes]]. `strays`: tell the broken shape above (not in items that are mappings, nor
+# under a list at the top: the library tells it there).
 _FLOW: list[bool] = []  # something other than block mappings and lists was read
 
 

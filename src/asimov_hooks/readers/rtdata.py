@@ -89,9 +89,7 @@ def _rekey(mapping: Any) -> None:
             raise mapping_key(places.get(key))
         new = plain_scalar(key) if not isinstance(key, (dict, list)) else key
         if new in plain:
-            where = places.get(key)
-            line, col = (where[0] + 1, where[1] + 1) if where else (0, 0)
-            raise YAMLProblem("duplicate-key", f"duplicate key {new!r}", line, col)
+            raise YAMLProblem("duplicate-key", f"duplicate key {new!r}", *_place(places.get(key)))
         plain[new] = value
         if key in places:
             moved[new] = places[key]
@@ -114,12 +112,15 @@ def _is_mapping(key: Any) -> bool:
     return isinstance(key, Mapping)
 
 
+def _place(where: Any) -> tuple[int, int]:
+    return (where[0] + 1, where[1] + 1) if where else (0, 0)
+
+
 def mapping_key(where: Any) -> YAMLProblem:
     """The safe loader's refusal of a mapping as a key, placed at the key."""
     from .yamlio import MAPPING_KEY
 
-    line, col = (where[0] + 1, where[1] + 1) if where else (0, 0)
-    return YAMLProblem("syntax", MAPPING_KEY, line, col)
+    return YAMLProblem("syntax", MAPPING_KEY, *_place(where))
 
 
 def refuse_mapping_keys(root: Any) -> None:

@@ -54,13 +54,9 @@ _SAFE_CONSTRUCTOR: list[Any] = []
 
 
 def _safe_constructor() -> Any:
-    """ruamel's safe constructor, reading a plain `=` as the string it is.
-
-    ruamel's resolver still tags a plain `=` as YAML 1.1's `!!value`, which its safe
-    constructor refuses and its round trip keeps as a tagged `=`. Under YAML 1.2 (every
-    reader's version) it is the string "=", as validate reads it; without this, the
-    trimmer and the archive would refuse a checkpoint validate accepts. A subclass, so
-    ruamel's own class is left as it is."""
+    """ruamel's safe constructor (a subclass), reading a plain `=` as the string it is in
+    YAML 1.2: ruamel's resolver tags it YAML 1.1's `!!value`, which its safe constructor
+    refuses, so the trimmer and the archive would refuse what validate accepts."""
     if not _SAFE_CONSTRUCTOR:
         from ruamel.yaml.constructor import SafeConstructor
 
