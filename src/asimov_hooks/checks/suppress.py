@@ -89,22 +89,16 @@ def _in_scalars(text: str) -> Callable[[int, int], bool]:
     in a block scalar (`|`, `>`) or a quoted string is text, not a comment. Spans come
     from the pure parser's node marks; a text it cannot read has none (every `#` at
     the start of a word then counts, as before)."""
-    from ..readers.yamlio import SAFE_PURE, make_yaml, reading
+    from ..readers.yamlio import SAFE_PURE, make_yaml, nodes, reading
 
     spans: list[tuple[tuple[int, int], tuple[int, int]]] = []
     try:
         with reading(text, SAFE_PURE):
-            todo = [make_yaml(SAFE_PURE).compose(text)]
-        seen: set[int] = set()
-        while todo:
-            node = todo.pop()
-            if node is None or id(node) in seen:
-                continue
-            seen.add(id(node))
+            root = make_yaml(SAFE_PURE).compose(text)
+        for node in nodes([root]):  # a collection's value is a list: its children follow
             if isinstance(node.value, list):
-                for item in node.value:
-                    todo.extend(item if isinstance(item, tuple) else (item,))
-            elif node.start_mark.line != node.end_mark.line and getattr(node, "style", None):
+                continue
+            if node.start_mark.line != node.end_mark.line and getattr(node, "style", None):
                 start, end = node.start_mark, node.end_mark
                 # a block scalar's text starts below its indicator (`key: | # comment`)
                 first = (

@@ -1,10 +1,7 @@
-"""Reading text as data: YAML/JSON with positions (`loaders`) and the rule packs' fast
-JSON reader (`fastjson`); a file's bytes become text in `fs.textio`.
-
-Here, for all of them: `key_text`, an object key as JSON Schema sees it (always a string,
-the key's YAML text), which the readers give as they make data plain and the schema
-evaluator gives for data handed to it, so both, and every message naming a key, spell a
-key alike."""
+"""Reading text as data: YAML/JSON with positions (`loaders`, `json_loader`) and the
+rule packs' fast JSON reader (`fastjson`); a file's bytes become text in `fs.textio`.
+Here: `key_text`, which the readers and the schema evaluator both use, so every message
+spells a key alike."""
 
 import sys
 

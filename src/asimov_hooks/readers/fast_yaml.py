@@ -74,11 +74,10 @@ def _fast_loader_class() -> Any:
     return _FAST_LOADER[0]
 
 
-# %YAML directives and tags change what a document means, the two scanners disagree on
-# which characters an anchor name may hold; NEL and the Unicode line and
-# paragraph separators are line breaks to libyaml (YAML 1.1) but not to YAML 1.2, and
-# the two scanners disagree on where a tab or a stray byte-order mark may stand and on
-# what may follow a block scalar indicator
+# what the round trip reads: %YAML directives and tags change what a document means;
+# libyaml and the pure scanner disagree on anchor names, on NEL and the Unicode line and
+# paragraph separators (line breaks to YAML 1.1 only), on tabs, a stray byte-order mark
+# and what may follow a block scalar indicator
 _PATTERNS: list[Any] = []  # compiled on first use: `re` is not loaded by the plain reader
 _HAND_OVER_CHARS = "\t\x85\u2028\u2029\ufeff"
 
@@ -156,14 +155,10 @@ class _HandOver(Exception):
 
 
 def _build(loader: Any, root: Any) -> Any:
-    """Plain data from the composed nodes, as SafeConstructor builds it.
-
-    The fast path never sees anchors or tags, so every node is built once; the common
-    tags are built here, other scalars by SafeConstructor itself. Anything else (a
-    merge key, a complex key, a duplicate key, nesting past _FAST_MAX_DEPTH) goes to the
-    round-trip loader, whose answer is the reference. Without anchors nothing expands:
-    the node count is bounded by the byte cap, so a long file is read here too.
-    """
+    """Plain data from the composed nodes, as SafeConstructor builds it: the common tags
+    here, other scalars by SafeConstructor; a merge key, a complex or duplicate key or
+    nesting past _FAST_MAX_DEPTH goes to the round trip (_HandOver). The fast path sees
+    no anchors, so nothing expands and every node is built once."""
     tags = _TAGS
     str_tag, seq_tag, map_tag = tags[_STR], tags[_SEQ], tags[_MAP]
     int_tag, bool_tag, null_tag = tags[_INT], tags[_BOOL], tags[_NULL]
@@ -204,10 +199,9 @@ def _build(loader: Any, root: Any) -> Any:
 def _node_position(
     root: Any, path: Path_, on_key: bool, index: dict[int, Any] | None = None
 ) -> tuple[int, int]:
-    """Where `path` sits, read off the composed node tree (as the round-trip loader puts it).
-    `index`, kept by the caller for one tree, holds each mapping's keys once a path went
-    through it: a file's thousands of findings (an unknown key each) cost one pass over
-    its keys, not one per finding."""
+    """Where `path` sits in the composed node tree (as the round-trip loader puts it).
+    `index` (one per tree) keeps each mapping's keys once a path went through it: a
+    file's thousands of findings cost one pass over its keys, not one each."""
     if root is None:
         return 1, 1
     node, mark = root, root.start_mark

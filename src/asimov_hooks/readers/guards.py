@@ -99,12 +99,10 @@ def check_depth(text: str, fmt: str, max_depth: int) -> None:
 
 
 def _yaml_depth_bound(text: str, enough: int = 0) -> int:
-    """An upper bound of the block depth `_yaml_depth` can find, from C-speed scans:
-    its indentation stack holds distinct indentations, and one line adds at most its
-    leading `- `/`? ` indicators. A long file (a warmup.yaml) is within the limit by this
-    bound and never pays the line-by-line scan. A bound up to `enough` is good enough:
-    the widest indentation bounds the number of distinct ones, and is found with a
-    few substring searches instead of a list of every line's indentation."""
+    """An upper bound of the block depth `_yaml_depth` can find, from C-speed scans (so a
+    long warmup.yaml never pays the line-by-line scan): its stack holds distinct
+    indentations, and a line adds at most its leading `- `/`? ` indicators. Up to
+    `enough`, the widest indentation (a few substring searches) bounds the distinct ones."""
     import re
 
     body = "\n" + text  # every line starts after a "\n" (re.M's `^` is slower)
@@ -144,10 +142,14 @@ def _json_max_depth(brackets: str) -> int:
     return deepest
 
 
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of `offset` in `text`."""
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
 def _too_deep(text: str, offset: int, max_depth: int) -> InputProblem:
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return InputProblem(f"nested more than {max_depth} levels deep; not parsed", line, col)
+    message = f"nested more than {max_depth} levels deep; not parsed"
+    return InputProblem(message, *line_col(text, offset))
 
 
 # a string (also one left open), written so the engine does not try each character
@@ -277,10 +279,8 @@ def _quote_end(line: str, pos: int, quote: str) -> int:
 
 # ------------------------------------------------------------------ tags
 def check_tags(text: str) -> None:
-    """Raise InputProblem for the first node with a tag no reader resolves.
-
-    Costs a compose, so it runs only when the text has a `!` where a tag can start.
-    """
+    """Raise InputProblem for a node with a tag no reader resolves (a compose: only
+    when the text has a `!` where a tag can start)."""
     if "!" not in text:
         return
     import re
@@ -288,20 +288,14 @@ def check_tags(text: str) -> None:
     if not re.search(r"(?:^|[\s\[{,])!", text):
         return
     from .problem import YAMLProblem
-    from .yamlio import SAFE_PURE, make_yaml, reading
+    from .yamlio import SAFE_PURE, make_yaml, nodes, reading
 
     try:
         with reading(text, SAFE_PURE):
-            nodes = list(make_yaml(SAFE_PURE).compose_all(text))
+            roots = list(make_yaml(SAFE_PURE).compose_all(text))
     except YAMLProblem:
         return  # the reader's own parse reports it
-    seen: set[int] = set()
-    todo = [n for n in nodes if n is not None]
-    while todo:
-        node = todo.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+    for node in nodes(roots):
         tag = str(getattr(node.tag, "value", node.tag) or "")
         if tag not in STANDARD_TAGS and tag != "tag:yaml.org,2002:value":
             shown = tag.replace("tag:yaml.org,2002:", "!!")
@@ -312,9 +306,6 @@ def check_tags(text: str) -> None:
                 mark.line + 1,
                 mark.column + 1,
             )
-        if isinstance(node.value, list):
-            for item in node.value:
-                todo.extend(item if isinstance(item, tuple) else (item,))
 
 
 # ------------------------------------------------------------------ aliases

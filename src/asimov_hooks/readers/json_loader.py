@@ -12,6 +12,7 @@ import json
 import re
 
 from .document import Document, Path_, YAMLProblem, guard
+from .guards import line_col as _position
 from .json_spans import WS, locator, spans
 
 TYPE_CHECKING = False
@@ -23,11 +24,8 @@ _INFINITIES = (float("inf"), float("-inf"))
 
 
 class DuplicateKey(Exception):
-    """A JSON object repeats a key: the file means different things to different tools."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
+    """A JSON object repeats a key (`args[0]`): the file means different things to
+    different tools."""
 
 
 def reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -112,8 +110,9 @@ def parse(
         detail = str(exc).split(";")[0]  # drop Python's advice on sys.set_int_max_str_digits
         raise YAMLProblem("syntax", f"invalid JSON: {detail}", line, col) from None
     except DuplicateKey as dup:
-        line, col = _duplicate_position(text, dup.key)
-        raise YAMLProblem("duplicate-key", f"duplicate key {dup.key!r}", line, col) from None
+        key = dup.args[0]
+        line, col = _duplicate_position(text, key)
+        raise YAMLProblem("duplicate-key", f"duplicate key {key!r}", line, col) from None
     except RecursionError:
         raise YAMLProblem("syntax", "invalid JSON: nesting too deep") from None
     lone = _lone_surrogate(text)
@@ -132,9 +131,8 @@ _SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 def _lone_surrogate(text: str) -> int | None:
-    """Offset of the first escape of a surrogate that is not one half of a pair (a high
-    one followed at once by a low one), in JSON text that parsed; else None. Costs one
-    substring search in a text without such an escape."""
+    """Offset of the first escape of a surrogate that is not half of a pair (a high one
+    followed at once by a low one), in JSON text that parsed; else None."""
     if "\\ud" not in text and "\\uD" not in text:
         return None
     paired_low = -1
@@ -156,10 +154,6 @@ def _lone_surrogate(text: str) -> int | None:
     return None
 
 
-def _position(text: str, offset: int) -> tuple[int, int]:
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
 def _duplicate_position(text: str, key: str) -> tuple[int, int]:
     """Line and column of the first repeat of `key` in `text` (valid JSON up to there:
     json.loads stops at the first object that repeats a key)."""
@@ -176,12 +170,9 @@ _SKIP: list[Any] = []  # the C scanner, built on first use
 
 
 def json_find(text: str, path: Path_, on_key: bool = False) -> tuple[int, int]:
-    """Line and column of `path` in valid JSON `text`: its key, or its value.
-
-    Walks only along the path and lets the json module's C scanner step over every
-    other value, so finding one node costs a fraction of mapping them all. Where the
-    path leaves the document, the deepest node it reached is given.
-    """
+    """Line and column of `path` in valid JSON `text` (its key, or its value; the deepest
+    node it reached where it leaves the document), walking only along the path: the C
+    scanner steps over every other value."""
     from json.decoder import scanstring
 
     if not _SKIP:

@@ -1,8 +1,6 @@
-"""Where each value of a JSON text sits: one scanner for every reader.
-
-The merge driver renders merged files from these spans (keeping each side's own
-formatting) and the JSON loader points a duplicate key, and a file's many findings
-(`locator`), out with them.
+"""Where each value of a JSON text sits: one scanner for the merge driver's renderer
+(each side keeps its formatting), the agent settings editor and the JSON loader's
+positions (a duplicate key, a file's many findings).
 """
 
 from __future__ import annotations
@@ -87,11 +85,9 @@ _FIND_FIRST = 8  # findings placed by walking their own path before the text is 
 
 def locator(text: str, find: Callable[[str, Any, bool], tuple[int, int]]) -> Any:
     """A `Document.locate` for valid JSON `text`: its first calls walk along their path
-    alone (`find`, json_loader.json_find: a few findings in a file map none of it, and
-    most files have a few); from the next one the span tree of the whole text and where
-    each line starts are worked out once, so that a file with thousands of findings (an
-    unknown key each) costs a few passes over its text, not one per finding. Both give
-    the same place: a path's key or value, or the deepest node it reached."""
+    alone (`find`: most files have a few findings); from the next one the span tree and
+    the line starts are worked out once, so thousands of findings cost a few passes
+    over the text, not one each. Both give the same place."""
     state: list[Any] = [0]
 
     def locate(path: Any, on_key: bool = False) -> tuple[int, int]:

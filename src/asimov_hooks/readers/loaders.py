@@ -19,37 +19,18 @@ __all__ = ["Document", "YAMLProblem", "find_conflict_marker", "guard", "load_yam
 
 
 # ---------------------------------------------------------------- YAML
-def _load(text: str) -> Any:
-    """The round-trip reading of a one-document text (the reference for every reader)."""
-    from .yamlio import ROUND_TRIP, load_all, single
-
-    return single(load_all(text, ROUND_TRIP))
-
-
 def load_yaml_plain(text: str, limits: dict[str, int] | None = None) -> Any:
     """Plain Python data, for config files (no positions needed)."""
     lim = limits if limits is not None else default_limits()
     guard(text, "yaml", lim)
-    from .rtdata import plain_rt
-
-    try:
-        root = plain_rt(_load(text))
-    except UnkeptComments:  # valid YAML whose comments the round trip cannot place
-        from .yamlio import SAFE_PURE, load_all, single
-
-        root = single(load_all(text, SAFE_PURE))
-    except YAMLProblem as problem:  # refused by the pure scanner alone: libyaml's reading
-        root = _libyaml(text, problem)[1]
-    _check_aliases(root, lim)
-    return to_plain(root, max_nodes=lim["max-alias-nodes"])
+    max_nodes = lim["max-alias-nodes"]
+    return to_plain(_rt_document(text, max_nodes, lim).data, max_nodes=max_nodes)
 
 
 def load_data(text: str) -> tuple[Any, bool]:
     """(plain data, whether it may hold aliases) of a one-document text, as the safe
-    loader reads it: the plain subset without a library (`plain_yaml`), else libyaml's
-    node-based fast path when it can (linear, no round trip): for data only read as
-    data (the trim archive). Neither reads anchors, so their data shares nothing; the
-    alias check of the rest and the guards are the caller's."""
+    loader reads it, for data only read as data (the trim archive): the plain reader,
+    else libyaml's fast path, else the safe loader. The guards are the caller's."""
     try:
         return _plain(text, len(text) > _NO_GC_FROM)[0], False
     except (HandOver, YAMLProblem):
@@ -138,13 +119,6 @@ def _focused(text: str) -> str | None:
     return "\n" * keep + "\n".join(lines[keep:])
 
 
-def _fast_loader_class() -> Any:
-    """What `Checker.warm_up` imports before workers fork."""
-    from .fast_yaml import _fast_loader_class as loader_class
-
-    return loader_class()
-
-
 def load_yaml(
     text: str,
     max_nodes: int = 100_000,
@@ -195,25 +169,19 @@ class batch_reading:  # a statement: `with batch_reading():`
         _BATCH.pop()
 
 
-def _libyaml(text: str, problem: YAMLProblem) -> tuple[Any, Any]:
-    """libyaml's (node, data) for a text only the pure scanner refuses; else `problem`."""
-    from .yamlio import libyaml_reading
-
-    read = libyaml_reading(text, problem)
-    if read is None:
-        raise problem
-    return read
-
-
 def _rt_document(text: str, max_nodes: int, limits: dict[str, int] | None = None) -> Document:
     from .rtdata import plain_rt
+    from .yamlio import ROUND_TRIP, libyaml_reading, load_all, single
 
-    try:
-        root = plain_rt(_load(text))
+    try:  # the round trip: the reference for every reader
+        root = plain_rt(single(load_all(text, ROUND_TRIP)))
     except UnkeptComments:
         return _safe_document(text, max_nodes, limits)
-    except YAMLProblem as problem:
-        return _safe_document(text, max_nodes, limits, _libyaml(text, problem))
+    except YAMLProblem as problem:  # refused by the pure scanner alone: libyaml's reading?
+        read = libyaml_reading(text, problem)
+        if read is None:
+            raise
+        return _safe_document(text, max_nodes, limits, read)
     _count(root, max_nodes, limits)
 
     def locate(path: Path_, on_key: bool = False) -> tuple[int, int]:

@@ -112,13 +112,10 @@ def _parts(line: str, number: int) -> tuple:
     return (row,) if item is None else (item, row)
 
 
-# per line: indentation, then a key and its colon (maybe after an item's dash: `- key:`)
-# or an item's dash, then spaces and a value (a quoted scalar without escapes or inner
-# quotes, or a plain one without `:` or `#`, neither ending in a space) and nothing but
-# spaces; or a comment; or nothing. One match per line, or a line is of another shape.
-# Written so that each character can be matched one way only (Python 3.10's `re` has
-# no possessive quantifiers): a run of spaces ends where a character that may follow
-# it starts, so no line is read more than linearly.
+# per line: indentation, a key and its colon (maybe after an item's dash) or an item's
+# dash, then a value (quoted without escapes, or plain without `:` or `#`); or a comment;
+# or nothing. Each character can be matched one way only (Python 3.10's `re` has no
+# possessive quantifiers), so no line is read more than linearly.
 _CTRL = r"\x00-\x1f\x7f"
 _VALUE = (
     rf"(\"[^\"\\{_CTRL}]*\"|'[^'{_CTRL}]*'"

@@ -44,9 +44,8 @@ _IN_SEQUENCE = f"{_FOUND} (while parsing a block collection)"
 
 def plain_data(text: str, batch: bool = False) -> tuple[Any, bool]:
     """(data, whether it is block-only: no flow list, no item that is a mapping, no list
-    at the top) of a text in the subset; HandOver when it is not; the round-trip
-    reader's YAMLProblem for the broken shape told here. `batch`: many files are read
-    (`re` is loaded): the regular-expression tokenizer first."""
+    at the top) of a text in the subset; HandOver when it is not; YAMLProblem for the
+    broken shape told here. `batch`: the regular-expression tokenizer first."""
     return plain_read(text, batch)[:2]
 
 
@@ -107,10 +106,10 @@ def stop_line(text: str) -> int:
 
 
 # ---------------------------------------------------------------- the tree builder
-# With `marks` each call also gives the node of what it read, with libyaml's start mark
-# (0-based line, column): [mark, "scalar"], [mark, "map", {key: (key mark, node)}],
-# [mark, "seq", [nodes]]. `strays`: tell the broken shape above (not inside items that
-# are mappings, not under a list at the top: told there by the library).
+# With `marks` each call also gives its node, with libyaml's start mark (0-based line,
+# column): [mark, "scalar"], [mark, "map", {key: (key mark, node)}], [mark, "seq",
+# [nodes]]. `strays`: tell the broken shape above (not in items that are mappings, nor
+# under a list at the top: the library tells it there).
 _FLOW: list[bool] = []  # something other than block mappings and lists was read
 
 

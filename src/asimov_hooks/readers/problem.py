@@ -21,9 +21,8 @@ class YAMLProblem(Exception):
 
 
 class UnkeptComments(YAMLProblem):
-    """Valid YAML whose comments ruamel's round-trip reader cannot place (it raises
-    "overlap in comment" on some comment blocks): readers of data fall back to the
-    plain reading; a writer that needs the round trip (the merge driver) refuses."""
+    """Valid YAML whose comments ruamel's round-trip reader cannot place ("overlap in
+    comment"): readers fall back to the safe reading; the merge driver refuses."""
 
     def __init__(self, line: int = 0, col: int = 0) -> None:
         super().__init__(

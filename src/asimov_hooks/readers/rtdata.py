@@ -1,11 +1,9 @@
 """The round-trip reading's data made plain: the values ruamel's safe loader gives.
 
-ruamel's round-trip reader wraps a scalar that carries an anchor or a tag in a type of
-its own, to write it back: `flag: &f true` is a `ScalarBoolean` (an int, so a schema's
-`type: boolean` would call it an integer), `!!str milestone:` is a `TaggedScalar` key
-(so the key `milestone` is not found). Every check reads plain values, so the
-containers are kept (their positions are what findings point at) and each scalar, key
-or value, becomes the plain Python value the safe loader builds.
+ruamel's round trip wraps a scalar with an anchor or a tag in a type of its own:
+`flag: &f true` is a `ScalarBoolean` (an int to a schema), `!!str milestone:` a
+`TaggedScalar` key (so `milestone` is not found). The containers are kept (findings
+point at their positions); each scalar, key or value, becomes the safe loader's value.
 """
 
 from __future__ import annotations
@@ -91,9 +89,7 @@ def _rekey(mapping: Any) -> None:
             raise mapping_key(places.get(key))
         new = plain_scalar(key) if not isinstance(key, (dict, list)) else key
         if new in plain:
-            where = places.get(key)
-            line, col = (where[0] + 1, where[1] + 1) if where else (0, 0)
-            raise YAMLProblem("duplicate-key", f"duplicate key {new!r}", line, col)
+            raise YAMLProblem("duplicate-key", f"duplicate key {new!r}", *_place(places.get(key)))
         plain[new] = value
         if key in places:
             moved[new] = places[key]
@@ -116,12 +112,15 @@ def _is_mapping(key: Any) -> bool:
     return isinstance(key, Mapping)
 
 
+def _place(where: Any) -> tuple[int, int]:
+    return (where[0] + 1, where[1] + 1) if where else (0, 0)
+
+
 def mapping_key(where: Any) -> YAMLProblem:
     """The safe loader's refusal of a mapping as a key, placed at the key."""
     from .yamlio import MAPPING_KEY
 
-    line, col = (where[0] + 1, where[1] + 1) if where else (0, 0)
-    return YAMLProblem("syntax", MAPPING_KEY, line, col)
+    return YAMLProblem("syntax", MAPPING_KEY, *_place(where))
 
 
 def refuse_mapping_keys(root: Any) -> None:

@@ -54,13 +54,9 @@ _SAFE_CONSTRUCTOR: list[Any] = []
 
 
 def _safe_constructor() -> Any:
-    """ruamel's safe constructor, reading a plain `=` as the string it is.
-
-    ruamel's resolver still tags a plain `=` as YAML 1.1's `!!value`, which its safe
-    constructor refuses and its round trip keeps as a tagged `=`. Under YAML 1.2 (every
-    reader's version) it is the string "=", as validate reads it; without this, the
-    trimmer and the archive would refuse a checkpoint validate accepts. A subclass, so
-    ruamel's own class is left as it is."""
+    """ruamel's safe constructor (a subclass), reading a plain `=` as the string it is in
+    YAML 1.2: ruamel's resolver tags it YAML 1.1's `!!value`, which its safe constructor
+    refuses, so the trimmer and the archive would refuse what validate accepts."""
     if not _SAFE_CONSTRUCTOR:
         from ruamel.yaml.constructor import SafeConstructor
 
@@ -74,10 +70,9 @@ def _safe_constructor() -> Any:
 
 class reading:  # a statement, not a value: `with reading(text, kind):`
     """Parse inside this block: ruamel's warnings are silenced and anything a parse of
-    `text` raises (its own errors, and the ValueError, KeyError, TypeError,
-    OverflowError, RecursionError and AssertionError its constructors and scanner let
-    through) leaves as a YAMLProblem, worded by `problem_from`; where the round-trip
-    reader cannot place the comments of valid YAML, as `UnkeptComments`."""
+    `text` raises (its own errors, and what its constructors and scanner let through)
+    leaves as a YAMLProblem (`problem_from`), or `UnkeptComments` where the round trip
+    cannot place the comments of valid YAML."""
 
     def __init__(self, text: str, kind: str = ROUND_TRIP) -> None:
         self.text, self.kind = text, kind
@@ -150,11 +145,9 @@ def single(docs: list[Any]) -> Any:
 
 
 def load_all(text: str, kind: str) -> list[Any]:
-    """Every document of `text`, as plain data (SAFE or SAFE_PURE) or round-trip objects.
-
-    A text the libyaml parser refuses is read again by the pure one, whose words and
-    place are the reference every other reader gives (and which reads a few texts
-    libyaml does not: YAML 1.2 line breaks)."""
+    """Every document of `text`, as plain data (SAFE or SAFE_PURE) or round-trip objects;
+    a text libyaml refuses is read again by the pure parser, whose words are the
+    reference (and which reads YAML 1.2 line breaks)."""
     try:
         with reading(text, kind):
             return list(make_yaml(kind).load_all(text))
@@ -166,9 +159,7 @@ def load_all(text: str, kind: str) -> list[Any]:
 
 
 # what only ruamel's pure-Python scanner refuses, where libyaml and the YAML 1.2 spec read
-# the text: a tab separating tokens (`key:<TAB>value`, `block:<TAB>|`, a tab opening a
-# plain scalar's continuation line) and blank lines with spaces before a block scalar's
-# first line (the spec's examples 5.12, 7.12 and 8.8), a tab inside a `%YAML` directive
+# the text (docs/architecture.md, "Reading YAML")
 _PURE_SCANNER_ONLY = (
     "found character '\\t' that cannot start any token",
     "more indented follow up line than first in a block scalar",
@@ -178,9 +169,8 @@ _PURE_SCANNER_ONLY = (
 
 def libyaml_reading(text: str, problem: YAMLProblem) -> tuple[Any, Any] | None:
     """(composed node, data) as libyaml reads `text`, where the pure reader refused it with
-    `problem` for a reason of its scanner alone; None: the refusal stands (another
-    reason, libyaml refuses too, or no libyaml). The node marks are character offsets, so
-    positions and the trimmer's cuts hold as with the pure reader."""
+    `problem` for a reason of its scanner alone; None: the refusal stands. The node
+    marks are character offsets, so positions and the trimmer's cuts hold."""
     if problem.rule != "syntax" or not any(s in problem.message for s in _PURE_SCANNER_ONLY):
         return None
     if _PURE_SCANNER_ONLY[1] in problem.message and not _leading_blanks_fit(text):
@@ -229,23 +219,30 @@ def unreadable_scalar(text: str, kind: str = ROUND_TRIP) -> tuple[int, int]:
         yaml = make_yaml(SAFE_PURE if kind == SAFE else kind)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            todo = [yaml.compose(text)]
-            seen: set[int] = set()
-            while todo:
-                node = todo.pop()
-                if node is None or id(node) in seen:  # aliases share nodes: visit each once
-                    continue
-                seen.add(id(node))
+            for node in nodes([yaml.compose(text)], in_order=True):
                 if isinstance(node, ScalarNode):
                     try:
                         yaml.constructor.construct_object(node, deep=True)
                     except Exception:
                         return node.start_mark.line + 1, node.start_mark.column + 1
-                    continue
-                children = []
-                for item in node.value:
-                    children.extend(item if isinstance(item, tuple) else (item,))
-                todo.extend(reversed(children))
     except Exception:
         pass
     return 1, 1
+
+
+def nodes(roots: list[Any], in_order: bool = False) -> Any:
+    """Each composed node under `roots` once (aliases share nodes), depth first, the
+    last child first unless `in_order`."""
+    todo = list(roots)
+    seen: set[int] = set()
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node
+        if isinstance(node.value, list):
+            children: list[Any] = []
+            for item in node.value:
+                children.extend(item if isinstance(item, tuple) else (item,))
+            todo.extend(reversed(children) if in_order else children)

@@ -382,11 +382,11 @@ class Checker:
         if not kinds:
             return
         from ..checks.schema import evaluator
-        from ..readers import loaders
+        from ..readers import fast_yaml, loaders  # noqa: F401 - loaded before the fork
 
         # what the plain reader hands over, in a batch (loaders.batch_reading); PyYAML's
         # event stream, for a text past its size there, is loaded by a worker that meets one
-        loaders._fast_loader_class()
+        fast_yaml._fast_loader_class()
         for rid in DATA_CHECKS:
             checks.check(rid)
         for kind in kinds:

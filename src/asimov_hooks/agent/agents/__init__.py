@@ -56,6 +56,11 @@ An adapter module provides:
 
 - `NAME` (its name) and `USAGE` (one line: the events it handles), used in --help.
 
+- `EXIT_FAILED`: the exit status the agent reads as "this hook failed, go on" (never
+  one that refuses the tool call), used with one line on stderr when the event
+  cannot be handled (stdin that is not its hook event, a missing field, a broken
+  config): 1 for most agents, 0 where every non-zero status denies (Copilot CLI).
+
 - Optionally `stands_aside(payload: dict) -> bool`: True for an event another agent
   sent through this agent's settings file (Cursor runs Claude Code's hooks), which
   that agent's own hooks answer: nothing is said, exit 0.

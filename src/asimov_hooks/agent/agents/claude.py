@@ -67,6 +67,9 @@ USAGE = (
     "Claude Code: PreToolUse, PostToolUse (Write, Edit, MultiEdit, Bash), SessionStart, Stop, "
     "UserPromptSubmit, PreCompact"
 )
+# a failed hook that does not stop the agent: any exit but 0 and 2 is a "non-blocking
+# error" (stderr shown to the user, the tool call goes on); 2 would block it
+EXIT_FAILED = 1
 PROJECT_ENV = "CLAUDE_PROJECT_DIR"
 FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
 SHELL_TOOL = "Bash"

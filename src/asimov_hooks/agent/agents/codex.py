@@ -61,6 +61,9 @@ USAGE = (
     "Codex CLI: PreToolUse, PostToolUse (apply_patch; Bash, with apply_patch heredocs), "
     "SessionStart, Stop, UserPromptSubmit, PreCompact"
 )
+# a failed hook that does not stop the agent: an exit other than 0 and 2 is a failed
+# run, not a block (exit 2 with a reason on stderr blocks)
+EXIT_FAILED = 1
 PATCH_TOOL = "apply_patch"
 # shell-like tools reach the hooks as "Bash" with `tool_input.command`; older names too
 SHELL_TOOLS = frozenset({"Bash", "exec_command", "shell", "local_shell", "shell_command"})

@@ -68,6 +68,9 @@ USAGE = (
     "GitHub Copilot CLI: preToolUse, postToolUse (create, edit, bash), agentStop, "
     "userPromptSubmitted, sessionStart, preCompact"
 )
+# a failed hook that does not stop the agent: 0. A command preToolUse hook fails
+# closed: any non-zero exit (a crash, exit 1 or 2) denies the tool call
+EXIT_FAILED = 0
 FILE_TOOLS = frozenset({"create", "edit"})
 SHELL_TOOL = "bash"
 KINDS = {

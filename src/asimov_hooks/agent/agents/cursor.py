@@ -78,6 +78,9 @@ USAGE = (
     "Cursor: preToolUse, postToolUse (Write, StrReplace, Shell), afterFileEdit, stop, "
     "beforeSubmitPrompt, sessionStart"
 )
+# a failed hook that does not stop the agent: an exit other than 0 and 2 fails open
+# (exit 0 with output that is not JSON would block a permission hook; 2 denies)
+EXIT_FAILED = 1
 KINDS = {
     "preToolUse": PRE_WRITE,
     "postToolUse": POST_WRITE,

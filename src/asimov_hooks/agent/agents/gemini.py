@@ -59,6 +59,9 @@ USAGE = (
     "Gemini CLI: BeforeTool, AfterTool (write_file, replace, run_shell_command), BeforeAgent, "
     "AfterAgent, SessionStart, PreCompress"
 )
+# a failed hook that does not stop the agent: exit 1 is a non-blocking warning; any
+# other non-zero status denies the tool call
+EXIT_FAILED = 1
 PROJECT_ENV = "GEMINI_PROJECT_DIR"
 FILE_TOOLS = frozenset({"write_file", "replace"})
 SHELL_TOOL = "run_shell_command"

@@ -65,6 +65,9 @@ USAGE = (
     "Qwen Code: PreToolUse, PostToolUse (write_file, edit, run_shell_command), "
     "SessionStart, Stop, UserPromptSubmit, PreCompact"
 )
+# a failed hook that does not stop the agent: exit 1 (and any other but 0 and 2) is a
+# non-blocking error; 2 blocks
+EXIT_FAILED = 1
 PROJECT_ENV = "QWEN_PROJECT_DIR"
 FILE_TOOLS = frozenset({"write_file", "edit"})
 SHELL_TOOL = "run_shell_command"

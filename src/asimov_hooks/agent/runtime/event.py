@@ -8,9 +8,11 @@ name that can be a protocol file inside the project loads the configuration and 
 core (`agent.runtime.core`). The core's answer goes back through the adapter, in the agent's
 documented form.
 
-It must never break the agent: every problem is one line on stderr and exit 1 (the
-agents show it and carry on), never a traceback; refusals and messages to the agent
-are the adapter's documented output.
+It must never break the agent: every problem (stdin it cannot read, a payload
+without the fields it needs, a broken config) is one line on stderr and the exit
+status the agent reads as "this hook failed, go on" (the adapter's EXIT_FAILED: 1,
+or 0 for GitHub Copilot CLI, which refuses the tool call on any other), never a
+traceback; refusals and messages to the agent are the adapter's documented output.
 """
 
 import gc
@@ -29,14 +31,17 @@ if TYPE_CHECKING:  # annotations only
 __all__ = ["EventError", "main", "read_payload"]
 
 PROG = "asimov-hooks agent-event"
-EXIT_OK, EXIT_FAIL = 0, 1
+EXIT_OK, EXIT_FAIL = 0, 1  # EXIT_FAIL: before the agent is known (an unknown --agent)
+GOES_ON = "not checked, the agent goes on"
 MAX_STDIN = 64 * 1024 * 1024  # a hook payload carries one tool call; refuse more
 USAGE = f"""Usage: {PROG} [--agent {"|".join(AGENTS)}] < HOOK-JSON
 
 Handle one hook event of the agent (the JSON it writes on stdin; default agent:
 {DEFAULT}) and answer in the agent's documented form on stdout. Installed by
-`asimov-hooks agent install`. Exit 0, or 1 with one line on stderr when the event
-cannot be handled. See docs/agent.md and docs/agents.md.
+`asimov-hooks agent install`. An event it cannot handle (stdin that is not a hook
+event, a payload missing fields) is one line on stderr and the exit status the agent
+reads as a failed hook that does not stop it: 1, or 0 for copilot (GitHub Copilot CLI
+refuses the tool call when a hook exits non-zero). See docs/agent.md and docs/agents.md.
 """
 
 
@@ -55,31 +60,39 @@ def main(argv: "Sequence[str] | None" = None) -> int:
 
 
 def _guarded(args: list[str]) -> int:
+    failed: list[int] = []  # the agent's EXIT_FAILED, once its adapter is loaded
     try:
-        return _main(args)
+        return _main(args, failed)
     except EventError as exc:
-        return _fail(str(exc))
+        return _fail(str(exc), failed)
     except KeyboardInterrupt:
-        return EXIT_FAIL
+        return failed[0] if failed else EXIT_FAIL
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_FAIL
+        return failed[0] if failed else EXIT_FAIL
     except Exception as exc:  # a bug or an environment failure: one line, not a traceback
         if os.environ.get("ASIMOV_HOOKS_DEBUG"):  # the traceback, and the same exit code
             import traceback
 
             traceback.print_exc()
         return _fail(
-            f"internal error: {type(exc).__name__}: {exc} (set ASIMOV_HOOKS_DEBUG=1 for a traceback)"
+            f"internal error: {type(exc).__name__}: {exc} "
+            "(set ASIMOV_HOOKS_DEBUG=1 for a traceback)",
+            failed,
         )
 
 
-def _fail(message: str) -> int:
+def _fail(message: str, failed: list[int]) -> int:
+    """One line on stderr; the exit status the agent reads as a failed hook that does
+    not stop it (1 until the agent is known)."""
     from ...fs.access import show
 
-    sys.stderr.write(f"{PROG}: {show(' '.join(message.split()))}\n")
-    return EXIT_FAIL
+    said = " ".join(message.split())
+    if failed:  # the agent is known, and this status lets it go on
+        said += f"; {GOES_ON}"
+    sys.stderr.write(f"{PROG}: {show(said)}\n")
+    return failed[0] if failed else EXIT_FAIL
 
 
 def parse_args(args: list[str]) -> str | None:
@@ -104,7 +117,7 @@ def parse_args(args: list[str]) -> str | None:
     return name
 
 
-def _main(args: list[str]) -> int:
+def _main(args: list[str], failed: list[int]) -> int:
     name = parse_args(args)
     if name is None:
         sys.stdout.write(USAGE + "\nEvents handled, per agent:\n")
@@ -115,6 +128,7 @@ def _main(args: list[str]) -> int:
                 continue
         return EXIT_OK
     adapter = load(name)
+    failed.append(adapter.EXIT_FAILED)
     payload = read_payload()
     aside = getattr(adapter, "stands_aside", None)
     if aside is not None and aside(payload):
