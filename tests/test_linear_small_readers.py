@@ -270,6 +270,35 @@ CASES.update(
 )
 
 
+# -- adoption: our install types added to a .pre-commit-config.yaml's flow list -------
+def _adopt(text: Callable[[int], str]):
+    return _call(
+        "adoption.precommit:extend",
+        lambda n: (
+            text(n),
+            "https://example.invalid/hooks",
+            "v1",
+            [{"id": "asimov-validate"}],
+            ("pre-merge-commit",),
+        ),
+    )
+
+
+ADOPT_SHAPES: dict[str, Callable[[int], str]] = {
+    "blanks, the list closed on the next line": lambda n: (
+        "repos: []\ndefault_install_hook_types: [pre-commit" + " " * n + "\n  ]\n"
+    ),
+    "blanks after a comma": lambda n: (
+        "repos: []\ndefault_install_hook_types: [pre-commit," + " " * n + "\n  ]\n"
+    ),
+    "blanks, then a comment": lambda n: (
+        "repos: []\ndefault_install_hook_types: [pre-commit" + " " * n + "]" + " " * n + "# x\n"
+    ),
+}
+# the square shows past a few thousand blanks
+CASES.update({f"adoption: install types, {k}": (_adopt(f), 4096) for k, f in ADOPT_SHAPES.items()})
+
+
 # -- a config's mistakes: the closest known key ---------------------------------------
 def _config(data: Callable[[int], dict]):
     return _call("config.check:validate_config", lambda n: (".asimov-hooks.yaml", data(n)))

@@ -213,11 +213,11 @@ def _add_install_types(
         return lines, []
     at = data.lc.key(key)[0]
     if isinstance(have, list) and have.fa.flow_style():
-        found = re.fullmatch(rf"({key}:\s*\[)([^\[\]#]*?)(\s*\]\s*(#.*)?)", lines[at])
+        found = _flow_line(key, lines[at])
         if found:
-            inner = found.group(2)
+            head, inner, tail = found
             added = (", " if inner.strip() else "") + ", ".join(lacking)
-            lines = [*lines[:at], found.group(1) + inner + added + found.group(3), *lines[at + 1 :]]
+            lines = [*lines[:at], head + inner + added + tail, *lines[at + 1 :]]
             return lines, []
     elif isinstance(have, list) and have:
         last, col = have.lc.item(len(have) - 1)
@@ -262,3 +262,25 @@ def _verify(old: Any, new: Any, added: list[str], install_types: tuple[str, ...]
     ids = sorted(str(h.get("id")) if isinstance(h, dict) else "" for h in new_hooks)
     if not ok or ids != sorted(added):
         raise SpliceError(f"{PRE_COMMIT_CONFIG}: cannot extend this file safely")
+
+
+def _flow_line(key: str, line: str) -> tuple[str, str, str] | None:
+    """(`key: [`, the items, `]` and a comment) of a one-line flow list, or None: its
+    first `]` closes it, only blanks and a comment after; no `[` or `#` among the items.
+    Read with finds, not a lazy pattern, so a line that never closes costs its length."""
+    if not line.startswith(f"{key}:") or not line[len(key) + 1 :].lstrip().startswith("["):
+        return None
+    start = line.index("[", len(key) + 1) + 1
+    close = line.find("]", start)
+    if close < 0 or not _blank_or_comment(line[close + 1 :]):
+        return None
+    inner = line[start:close].rstrip()
+    if "[" in inner or "#" in inner:
+        return None
+    return line[:start], inner, line[start + len(inner) :]
+
+
+def _blank_or_comment(text: str) -> bool:
+    """Whether `text` holds only blanks, then perhaps a comment."""
+    rest = text.lstrip()
+    return not rest or rest.startswith("#")
