@@ -299,6 +299,60 @@ ADOPT_SHAPES: dict[str, Callable[[int], str]] = {
 CASES.update({f"adoption: install types, {k}": (_adopt(f), 4096) for k, f in ADOPT_SHAPES.items()})
 
 
+# -- drift: the PRs and tickets a next action names, and what the history merged ---------
+REF_SHAPES: dict[str, Callable[[int], str]] = {
+    "blanks after PR": lambda n: "PR" + " " * n + "x",
+    "digits that run on": lambda n: "#" + "1" * n + "a",
+    "hashes": lambda n: "#" * n + "1",
+    "ticket-like words": lambda n: "AB-" * n + "1",
+    "a ticket's digits that run on": lambda n: "AB-" + "1" * n + "x",
+    "closing words": lambda n: "fixes " * n + "#",
+    "blanks after a closing word": lambda n: "closes" + " " * n + "x",
+    "squash marks": lambda n: "(#1)" * n + " " * n + "x",
+}
+CASES.update(
+    {
+        f"drift: a next action's refs, {k}": (
+            _call("checks.drift:_action_refs", lambda n, f=f: (f(n),)),
+            64,
+        )
+        for k, f in REF_SHAPES.items()
+    }
+)
+
+
+def _merged(message: Callable[[int], str]):
+    """merged_refs over one commit whose message is hostile (git log read whole)."""
+
+    def case(n: int) -> Callable[[], object]:
+        import subprocess
+        import tempfile
+
+        from conftest import git_init
+
+        from asimov_hooks.checks.drift import merged_refs
+
+        top = git_init(tempfile.mkdtemp(prefix="linear-log-"))
+        subprocess.run(
+            ["git", "commit", "-q", "--allow-empty", "--cleanup=verbatim", "-F", "-"],
+            cwd=top,
+            input="Merge pull request #1 " + message(n),
+            text=True,
+            check=True,
+        )
+
+        def run() -> object:
+            merged_refs.cache_clear()
+            return merged_refs(top)
+
+        return run
+
+    return case
+
+
+CASES.update({f"drift: merged refs, {k}": (_merged(f), 1024) for k, f in REF_SHAPES.items()})
+
+
 # -- a config's mistakes: the closest known key ---------------------------------------
 def _config(data: Callable[[int], dict]):
     return _call("config.check:validate_config", lambda n: (".asimov-hooks.yaml", data(n)))
@@ -315,6 +369,36 @@ CONFIG_SHAPES: dict[str, Callable[[int], dict]] = {
     "new kinds": lambda n: {"kinds": {f"claude-m{i}": {} for i in range(n)}},
 }
 CASES.update({f"config: did you mean, {k}": (_config(f), 16) for k, f in CONFIG_SHAPES.items()})
+# the shipped schema's own patterns over a committed value (the square shows past thousands)
+PATTERN_SHAPES: dict[str, Callable[[int], dict]] = {
+    "reset-archive of {skill}": lambda n: {"oc": {"reset-archive": "{skill}" * n}},
+    "reset-archive of {time}": lambda n: {"oc": {"reset-archive": "{time}" * n}},
+    "reset-archive lines": lambda n: {"oc": {"reset-archive": "{skill}\n{time}" * n}},
+    "history without {skill}": lambda n: {"oc": {"history": "{skil}" * n}},
+    "a long health-url": lambda n: {"oc": {"health-url": "http:" * n}},
+}
+CASES.update({f"config: patterns, {k}": (_config(f), 2048) for k, f in PATTERN_SHAPES.items()})
+
+
+@pytest.mark.parametrize(
+    ("value", "valid"),
+    [
+        ("history/{skill}.{time}.json", True),
+        ("{time}-{skill}", True),
+        ("a\n{skill}/{time}", True),
+        ("{skill}.json", False),
+        ("{skill}\n{time}", False),
+    ],
+)
+def test_reset_archive_names_skill_and_time_on_one_line(value: str, valid: bool) -> None:
+    from asimov_hooks.config.check import validate_config
+    from asimov_hooks.config.packs import ConfigError
+
+    if valid:
+        validate_config("c.yaml", {"oc": {"reset-archive": value}})
+    else:
+        with pytest.raises(ConfigError, match="reset-archive"):
+            validate_config("c.yaml", {"oc": {"reset-archive": value}})
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
