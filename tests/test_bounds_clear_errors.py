@@ -14,6 +14,8 @@ import pytest
 from agent_support import run_event
 from conftest import GOOD_CHECKPOINT, git_init, oc_checkpoint, run_script, write
 
+from asimov_hooks.agent.agents import load
+
 pytestmark = pytest.mark.usefixtures("isolated_home")
 
 CP = ".claude_checkpoint.yaml"
@@ -60,7 +62,8 @@ def test_a_tool_name_that_is_not_a_string(repo: str, agent, name, field, tool) -
         "toolArgs": '{"path": "x"}',
     }
     done = run_event(agent, payload, repo)
-    assert_one_line(done, 1, field, "not a string")
+    # the status each agent reads as "the hook failed, go on" (Copilot CLI: 0)
+    assert_one_line(done, load(agent).EXIT_FAILED, field, "not a string")
 
 
 @pytest.mark.parametrize("name", ["UserPromptSubmit", "Stop", "SessionStart", "PostToolUse"])
