@@ -13,7 +13,7 @@ import io
 from collections.abc import Callable
 
 import pytest
-from test_linear_time import _call, _repo, assert_linear
+from test_linear_time import _call, _merge, _repo, assert_linear
 
 CASES: dict[str, tuple[Callable[[int], Callable[[], object]], int]] = {}
 GATE_WORDS = ["gate", "approval", "approve", "review", "sign-off", "signoff", "checkpoint-review"]
@@ -351,6 +351,32 @@ def _merged(message: Callable[[int], str]):
 
 
 CASES.update({f"drift: merged refs, {k}": (_merged(f), 1024) for k, f in REF_SHAPES.items()})
+
+
+# -- the merge driver: an archive's header of comments (see test_archive_header_merge) ---
+def _archives(header: Callable[[int], str]) -> Callable[[int], tuple[str, str, str]]:
+    def sides(n: int) -> tuple[str, str, str]:
+        base = header(n) + "- source: a\n  reason: r\n"
+        return base, base + "- source: b\n", base + "- source: c\n"
+
+    return sides
+
+
+HEADER_SHAPES: dict[str, Callable[[int], str]] = {
+    "comment lines": lambda n: "# x\n" * n,
+    "comment lines ending in CR": lambda n: "#\r\n" * n,
+    "blank lines with blanks": lambda n: " \t\n" * n,
+    "a long comment": lambda n: "#" + " #" * n + "\n",
+}
+CASES.update(
+    {
+        f"merge: an archive's header, {k}": (
+            _merge(".claude_checkpoint.archive.yaml", _archives(f)),
+            64,
+        )
+        for k, f in HEADER_SHAPES.items()
+    }
+)
 
 
 # -- a config's mistakes: the closest known key ---------------------------------------

@@ -233,8 +233,16 @@ def _joined(o_text: str, chunks: list[str]) -> str:
     return merged
 
 
-# an archive's header (before its first item) that is only comments
-_COMMENTS_ONLY = r"\A(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*(?:#[^\n]*)?\Z"
+def _comments_only(header: str) -> bool:
+    """Whether an archive's header (before its first item) is only blank lines and
+    comments. Line by line: a pattern repeated over the lines could backtrack through
+    every way of reading each `\r`, twice more work for each line of the header."""
+    lines = header.split("\n")
+    for i, line in enumerate(lines):
+        rest = line.lstrip(" \t")
+        if not (not rest or rest.startswith("#") or (rest == "\r" and i < len(lines) - 1)):
+            return False
+    return True
 
 
 def _by_item(texts: tuple[str, ...]) -> list[str] | None:
@@ -244,10 +252,8 @@ def _by_item(texts: tuple[str, ...]) -> list[str] | None:
     means the same wherever it stands: a side is valid exactly when its header is only
     comments and each of its items reads as one entry. An item of theirs with the text
     of one of base or ours is that entry; only the others are compared by their data."""
-    import re
-
     cut = [_bodies(text) for text in texts]
-    if any(not re.match(_COMMENTS_ONLY, header) for header, _, _ in cut):
+    if any(not _comments_only(header) for header, _, _ in cut):
         return None
     read = _parsed(dict.fromkeys(body for _, bodies, _ in cut for body in bodies))
     if read is None:
