@@ -379,6 +379,28 @@ CASES.update(
 )
 
 
+# -- a committed checkpoint request: the files its text names ------------------------
+def _stray(text: Callable[[int], str]):
+    def case(n: int) -> Callable[[], object]:
+        from asimov_hooks.agent.runtime.request_files import protocol_patterns, stray
+
+        patterns, said = protocol_patterns(), text(n)
+        return lambda: stray(said, patterns, None)
+
+    return case
+
+
+REQUEST_SHAPES: dict[str, Callable[[int], str]] = {
+    "names in angles": lambda n: ".checkpoints/" + "<skill>" * n + ".checkpoint.json",
+    "angles left open": lambda n: "a/" + "<" * n + ">",
+    "closing angles": lambda n: "a/" + ">" * n + "<",
+    "many paths": lambda n: ".checkpoints/<skill>.checkpoint.json " * n,
+    "dots": lambda n: "a" + "." * n + "txt",
+    "edges": lambda n: "(" * n + "a/b" + ")" * n,
+}
+CASES.update({f"request files: {k}": (_stray(f), 64) for k, f in REQUEST_SHAPES.items()})
+
+
 # -- a config's mistakes: the closest known key ---------------------------------------
 def _config(data: Callable[[int], dict]):
     return _call("config.check:validate_config", lambda n: (".asimov-hooks.yaml", data(n)))

@@ -76,11 +76,7 @@ def allowed(word: str, patterns: list[str]) -> bool:
         name = name[2:]
     if not name or name[0] in "/~" or ".." in name.split("/"):
         return False
-    probe = name
-    while "<" in probe and ">" in probe.split("<", 1)[1]:
-        head, _, rest = probe.partition("<")
-        probe = head + "x" + rest.partition(">")[2]
-    if match_any(probe.rstrip("/"), patterns):
+    if match_any(_named(name).rstrip("/"), patterns):
         return True
     for pattern in patterns:
         pattern = pattern.lstrip("/")
@@ -89,6 +85,15 @@ def allowed(word: str, patterns: list[str]) -> bool:
         if not any(c in pattern for c in "*?[") and pattern.rsplit("/", 1)[-1] == name:
             return True
     return False
+
+
+def _named(name: str) -> str:
+    """`name` with each `<...>` as a name (`x`), left to right in one pass."""
+    parts, at = [], 0
+    while (start := name.find("<", at)) >= 0 and (end := name.find(">", start + 1)) >= 0:
+        parts += [name[at:start], "x"]
+        at = end + 1
+    return "".join(parts) + name[at:]
 
 
 def stray(text: str, patterns: list[str], base: str | None) -> str | None:
