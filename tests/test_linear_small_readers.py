@@ -401,6 +401,26 @@ REQUEST_SHAPES: dict[str, Callable[[int], str]] = {
 CASES.update({f"request files: {k}": (_stray(f), 64) for k, f in REQUEST_SHAPES.items()})
 
 
+# -- the YAML merge keeps the file's indentation: guessed from its lines ----------------
+INDENT_SHAPES: dict[str, Callable[[int], str]] = {
+    "colons in a key": lambda n: "a" + " :" * n + "\n  b: 1\n",
+    "blanks before a dash": lambda n: " " * n + "- a:\n" + " " * (n + 2) + "b: 1\n",
+    "dashes": lambda n: "- " * n + "a:\n    b: 1\n",
+    "open quotes": lambda n: '"' + "a" * n + ":\n  b: 1\n",
+    "keys": lambda n: "a: 1\n" * n + "b:\n  c: 1\n",
+    "comments": lambda n: "a: b" + " #" * n + "\n  c: 1\n",
+}
+CASES.update(
+    {
+        f"merge: indentation, {k}": (
+            _call("merge.yaml_merge:guess_indent", lambda n, f=f: (f(n),)),
+            64,
+        )
+        for k, f in INDENT_SHAPES.items()
+    }
+)
+
+
 # -- a config's mistakes: the closest known key ---------------------------------------
 def _config(data: Callable[[int], dict]):
     return _call("config.check:validate_config", lambda n: (".asimov-hooks.yaml", data(n)))
