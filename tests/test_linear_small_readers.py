@@ -150,6 +150,26 @@ COLOUR_SHAPES: dict[str, Callable[[int], str]] = {
 CASES.update({f"oc colour: {k}": (_painted(f), 64) for k, f in COLOUR_SHAPES.items()})
 
 
+def _wrapped(text: Callable[[int], str]):
+    def case(n: int) -> Callable[[], object]:
+        from asimov_hooks.oc.output import Out
+
+        out, value = Out(io.StringIO(), color="never"), text(n)
+        return lambda: (out.wrap(value, 4), out.fit(value, 4))
+
+    return case
+
+
+WRAP_SHAPES: dict[str, Callable[[int], str]] = {
+    "a long word": lambda n: "x" * n,
+    "short words": lambda n: "ab " * n,
+    "dashes": lambda n: "a-" * n,
+    "blanks": lambda n: "a" + " " * n + "b",
+    "breaks and tabs": lambda n: "a\r\n\t" * n,
+}
+CASES.update({f"oc wrap: {k}": (_wrapped(f), 64) for k, f in WRAP_SHAPES.items()})
+
+
 # -- the re-read budget: a checkpoint cut at a line end -------------------------------
 def _fit(text: Callable[[int], str]):
     def case(n: int) -> Callable[[], object]:
