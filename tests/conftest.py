@@ -304,6 +304,32 @@ def run_installed(
     )
 
 
+def run_with_deadline(
+    args: list[str], cwd: os.PathLike | str, timeout: float, hang: str
+) -> subprocess.CompletedProcess:
+    """`args` in `cwd` with script_env(), in a process group of its own: past `timeout`
+    seconds the whole group (a git it started, waiting too) is killed and the test
+    fails with `hang`, instead of the suite stopping."""
+    import signal
+
+    proc = subprocess.Popen(
+        args,
+        cwd=os.fspath(cwd),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=script_env(),
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(hang)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
 # `pre-commit try-repo` as pre-commit's own console script runs it, with one change:
 # the store (where pre-commit clones a hook repository and builds its environment) is
 # the one given, not a new temporary directory per call. The environment is keyed by

@@ -7,12 +7,11 @@ square (or worse) fails the test instead of stopping the suite."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 
 import pytest
-from conftest import git_init, script_env
+from conftest import git_init, run_with_deadline
 
 pytestmark = pytest.mark.usefixtures("isolated_home")
 ARCHIVE = ".claude_checkpoint.archive.yaml"
@@ -25,22 +24,12 @@ def _driver(top: str, base: str, ours: str, theirs: str) -> subprocess.Completed
         with open(path, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
         paths.append(path)
-    proc = subprocess.Popen(
+    return run_with_deadline(
         [sys.executable, "-m", "asimov_hooks.merge.driver", "--", *paths, "7", ARCHIVE],
-        cwd=top,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=script_env(),
-        start_new_session=True,
+        top,
+        60,
+        "the merge driver did not finish reading an archive's header",
     )
-    try:
-        out, err = proc.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        pytest.fail("the merge driver did not finish reading an archive's header")
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 @pytest.mark.parametrize(

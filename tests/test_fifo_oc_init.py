@@ -11,7 +11,7 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import SCRIPTS, git_init, script_env, write
+from conftest import SCRIPTS, git_init, run_with_deadline, write
 
 pytestmark = pytest.mark.usefixtures("isolated_home")
 
@@ -19,25 +19,10 @@ pytestmark = pytest.mark.usefixtures("isolated_home")
 def _oc_init(top: str) -> subprocess.CompletedProcess:
     """`asimov-hooks oc init` in `top`, in a process group of its own: past the
     deadline the whole group (a git waiting on the FIFO too) is stopped."""
-    import signal
-
     exe = shutil.which("asimov-hooks", path=SCRIPTS) or "asimov-hooks"
-    proc = subprocess.Popen(
-        [exe, "oc", "init"],
-        cwd=top,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=script_env(),
-        start_new_session=True,
+    return run_with_deadline(
+        [exe, "oc", "init"], top, 30, "oc init waited on the FIFO instead of refusing it"
     )
-    try:
-        out, err = proc.communicate(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        pytest.fail("oc init waited on the FIFO instead of refusing it")
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 @pytest.mark.parametrize("place", [".checkpoints/.gitignore", ".gitignore"])
