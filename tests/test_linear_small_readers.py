@@ -16,6 +16,15 @@ import pytest
 from test_linear_time import _call, _merge, _repo, assert_linear
 
 CASES: dict[str, tuple[Callable[[int], Callable[[], object]], int]] = {}
+
+
+def _one_text_cases(title: str, target: str, shapes: dict, start: int) -> None:
+    """A doubling case per shape, for a function of one text (`module:function`)."""
+    CASES.update(
+        {f"{title}, {k}": (_call(target, lambda n, f=f: (f(n),)), start) for k, f in shapes.items()}
+    )
+
+
 GATE_WORDS = ["gate", "approval", "approve", "review", "sign-off", "signoff", "checkpoint-review"]
 
 
@@ -212,15 +221,7 @@ OURS_SHAPES: dict[str, Callable[[int], str]] = {
     "guard-like": lambda n: _guard("") + "' >&2; exit 1; }; exec " * n + "agent-event",
     "quoted words": lambda n: "asimov-hooks agent-event " + "'a' " * n,
 }
-CASES.update(
-    {
-        f"agent settings: ours, {k}": (
-            _call("agent.install.hookedit:ours", lambda n, f=f: (f(n),)),
-            64,
-        )
-        for k, f in OURS_SHAPES.items()
-    }
-)
+_one_text_cases("agent settings: ours", "agent.install.hookedit:ours", OURS_SHAPES, 64)
 
 
 # -- before git runs: the files it would open ---------------------------------------------
@@ -330,15 +331,7 @@ REF_SHAPES: dict[str, Callable[[int], str]] = {
     "blanks after a closing word": lambda n: "closes" + " " * n + "x",
     "squash marks": lambda n: "(#1)" * n + " " * n + "x",
 }
-CASES.update(
-    {
-        f"drift: a next action's refs, {k}": (
-            _call("checks.drift:_action_refs", lambda n, f=f: (f(n),)),
-            64,
-        )
-        for k, f in REF_SHAPES.items()
-    }
-)
+_one_text_cases("drift: a next action's refs", "checks.drift:_action_refs", REF_SHAPES, 64)
 
 
 def _merged(message: Callable[[int], str]):
@@ -430,15 +423,7 @@ INDENT_SHAPES: dict[str, Callable[[int], str]] = {
     "keys": lambda n: "a: 1\n" * n + "b:\n  c: 1\n",
     "comments": lambda n: "a: b" + " #" * n + "\n  c: 1\n",
 }
-CASES.update(
-    {
-        f"merge: indentation, {k}": (
-            _call("merge.yaml_merge:guess_indent", lambda n, f=f: (f(n),)),
-            64,
-        )
-        for k, f in INDENT_SHAPES.items()
-    }
-)
+_one_text_cases("merge: indentation", "merge.yaml_merge:guess_indent", INDENT_SHAPES, 64)
 
 
 # -- a config's mistakes: the closest known key ---------------------------------------
