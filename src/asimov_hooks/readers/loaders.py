@@ -224,9 +224,12 @@ def _safe_document(
 
 
 def _count(root: Any, max_nodes: int, limits: dict[str, int] | None) -> None:
+    """The aliases of `root` within `limits` and their expansion within `max_nodes`: one
+    walk (with limits, the alias count is checked on the same walk as the expansion)."""
     if limits is not None:
         _check_aliases(root, {**limits, "max-alias-nodes": max_nodes})
-    count_nodes(root, max_nodes)
+    else:
+        count_nodes(root, max_nodes)
 
 
 def count_nodes(root: Any, max_nodes: int) -> int:
