@@ -1,10 +1,11 @@
 """Every reader path and the position code grow linearly with the text, alone and in a
 batch (`batch_reading()`, as validate reads 32 files or more): the hostile line shapes
 (a long run of spaces before a `#`, a long key, a long quoted scalar, many `:` in a
-value, a long flow list) put into each shape a reader takes (the plain shape, mappings
-in lists, the trim archive, a text handed over to libyaml, a broken text), then read
-and placed (a top-level key, a deep path, the key itself), and a file's many findings
-placed one after the other (YAML and JSON), and JSON's errors placed. Measured as
+value, a long flow list, a quote left open over many lines, text after a closing quote)
+put into each shape a reader takes (the plain shape, mappings in lists, the trim
+archive, a text handed over to libyaml, a broken text), then read and placed (a
+top-level key, a deep path, the key itself), and a file's many findings placed one
+after the other (YAML and JSON), and JSON's errors placed. Measured as
 tests/test_linear_time.py measures: the cost at 4n against the cost at n, never a time.
 """
 
@@ -36,6 +37,8 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "long quoted": lambda n: 'h: "' + "x y" * n + '"\n' + "i: '" + "x" * n + "'\n",
     "colons": lambda n: "h: " + "x:" * n + "\n" + "i: a" + " :a" * n + "\n",
     "flow list": lambda n: "h: [" + "a, " * n + "a]\n" + 'i: ["' + '", "'.join("b" * n) + '"]\n',
+    "quote left open": lambda n: 'h: "' + "x " * n + "\n" + "  y\n" * n + 'z" ' + "w " * n + "\n",
+    "text after a quote": lambda n: 'h: "a" ' + "b " * n + "\ni: 'a'" + " b" * n + ": c\n",
 }
 
 

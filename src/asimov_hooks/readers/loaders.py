@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..conflict_markers import find_conflict_marker
 from .document import Document, Path_, YAMLProblem, guard, guard_plain
 from .guards import limits as default_limits
+from .plain_rows import AfterQuote
 from .plain_yaml import HandOver, plain_locator, plain_read
 from .problem import UnkeptComments
 
@@ -133,6 +134,13 @@ def load_yaml(
     lim = limits if limits is not None else default_limits()
     try:
         data, block, found = _plain(text, len(text) > _NO_GC_FROM)
+    except AfterQuote as handed:  # a stray quote: the library's words, maybe told here
+        from .quote_tail import quote_problem
+
+        problem = quote_problem(text, handed.line)
+        if problem is not None:
+            guard(text, "yaml", lim)
+            raise problem from None
     except HandOver:
         pass
     except YAMLProblem:  # the broken shape the plain reader tells: the guards come first

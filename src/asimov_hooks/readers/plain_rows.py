@@ -24,6 +24,11 @@ class HandOver(Exception):
         self.line = line
 
 
+class AfterQuote(HandOver):
+    """A quoted value left open on its line, or with more than a comment after it
+    (`quote_tail` may tell the library's words for it)."""
+
+
 # what no text read here may hold: tabs, C0 and C1 controls, DEL, a byte-order mark, NEL
 # and the Unicode line and paragraph separators, the two non-characters, CR
 _REFUSED = frozenset(

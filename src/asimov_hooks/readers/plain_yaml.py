@@ -29,7 +29,7 @@ indented under a line that ends with a quoted value (or between two indentations
 
 from __future__ import annotations
 
-from .plain_rows import NOT_KEYS, HandOver, batch_rows, refused, rows
+from .plain_rows import NOT_KEYS, AfterQuote, HandOver, batch_rows, refused, rows
 from .problem import YAMLProblem
 
 TYPE_CHECKING = False
@@ -255,18 +255,17 @@ def _value(raw: str, line: int, in_list: bool) -> Any:
         return value
     if first == '"':
         end = raw.find('"', 1)
-        if end < 0 or raw.find("\\", 1, end) >= 0:
-            raise HandOver(line)  # open (over several lines, or broken), or escapes
-        if end + 1 < len(raw):
-            _after(raw, end + 1, line)
+        if end >= 0 and raw.find("\\", 1, end) >= 0:
+            raise HandOver(line)  # escapes
+        if end < 0 or (end + 1 < len(raw) and not _comment(raw, end + 1)):
+            raise AfterQuote(line)  # open (over several lines, or broken), or broken
         return raw[1:end]
     if first == "'":
         end = raw.find("'", 1)
         while end >= 0 and raw[end + 1 : end + 2] == "'":
             end = raw.find("'", end + 2)
-        if end < 0:
-            raise HandOver(line)
-        _after(raw, end + 1, line)
+        if end < 0 or not _comment(raw, end + 1):
+            raise AfterQuote(line)
         return raw[1:end].replace("''", "'")
     if first == "[" or first == "{":
         return _flow(raw, line)
@@ -307,10 +306,9 @@ def _typed(value: str, line: int) -> Any:
     return value
 
 
-def _after(raw: str, end: int, line: int) -> None:
-    """Nothing but a comment after a quoted scalar or a flow list."""
-    if end < len(raw) and not (raw[end] == " " and raw[end:].lstrip(" ")[:1] == "#"):
-        raise HandOver(line)
+def _comment(raw: str, end: int) -> bool:
+    """Whether `raw` holds nothing but a comment from `end` (a quote's or a bracket's)."""
+    return end == len(raw) or (raw[end] == " " and raw[end:].lstrip(" ")[:1] == "#")
 
 
 def _flow(raw: str, line: int) -> Any:
@@ -318,12 +316,14 @@ def _flow(raw: str, line: int) -> Any:
     if raw[0] == "{":
         if raw[1:2] != "}":
             raise HandOver(line)
-        _after(raw, 2, line)
+        if not _comment(raw, 2):
+            raise HandOver(line)
         return {}
     close = raw.find("]")
     if close < 0:
         raise HandOver(line)
-    _after(raw, close + 1, line)
+    if not _comment(raw, close + 1):
+        raise HandOver(line)
     inner = raw[1:close]
     if "[" in inner or "{" in inner:
         raise HandOver(line)
