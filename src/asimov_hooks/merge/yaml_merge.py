@@ -65,7 +65,7 @@ def load(body: str, max_depth: int = 100, max_aliases: int = 1000, max_nodes: in
     so the driver falls back to git's line merge and never writes an expanded file.
     """
     from ..readers.document import YAMLProblem, guard
-    from ..readers.guards import InputProblem, check_aliases
+    from ..readers.guards import InputProblem, alias_expansion
     from ..readers.rtdata import refuse_mapping_keys
     from ..readers.yamlio import ROUND_TRIP, reading, single
 
@@ -81,7 +81,7 @@ def load(body: str, max_depth: int = 100, max_aliases: int = 1000, max_nodes: in
     except YAMLProblem as exc:
         raise ParseError(exc.located()) from None
     try:
-        check_aliases(root, max_aliases, max_nodes)
+        alias_expansion(root, max_aliases, max_nodes)
     except InputProblem as exc:
         raise ParseError(exc.message) from None
     if root is not None and not isinstance(root, dict):

@@ -22,18 +22,19 @@ class JSONError(ValueError):
         self.msg, self.lineno, self.colno = msg, lineno, colno
 
 
-class _Constant(Exception):
-    """NaN, Infinity, or a number too large for a float."""
+class Constant(Exception):
+    """NaN, Infinity, or a number too large for a float (`args[0]`, as written)."""
 
 
-def _refuse_constant(name: str) -> "Any":
-    raise _Constant(name)
+def refuse_constant(name: str) -> "Any":
+    """`parse_constant` for the json module: NaN and Infinity are not JSON."""
+    raise Constant(name)
 
 
 def _finite(text: str) -> float:
     value = float(text)
     if value in (float("inf"), float("-inf")):
-        raise _Constant(text)
+        raise Constant(text)
     return value
 
 
@@ -45,7 +46,7 @@ class _Context:
     object_pairs_hook = None
     parse_float = staticmethod(_finite)
     parse_int = int
-    parse_constant = staticmethod(_refuse_constant)
+    parse_constant = staticmethod(refuse_constant)
 
 
 _SCANNER: "list[Any]" = []
@@ -73,7 +74,7 @@ def loads(text: str, max_depth: int | None = DEFAULT_MAX_DEPTH) -> "Any":
         start = len(text) - len(text.lstrip(_WHITESPACE))
         try:
             value, end = scan(text, start)
-        except _Constant as exc:
+        except Constant as exc:
             _constant(text, exc.args[0])
         except RecursionError:
             raise _too_deep(text, max_depth) from None
@@ -94,10 +95,10 @@ def _slow(text: str, max_depth: int | None) -> "Any":
     import json
 
     try:
-        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
+        return json.loads(text, parse_constant=refuse_constant, parse_float=_finite)
     except json.JSONDecodeError as exc:
         raise JSONError(exc.msg, exc.lineno, exc.colno) from None
-    except _Constant as exc:
+    except Constant as exc:
         _constant(text, exc.args[0])
     except RecursionError:
         raise _too_deep(text, max_depth) from None
@@ -106,37 +107,66 @@ def _slow(text: str, max_depth: int | None) -> "Any":
 
 
 def _constant(text: str, name: str) -> None:
+    raise JSONError(*constant_words(text, name))
+
+
+def constant_words(text: str, name: str) -> tuple[str, int, int]:
+    """The words and place (line, column) of NaN, Infinity or a number too large for a
+    float (`name`, as written): the first in `text`, where parsing stopped."""
+    import re
+
     if name in ("NaN", "Infinity", "-Infinity"):
-        raise JSONError(f"{name} is not a JSON value", *_where(text, token=name))
-    raise JSONError(f"{name[:40]} is out of range for a number", *_where(text, token=name))
+        return (f"{name} is not a JSON value", *token_position(text, r"NaN|-?Infinity"))
+    where = token_position(text, rf"(?<![\w.+-]){re.escape(name)}(?![\w.+-])")
+    return (f"{name[:40]} is out of range for a number", *where)
 
 
-def _where(text: str, token: str = "", deeper_than: int = -1) -> tuple[int, int]:
-    """Line and column of the first `token` outside strings, or of the first bracket
-    past `deeper_than` levels (error path only: one pass in Python)."""
-    depth, in_string, escaped, line, line_start = 0, False, False, 1, 0
-    for i, ch in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-            continue
-        if ch == '"':
-            in_string = True
-        elif ch == "\n":
-            line, line_start = line + 1, i + 1
-        elif token and text.startswith(token, i):
-            return line, i - line_start + 1
-        elif ch in "[{":
-            depth += 1
-            if depth == deeper_than + 1:
-                return line, i - line_start + 1
-        elif ch in "]}" and depth:
-            depth -= 1
+# ---------------------------------------------------------------- places (error paths)
+# a string (also one left open), written so the engine does not try each character
+JSON_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"?'
+JSON_TOKEN = JSON_STRING + r"|[\[{]|[\]}]"
+
+
+def line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of `offset` in `text`."""
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def token_position(text: str, token: str) -> tuple[int, int]:
+    """Line and column of the first match of `token` (a regex) outside JSON strings."""
+    import re
+
+    for match in re.finditer(JSON_STRING + "|" + token, text):
+        if not match.group().startswith('"'):
+            return line_col(text, match.start())
     return 1, 1
+
+
+def depth_past(text: str, max_depth: int) -> int:
+    """Offset of the first bracket outside strings that opens a level past `max_depth`,
+    or -1 (a stray closer never goes below zero). The usual text is cleared at C speed:
+    strings, then all but brackets, dropped."""
+    import re
+
+    depth = deepest = 0
+    for ch in re.sub(r"[^\[\]{}]+", "", re.sub(JSON_STRING, "", text)):
+        if ch == "[" or ch == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif depth:
+            depth -= 1
+    if deepest <= max_depth:
+        return -1
+    depth = 0
+    for match in re.finditer(JSON_TOKEN, text):  # where it is too deep, to say so
+        ch = match.group()[0]
+        if ch in "[{":
+            depth += 1
+            if depth > max_depth:
+                return match.start()
+        elif ch in "]}":
+            depth = max(depth - 1, 0)
+    return -1
 
 
 def _depth(value: "Any") -> int:
@@ -157,6 +187,6 @@ def _depth(value: "Any") -> int:
 
 def _too_deep(text: str, max_depth: int | None) -> "JSONError":
     limit = max_depth if max_depth is not None else DEFAULT_MAX_DEPTH
-    return JSONError(
-        f"nested more than {limit} levels deep; not parsed", *_where(text, deeper_than=limit)
-    )
+    at = depth_past(text, limit)
+    where = line_col(text, at) if at >= 0 else (1, 1)
+    return JSONError(f"nested more than {limit} levels deep; not parsed", *where)

@@ -13,6 +13,8 @@ The numbers are data (rules/limits.json, the config's `limits:`); docs/limits.md
 
 from __future__ import annotations
 
+from .fastjson import depth_past, line_col, loads
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
     from typing import Any
@@ -64,8 +66,6 @@ def _pack() -> Any:
     if not _PACK:
         import os
 
-        from .fastjson import loads
-
         here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
         data: Any = {}
         for candidate in (os.path.join(here, "rules"), os.path.join(here, "..", "..", "rules")):
@@ -88,8 +88,9 @@ def check_depth(text: str, fmt: str, max_depth: int) -> None:
     # cannot reach the limit at all, and are not scanned
     openers = text.count("[") + text.count("{")
     if fmt == "json":
-        if openers > max_depth:
-            _json_depth(text, max_depth)
+        at = depth_past(text, max_depth) if openers > max_depth else -1
+        if at >= 0:
+            raise _too_deep(text, at, max_depth)
         return
     if openers + text.count("\n") + text.count("- ") + text.count("? ") + 1 <= max_depth:
         return
@@ -128,50 +129,9 @@ def _widest_indent(body: str, cap: int) -> int:
     return low
 
 
-def _json_max_depth(brackets: str) -> int:
-    """The deepest nesting of the brackets of a JSON text (outside its strings), counted
-    as the scan below counts it (a stray closer never goes below zero)."""
-    depth = deepest = 0
-    for ch in brackets:
-        if ch == "[" or ch == "{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-        elif (ch == "]" or ch == "}") and depth:
-            depth -= 1
-    return deepest
-
-
-def line_col(text: str, offset: int) -> tuple[int, int]:
-    """1-based line and column of `offset` in `text`."""
-    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
 def _too_deep(text: str, offset: int, max_depth: int) -> InputProblem:
     message = f"nested more than {max_depth} levels deep; not parsed"
     return InputProblem(message, *line_col(text, offset))
-
-
-# a string (also one left open), written so the engine does not try each character
-_JSON_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"?'
-_JSON_TOKEN = _JSON_STRING + r"|[\[{]|[\]}]"
-
-
-def _json_depth(text: str, max_depth: int) -> None:
-    import re
-
-    brackets = re.sub(r"[^\[\]{}]+", "", re.sub(_JSON_STRING, "", text))
-    if _json_max_depth(brackets) <= max_depth:
-        return  # the usual file: strings, then all but brackets dropped at C speed
-    depth = 0
-    for match in re.finditer(_JSON_TOKEN, text):  # where it is too deep, to say so
-        ch = match.group()[0]
-        if ch in "[{":
-            depth += 1
-            if depth > max_depth:
-                raise _too_deep(text, match.start(), max_depth)
-        elif ch in "]}":
-            depth = max(depth - 1, 0)
 
 
 def _yaml_depth(text: str, max_depth: int) -> None:
@@ -309,12 +269,6 @@ def check_tags(text: str) -> None:
 
 
 # ------------------------------------------------------------------ aliases
-def check_aliases(root: Any, max_aliases: int, max_nodes: int) -> None:
-    """InputProblem past `max_aliases` alias references or `max_nodes` nodes added by
-    expanding them (an alias bomb)."""
-    alias_expansion(root, max_aliases, max_nodes)
-
-
 def alias_expansion(root: Any, max_aliases: int, max_nodes: int) -> tuple[int, int]:
     """(alias references, nodes their expansion adds) of loaded data (ruamel shares an
     aliased object); InputProblem past either bound. Linear in the data: each shared

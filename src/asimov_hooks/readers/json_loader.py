@@ -12,7 +12,8 @@ import json
 import re
 
 from .document import Document, Path_, YAMLProblem, guard
-from .guards import line_col as _position
+from .fastjson import Constant, constant_words, refuse_constant, token_position
+from .fastjson import line_col as _position
 from .json_spans import WS, locator, spans
 
 TYPE_CHECKING = False
@@ -38,28 +39,6 @@ def reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-class NotJSONConstant(Exception):
-    """NaN or Infinity: Python's json module reads them, JSON (and other tools) do not."""
-
-
-def reject_constant(name: str) -> Any:
-    """`parse_constant` for json.loads: every reader of checkpoints refuses NaN/Infinity."""
-    raise NotJSONConstant(name)
-
-
-# a JSON string, or a token Python's json module reads but JSON does not allow; a string
-# left open runs to the end (else each later quote would start a scan to the end again)
-_STRING_OR = r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)|'
-
-
-def _token_position(text: str, token: str) -> tuple[int, int]:
-    """Line and column of the first `token` (a regex) outside JSON strings."""
-    for match in re.finditer(_STRING_OR + token, text):
-        if not match.group().startswith('"'):
-            return _position(text, match.start())
-    return 1, 1
-
-
 def load_json(text: str, limits: dict[str, int] | None = None) -> Document:
     """`parse`, with a way to find where any path sits in the text (validate's reading)."""
     data = parse(text, limits)
@@ -82,31 +61,24 @@ def parse(
     def read_float(number: str) -> float:
         value = make(number)
         if value in _INFINITIES:  # 1e999: Python reads inf, JSON has none
-            raise NotJSONConstant(number)
+            raise Constant(number)
         return value
 
     try:
         data = json.loads(
             text,
             object_pairs_hook=reject_duplicates,
-            parse_constant=reject_constant,
+            parse_constant=refuse_constant,
             parse_float=read_float,
             parse_int=parse_int,
         )
     except json.JSONDecodeError as exc:
         raise YAMLProblem("syntax", f"invalid JSON: {exc.msg}", exc.lineno, exc.colno) from None
-    except NotJSONConstant as exc:  # Python reads NaN, Infinity, 1e999; JSON has none of them
-        name = exc.args[0]
-        if name in ("NaN", "Infinity", "-Infinity"):
-            line, col = _token_position(text, r"NaN|-?Infinity")
-            message = f"invalid JSON: {name} is not a JSON value"
-        else:
-            # the number that overflowed (the first of its text: parsing stops at it)
-            line, col = _token_position(text, rf"(?<![\w.+-]){re.escape(name)}(?![\w.+-])")
-            message = f"invalid JSON: {name[:40]} is out of range for a number"
-        raise YAMLProblem("syntax", message, line, col) from None
+    except Constant as exc:  # Python reads NaN, Infinity, 1e999; JSON has none of them
+        message, line, col = constant_words(text, exc.args[0])
+        raise YAMLProblem("syntax", f"invalid JSON: {message}", line, col) from None
     except ValueError as exc:  # an integer longer than Python converts (4,300 digits)
-        line, col = _token_position(text, r"-?\d{100,}")
+        line, col = token_position(text, r"-?\d{100,}")
         detail = str(exc).split(";")[0]  # drop Python's advice on sys.set_int_max_str_digits
         raise YAMLProblem("syntax", f"invalid JSON: {detail}", line, col) from None
     except DuplicateKey as dup:

@@ -59,16 +59,6 @@ def _plain(text: str, large: bool = False) -> tuple[Any, bool, list[Any]]:
         return plain_read(text)
 
 
-def _check_aliases(root: Any, limits: dict[str, int]) -> int:
-    """Nodes the aliases of `root` add once expanded; `yaml-aliases` past the limits."""
-    from .guards import InputProblem, alias_expansion
-
-    try:
-        return alias_expansion(root, limits["max-aliases"], limits["max-alias-nodes"])[1]
-    except InputProblem as problem:
-        raise YAMLProblem("yaml-aliases", f"{problem.message}; not checked") from None
-
-
 def _fast_document(text: str, max_nodes: int, refused: list[Any] | None = None) -> Document | None:
     """`fast_yaml`'s node-based libyaml reading (imported when a text needs it)."""
     from .fast_yaml import _fast_document as read
@@ -232,19 +222,19 @@ def _safe_document(
 
 
 def _count(root: Any, max_nodes: int, limits: dict[str, int] | None) -> None:
-    """The aliases of `root` within `limits` and their expansion within `max_nodes`: one
-    walk (with limits, the alias count is checked on the same walk as the expansion)."""
-    if limits is not None:
-        _check_aliases(root, {**limits, "max-alias-nodes": max_nodes})
-    else:
-        count_nodes(root, max_nodes)
+    count_nodes(root, max_nodes, limits["max-aliases"] if limits is not None else 1 << 62)
 
 
-def count_nodes(root: Any, max_nodes: int) -> int:
+def count_nodes(root: Any, max_nodes: int, max_aliases: int = 1 << 62) -> int:
     """How many nodes the document's aliases add once expanded, computed without
-    expanding them; a `yaml-aliases` problem past `max_nodes`. A document without
-    aliases adds none, however long it is (its byte cap bounds it)."""
-    return _check_aliases(root, {"max-aliases": 1 << 62, "max-alias-nodes": max_nodes})
+    expanding them (a document without aliases adds none, however long it is); a
+    `yaml-aliases` problem past `max_aliases` references or `max_nodes` added nodes."""
+    from .guards import InputProblem, alias_expansion
+
+    try:
+        return alias_expansion(root, max_aliases, max_nodes)[1]
+    except InputProblem as problem:
+        raise YAMLProblem("yaml-aliases", f"{problem.message}; not checked") from None
 
 
 def to_plain(node: Any, max_nodes: int = 100_000) -> Any:

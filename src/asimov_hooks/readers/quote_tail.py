@@ -35,7 +35,7 @@ def quote_problem(text: str, line: int) -> YAMLProblem | None:
     start = close + 1
     while tail[start : start + 1] == " ":
         start += 1
-    if tail[start : start + 1] not in _PLAIN_FIRST or tail[start] == "":
+    if tail[start : start + 1] not in _PLAIN_FIRST:  # (past the end: "")
         return None
     comment = tail.find(" #", start)
     end = comment if comment >= 0 else len(tail)

@@ -93,7 +93,7 @@ def _load(text: str, limits: dict[str, int] | None = None, first_line: int = 1) 
     """The archive's data; ArchiveError in the words every reader uses, at the line
     of the whole file (`text` may be its tail, starting at line `first_line`)."""
     from ..readers.document import YAMLProblem, guard
-    from ..readers.guards import InputProblem, check_aliases
+    from ..readers.guards import InputProblem, alias_expansion
     from ..readers.guards import limits as default_limits
     from ..readers.loaders import load_data
 
@@ -107,7 +107,7 @@ def _load(text: str, limits: dict[str, int] | None = None, first_line: int = 1) 
         raise ArchiveError(exc.located()) from None
     try:
         if shared:
-            check_aliases(data, lim["max-aliases"], lim["max-alias-nodes"])
+            alias_expansion(data, lim["max-aliases"], lim["max-alias-nodes"])
     except InputProblem as exc:
         raise ArchiveError(exc.message) from None
     return data

@@ -40,10 +40,10 @@ def parse(
         else:
             node, data = _pure_nodes(text)
         if limits is not None:
-            from ..readers.guards import InputProblem, check_aliases
+            from ..readers.guards import InputProblem, alias_expansion
 
             try:
-                check_aliases(data, limits["max-aliases"], max_nodes)
+                alias_expansion(data, limits["max-aliases"], max_nodes)
             except InputProblem as exc:
                 raise Refused(exc.message) from None
         count_nodes(data, max_nodes)
