@@ -160,11 +160,3 @@ def evaluator(schema_name: str, config: Any = None) -> Any:
     if not user:
         _SHIPPED[(schema_name, formats)] = _EVALUATORS[key]
     return _EVALUATORS[key]
-
-
-def schema_errors(
-    data: Any, schema_name: str, config: Any = None
-) -> Iterator[tuple[tuple, str, bool]]:
-    """(instance path, message, on_key) for each schema violation."""
-    for err in _run(schema_name, config, data):
-        yield err.path, err.message, err.on_key

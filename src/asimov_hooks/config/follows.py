@@ -44,11 +44,9 @@ DEFAULT_MARKERS = ("warmup.yaml", ".asimov", ".claude_checkpoint.yaml")
 def _kinds() -> dict[str, dict[str, Any]]:
     """The shipped kinds of the Asimov protocol (a repository's config cannot declare
     another file a protocol file: the decision reads what it names)."""
-    from .packs import load_rule_file
+    from .packs import protocol_kinds
 
-    kinds = load_rule_file("kinds.json").get("kinds", {})
-    names = load_rule_file("agent.json").get("agent", {}).get("protocols", {}).get(PROTOCOL, [])
-    return {name: kinds[name] for name in names if name in kinds}
+    return protocol_kinds([PROTOCOL])
 
 
 def _specs(markers: tuple[str, ...]) -> list[str]:

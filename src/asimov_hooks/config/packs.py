@@ -95,6 +95,15 @@ def load_rule_file(name: str) -> "Any":
     return data
 
 
+def protocol_kinds(protocols: "list[str] | None" = None) -> "dict[str, dict[str, Any]]":
+    """The shipped kinds of `protocols` (every shipped protocol: None), by name, as the
+    rule pack declares them: what the agent hooks treat as a protocol's files."""
+    kinds = load_rule_file("kinds.json").get("kinds", {})
+    shipped = load_rule_file("agent.json").get("agent", {}).get("protocols", {})
+    names = [k for p, ks in shipped.items() if protocols is None or p in protocols for k in ks]
+    return {name: kinds[name] for name in names if name in kinds}
+
+
 def load_schema(name: str) -> "dict[str, Any]":
     """A shipped schema (rules/schemas/NAME); a path is never joined onto rules/."""
     if not name or "/" in name or "\\" in name or name.startswith("."):

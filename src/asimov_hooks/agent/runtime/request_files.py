@@ -29,12 +29,11 @@ _EDGES = "\"'`()[]{},;:!?*"
 
 def protocol_patterns(protocols: list[str] | None = None) -> list[str]:
     """The shipped paths of the kinds of `protocols` (all shipped protocols: None)."""
-    from ...config.packs import load_rule_file
+    from ...config.packs import protocol_kinds
 
-    shipped = load_rule_file("agent.json").get("agent", {}).get("protocols", {})
-    kinds = load_rule_file("kinds.json").get("kinds", {})
-    names = [k for p, ks in shipped.items() if protocols is None or p in protocols for k in ks]
-    return [pattern for k in names for pattern in kinds.get(k, {}).get("files", ())]
+    return [
+        pattern for kind in protocol_kinds(protocols).values() for pattern in kind.get("files", ())
+    ]
 
 
 def file_names(text: str, base: str | None) -> Iterator[str]:
