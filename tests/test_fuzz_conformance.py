@@ -17,6 +17,7 @@ import warnings
 import jsonschema
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reading_support import norm
 
 from asimov_hooks.minischema import Evaluator, compile_schema, unsupported_keywords
 from asimov_hooks.readers.fastjson import JSONError
@@ -40,16 +41,6 @@ values = st.recursive(
     lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_text, inner, max_size=4)),
     max_leaves=12,
 )
-
-
-def _norm(value):
-    if isinstance(value, dict):
-        return ("map", [(_norm(k), _norm(v)) for k, v in value.items()])
-    if isinstance(value, list):
-        return ("seq", [_norm(v) for v in value])
-    if isinstance(value, float) and math.isnan(value):
-        return ("float", "nan")
-    return (type(value).__name__, value)
 
 
 def _safe(text: str):
@@ -89,7 +80,7 @@ def test_dumped_yaml_reads_as_the_safe_loader_reads_it(data, flow: bool, anchors
         with contextlib.suppress(YAMLProblem):  # read or refused cleanly, either way
             load_yaml(text)
         return
-    assert _norm(load_yaml(text).data) == _norm(want), text
+    assert norm(load_yaml(text).data) == norm(want), text
 
 
 _pieces = st.sampled_from(
@@ -143,7 +134,7 @@ def test_yaml_ish_text_is_read_or_refused_cleanly(text: str) -> None:
         want = _safe(text)
     except Exception:
         return  # read here, refused there: the safe loader is the stricter one
-    assert _norm(data) == _norm(want), text
+    assert norm(data) == norm(want), text
 
 
 # ------------------------------------------------------------------ JSON
@@ -199,7 +190,7 @@ def test_strict_json_agrees_with_the_standard_library_made_strict(text: str) -> 
     except JSONError as exc:
         assert not ok or "nested more than" in exc.msg, (text, exc)
         return
-    assert ok and _norm(got) == _norm(want), text
+    assert ok and norm(got) == norm(want), text
 
 
 # ------------------------------------------------------------------ schemas

@@ -10,6 +10,7 @@ Anything else gives None: the text is handed over to the library.
 
 from __future__ import annotations
 
+from .guards import _quote_end
 from .plain_rows import HandOver, refused, rows
 from .problem import YAMLProblem
 
@@ -61,21 +62,16 @@ def _closing(lines: list[str], line: int, column: int) -> tuple[int, int]:
     when it is not closed, holds an escape or meets a document marker."""
     quote = lines[line][column]
     pos = column + 1
-    at = line
-    while at < len(lines):
+    for at in range(line, len(lines)):
         text = lines[at]
         if at > line and text[:3] in ("---", "...") and text[3:4] in ("", " "):
             return -1, -1
-        end = text.find(quote, pos)
-        if quote == '"':
-            if "\\" in text[pos : end if end >= 0 else len(text)]:
-                return -1, -1
-        else:
-            while end >= 0 and text[end + 1 : end + 2] == "'":
-                end = text.find("'", end + 2)
+        end = _quote_end(text, pos, quote)  # just past the closing quote
+        if quote == '"' and "\\" in text[pos : end if end >= 0 else len(text)]:
+            return -1, -1
         if end >= 0:
-            return at, end
-        at, pos = at + 1, 0
+            return at, end - 1
+        pos = 0
     return -1, -1
 
 
