@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from asimov_hooks.agent.runtime import turnlog
-from asimov_hooks.agent.runtime.state import Store
+from asimov_hooks.agent.runtime.state import DB_NAME, Store
 from asimov_hooks.fs import journal
 
 PROJECT = "/home/user/project"
@@ -153,6 +153,28 @@ def test_concurrent_appends_and_folds_lose_nothing(state) -> None:
     assert [proc.wait(timeout=120) for proc in procs] == [0] * len(procs)
     for n in range(3):
         assert row(state, f"w{n}", "/p")["checkpoints"] == 40
+
+
+def test_a_new_state_being_written_by_another_process_is_waited_for(tmp_path) -> None:
+    """While another process writes a new state database, switching it to WAL answers
+    "database is locked" at once, without the busy wait (hooks an agent runs side by
+    side on a new repository): the store asks again and opens."""
+    import sqlite3
+    import threading
+
+    directory = tmp_path / "state"
+    directory.mkdir()
+    other = sqlite3.connect(directory / DB_NAME, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("CREATE TABLE early (x)")
+    release = threading.Timer(0.3, other.execute, ("COMMIT",))
+    release.start()
+    try:
+        with Store(str(directory)) as store:
+            assert store.get("s", PROJECT) is None
+    finally:
+        release.join()
+        other.close()
 
 
 def _stop_loads(tmp_path, prompt_first: bool) -> set[str]:

@@ -77,6 +77,24 @@ def _started(stamps: tuple[float | None, ...] | None) -> float | None:
     return max(known) if known else None
 
 
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """WAL journal mode. Several processes switching a new database at once are told
+    "database is locked" at once, without the busy handler: ask again, for as long as
+    the busy timeout would wait."""
+    waited = 0.0
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or waited >= BUSY_MS / 1000:
+                raise
+        import time
+
+        time.sleep(0.005)
+        waited += 0.005
+
+
 class _Transaction:
     """What `Store.transaction` returns (contextlib.contextmanager would cost every
     agent event its import)."""
@@ -103,7 +121,7 @@ class Store:
             os.makedirs(directory, exist_ok=True)
             self.conn = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
             self.conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-            self.conn.execute("PRAGMA journal_mode = WAL")
+            _use_wal(self.conn)
             self.conn.execute(SCHEMA)
             self.conn.execute(SHELL_SCHEMA)
             self.conn.execute(FOLLOWUP_SCHEMA)
