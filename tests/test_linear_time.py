@@ -180,6 +180,14 @@ CASES: dict[str, tuple[Callable[[int], Callable[[], object]], int]] = {
         64,
     ),
     "unclosed quoted cd": (_shell_patches(lambda n: ';cd "x' * n + "\n"), 64),
+    "a patch as one argument": (
+        _shell_patches(lambda n: "cd /a && apply_patch '*** Begin Patch\n" + "+x\n" * n + "'"),
+        32768,  # shlex's square shows only past tens of kilobytes
+    ),
+    "a patch as one argument, double-quoted": (
+        _shell_patches(lambda n: 'apply_patch "*** Begin Patch\n' + '+\\"x\\\\\n' * n + '"'),
+        32768,  # shlex's square shows only past tens of kilobytes
+    ),
     "codex adapter: patch sections": (_codex_event("apply_patch", _sections), 4096),
     "codex adapter: heredocs": (
         _codex_event("Bash", lambda n: "".join(HEREDOC.format(i=i) for i in range(n))),

@@ -169,10 +169,10 @@ def driver_command(python: str | None = None, package_dir: str | None = None) ->
 
 def command_paths(command: str) -> tuple[str, str] | None:
     """(python, merge/driver.py) named by a command `driver_command` wrote, else None."""
-    import shlex
+    from .shellwords import split
 
     try:
-        words = shlex.split(command.replace(";", " ; "))
+        words = split(command.replace(";", " ; "))
     except ValueError:
         return None
     checks = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-x", "-f")]

@@ -9,7 +9,6 @@ ever touched; the user's entries, even in the same matcher group, stay as they a
 from __future__ import annotations
 
 import os
-import shlex
 
 from .jsonedit import Document, JsonEditError, blank_comments
 
@@ -31,10 +30,11 @@ def ours(command: Any) -> str | None:
     anything else on the line makes it the user's."""
     if not isinstance(command, str) or "agent-event" not in command:
         return None
+    from ...shellwords import split
     from .guard import unguarded
 
     try:
-        words = shlex.split(unguarded(command))
+        words = split(unguarded(command))
     except ValueError:
         return None
     if "agent-event" not in words:

@@ -92,10 +92,10 @@ def _argument_patches(command: str) -> list[tuple[str | None, str]]:
     """`apply_patch '*** Begin Patch ...'` (the patch as one argument)."""
     if not any(name in command for name in PATCH_COMMANDS) or "*** Begin Patch" not in command:
         return []
-    import shlex
+    from ...shellwords import split
 
     try:
-        words = shlex.split(command)
+        words = split(command)
     except ValueError:
         return []
     found: list[tuple[str | None, str]] = []
