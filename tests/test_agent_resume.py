@@ -8,11 +8,12 @@ one `asimov-hooks agent-event` call fed a documented Claude Code payload."""
 from __future__ import annotations
 
 import datetime
+import json
 import os
 
 import pytest
 from agent_support import answer, fixture, run_event
-from conftest import GOOD_CHECKPOINT, commit_all, git_init, oc_checkpoint, write
+from conftest import GOOD_CHECKPOINT, commit_all, git_init, oc_checkpoint, run_script, write
 
 ASK = '"Continue from here, restart, or show the full checkpoint?"'
 
@@ -121,6 +122,25 @@ def test_stale_in_progress_asks_and_the_age_is_a_setting(repo) -> None:
     assert ASK not in context and "stale" not in context
     assert 'say "Resuming from next_actions[0]: Read the evaluator report" and proceed' in context
     assert "continue the task from it" in context
+
+
+def test_stale_follows_the_stale_checkpoint_rule_unless_the_agent_sets_its_own(repo) -> None:
+    """One checkpoint is stale or not alike for validate, `oc` and the resumed agent."""
+    skill_file(repo, "oc-reverse-spec", updated_at=days_ago(11))
+    config = os.path.join(repo, ".asimov-hooks.yaml")
+    with open(config, "a", encoding="utf-8") as fh:
+        fh.write("rules:\n  stale-checkpoint: {days: 14}\n")
+    context = restart(repo)
+    assert ASK not in context and "stale" not in context
+    listed = run_script("asimov-hooks", "oc", "list", "--format", "json", cwd=repo)
+    assert json.loads(listed.stdout)["checkpoints"][0]["stale_days"] is None, listed.stdout
+    with open(config, "w", encoding="utf-8") as fh:
+        fh.write("agent:\n  turn-threshold: 30\nrules:\n  stale-checkpoint: {days: 3}\n")
+    context = restart(repo)
+    assert "stale: not updated for more than 3 days (11d)" in context and ASK in context
+    with open(config, "w", encoding="utf-8") as fh:
+        fh.write("agent:\n  stale-days: 30\nrules:\n  stale-checkpoint: {days: 3}\n")
+    assert "stale" not in restart(repo)
 
 
 def test_a_bad_stale_setting_is_one_line(repo) -> None:

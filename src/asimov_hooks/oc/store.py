@@ -119,8 +119,14 @@ class Project:
         return self.config.rules_for(self.config.kind_for(rel), rel)
 
     def stale_days(self) -> int:
-        opts = self.config.rules_for("oc-checkpoint", ".checkpoints/x" + SUFFIX)
-        return int(opts.get("stale-checkpoint", {}).get("days", 7))
+        return stale_days(self.config)
+
+
+def stale_days(config: Config) -> int:
+    """Days after which an in-progress skill is stale: the stale-checkpoint rule's `days`,
+    so `oc`, validate and the agent's resume brief call the same checkpoint stale."""
+    opts = config.rules_for("oc-checkpoint", ".checkpoints/x" + SUFFIX)
+    return int(opts.get("stale-checkpoint", {}).get("days", 7))
 
 
 def nearest(start: str, top: str, name: str) -> str:

@@ -56,7 +56,7 @@ def agent_settings(config: Config) -> dict[str, Any]:
         "checkpoint-kinds": [k for k in section.get("checkpoint-kinds", []) if isinstance(k, str)],
         "context-budget": int(section.get("context-budget", 3000)),
         "compact-message": _text(section, "compact-message"),
-        "stale-days": _days(section.get("stale-days", 7)),
+        "stale-days": _days(section.get("stale-days")),
         "warmup-essentials": [
             k for k in section.get("warmup-essentials", []) if isinstance(k, str) and k
         ],
@@ -73,7 +73,9 @@ def _text(section: dict[str, Any], key: str) -> str:
     return value
 
 
-def _days(value: Any) -> float:
+def _days(value: Any) -> float | None:
+    if value is None:  # unset: the stale-checkpoint rule's days (agent.runtime.reread)
+        return None
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     if not number or not 0 < value <= 36500:  # NaN fails both comparisons
         raise ConfigError(f"agent.stale-days must be a number of days above 0, not {value!r}")

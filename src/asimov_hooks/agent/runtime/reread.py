@@ -108,11 +108,13 @@ def _oc_skills(
     loaded = [(rel, data) for rel in found if (data := _oc_data(top, rel, notes)) is not None]
     if not loaded:
         return []
+    from ...oc.store import stale_days
     from .resume import skills
 
     words = config.section("oc").get("gate-words", [])
     words = [w for w in words if isinstance(w, str) and w] if isinstance(words, list) else []
-    return skills(loaded, top, settings["stale-days"], words)
+    days = settings["stale-days"]
+    return skills(loaded, top, stale_days(config) if days is None else days, words)
 
 
 def _add(

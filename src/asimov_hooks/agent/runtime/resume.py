@@ -4,7 +4,8 @@ each skill's brief, most urgent first, under the re-read budget.
 - Orient: skill and project, the last session as a relative time, status and summary,
   progress (X/Y phases complete), the first next action.
 - Confirm: in progress and not stale: "Resuming from next_actions[0]: ..." and go on.
-  Blocked, failed, stale (older than `agent.stale-days`) or waiting on a user decision:
+  Blocked, failed, stale (older than the stale-checkpoint rule's `days`, or
+  `agent.stale-days` when set) or waiting on a user decision:
   stop and ask the user the protocol's three choices before any work on the skill.
 - Prime: `context_primer.key_decisions`, the `generated_files` of the current step
   (not those of other steps), every open blocker with what it needs and its proposed
