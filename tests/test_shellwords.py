@@ -10,7 +10,7 @@ import shlex
 import pytest
 from test_linear_time import assert_linear
 
-from asimov_hooks.shellwords import split
+from asimov_hooks.agent.runtime.shellwords import split
 
 
 def _shlex(command: str) -> tuple[str, object]:

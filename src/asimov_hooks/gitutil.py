@@ -169,10 +169,10 @@ def driver_command(python: str | None = None, package_dir: str | None = None) ->
 
 def command_paths(command: str) -> tuple[str, str] | None:
     """(python, merge/driver.py) named by a command `driver_command` wrote, else None."""
-    from .shellwords import split
+    import shlex
 
     try:
-        words = split(command.replace(";", " ; "))
+        words = shlex.split(command.replace(";", " ; "))
     except ValueError:
         return None
     checks = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-x", "-f")]

@@ -30,7 +30,7 @@ def ours(command: Any) -> str | None:
     anything else on the line makes it the user's."""
     if not isinstance(command, str) or "agent-event" not in command:
         return None
-    from ...shellwords import split
+    from ..runtime.shellwords import split
     from .guard import unguarded
 
     try:

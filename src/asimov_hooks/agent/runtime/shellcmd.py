@@ -92,7 +92,7 @@ def _argument_patches(command: str) -> list[tuple[str | None, str]]:
     """`apply_patch '*** Begin Patch ...'` (the patch as one argument)."""
     if not any(name in command for name in PATCH_COMMANDS) or "*** Begin Patch" not in command:
         return []
-    from ...shellwords import split
+    from .shellwords import split
 
     try:
         words = split(command)

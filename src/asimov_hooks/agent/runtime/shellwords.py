@@ -2,7 +2,8 @@
 
 `shlex` grows each word a character at a time on an attribute, which CPython cannot
 extend in place: a word of n characters costs n² (a 500 KB patch passed to
-`apply_patch` as one argument took seconds). This reads the same POSIX subset
+`apply_patch` as one argument took seconds, and so did a long hook command in an
+agent's settings). This reads the same POSIX subset
 `shlex.split` does, and nothing more: blanks (space, tab, CR, LF) part words; `'...'`
 is literal; in `"..."` a backslash escapes only `"` and `\\`; elsewhere it escapes any
 character; `#` is an ordinary character. It raises ValueError where `shlex.split` does.
