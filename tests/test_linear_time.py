@@ -459,6 +459,20 @@ CASES["merge: keys both sides add (yaml)"] = (_merge(".claude_checkpoint.yaml", 
 CASES["merge: the added keys put in place (yaml)"] = (_yaml_apply, 1024)
 
 
+def _repeated_lines(n: int) -> tuple[str, str, str]:
+    """Both sides change one text into runs of the same two lines, each its own way:
+    the conflict's two versions share only repeated lines to anchor a diff on."""
+    ours = "".join("  x\n" if i % 3 else "  y\n" for i in range(n))
+    theirs = "".join("  y\n" if i % 3 else "  x\n" for i in range(n))
+    return "notes: |\n  base\n", "notes: |\n" + ours, "notes: |\n" + theirs
+
+
+CASES["merge: a conflict between runs of repeated lines"] = (
+    _merge(".claude_checkpoint.yaml", _repeated_lines),
+    256,
+)
+
+
 def _finding(message: str) -> tuple:
     from asimov_hooks.findings import Finding
 

@@ -88,8 +88,10 @@ def merge3(base: str, ours: str, theirs: str) -> str | None:
 def with_markers(ours: str, theirs: str, size: int, labels: tuple[str, str]) -> str:
     """`ours` and `theirs` as one text, conflict markers around the lines that differ."""
     a, c = ours.splitlines(True), theirs.splitlines(True)
-    # the common head and tail are cut off first; a minimal diff (no autojunk) keeps
-    # hunks tight, except on big files where it could take seconds
+    # the common head and tail are cut off first. Below 200 lines the diff is minimal;
+    # from 200 on, difflib's autojunk leaves lines found in over 1% of theirs out of
+    # the anchors (hunks may come out a little wider): without it, sides that differ
+    # in runs of a few repeated lines cost the cube of their length (23 s at 1,600)
     head = 0
     while head < min(len(a), len(c)) and a[head] == c[head]:
         head += 1
@@ -97,7 +99,7 @@ def with_markers(ours: str, theirs: str, size: int, labels: tuple[str, str]) -> 
     while tail < min(len(a), len(c)) - head and a[-1 - tail] == c[-1 - tail]:
         tail += 1
     middle_a, middle_c = a[head : len(a) - tail], c[head : len(c) - tail]
-    matcher = SequenceMatcher(None, middle_a, middle_c, autojunk=len(middle_c) > 2000)
+    matcher = SequenceMatcher(None, middle_a, middle_c, autojunk=True)
     out: list[str] = a[:head]
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
