@@ -473,6 +473,27 @@ CASES["merge: a conflict between runs of repeated lines"] = (
 )
 
 
+def _around_shared(n: int) -> tuple[str, str, str]:
+    """Two versions that differ in their first and last lines only, the n lines between
+    shuffled from a hundred values (each in under 1% of the lines: none is left out)."""
+    import random
+
+    values = [f"v{i % 101}\n" for i in range(n)]
+    random.Random(n).shuffle(values)
+    shared = "".join(values)
+    return "b\n" + shared + "b\n", "o\n" + shared + "o\n", "t\n" + shared + "t\n"
+
+
+def _line_merges(n: int) -> Callable[[], object]:
+    from asimov_hooks.merge.text_merge import merge3, with_markers
+
+    base, ours, theirs = _around_shared(n)
+    return lambda: (merge3(base, ours, theirs), with_markers(ours, theirs, 7, ("o", "t")))
+
+
+CASES["merge: line merges around a long shared part"] = (_line_merges, 32768)
+
+
 def _finding(message: str) -> tuple:
     from asimov_hooks.findings import Finding
 

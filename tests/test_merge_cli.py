@@ -156,3 +156,23 @@ def test_module_driver_reads_git_arguments_without_click(tmp_path) -> None:
         [sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=False
     )
     assert done.returncode in (0, 1) and "click imported" not in done.stderr, done.stderr
+
+
+def test_a_conflict_around_a_long_shared_part_is_one_hunk(tmp_path) -> None:
+    """Two conflicts 40,000 lines apart, the lines between (theirs' new text, in both
+    versions) shuffled from a hundred values: no line anchors a diff, so diffing them
+    would take minutes. The driver marks everything between as one hunk instead."""
+    import random
+
+    values = [f"  value {i % 100}\n" for i in range(40_000)]
+    random.Random(7).shuffle(values)
+    shared = "".join(values)
+    base = 'in_progress: "b"\nnotes: |\n  base\nnext_step: "b"\n'
+    ours = 'in_progress: "o"\nnotes: |\n  base\nnext_step: "o"\n'
+    theirs = 'in_progress: "t"\nnotes: |\n' + shared + 'next_step: "t"\n'
+    done, result = driver(tmp_path, base, ours, theirs)
+    assert done.returncode == 1, done.stderr
+    assert "in_progress: changed on both sides" in done.stderr
+    assert "next_step: changed on both sides" in done.stderr
+    assert result.startswith("<<<<<<< ours\n") and result.endswith(">>>>>>> theirs\n")
+    assert result.count("<<<<<<<") == 1 and result.count(shared) == 2

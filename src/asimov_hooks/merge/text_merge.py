@@ -34,11 +34,45 @@ class Text:
         return ((BOM if self.bom else "") + body).encode("utf-8")
 
 
-def _changes(base: list[str], other: list[str]) -> list[tuple[int, int, int, int]]:
-    # autojunk keeps big files with many repeated lines ("},") fast; a less minimal
-    # diff can only make the line merge give up, and its result is verified anyway
-    matcher = SequenceMatcher(None, base, other, autojunk=True)
-    return [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+# lines × lines of the two parts that differ past which no diff runs: difflib's work
+# grows with their product (a line may match up to 1% of the other side's lines), and
+# a hostile side of 1 MiB of short lines would take minutes; real files stay far below
+DIFF_CELLS = 50_000_000
+
+
+def _diff(a: list[str], b: list[str]) -> tuple[int, list[str], list[str], list | None]:
+    """(how many lines both share at the start, the parts that differ, difflib's
+    opcodes for those parts, or None when they are too big to diff).
+
+    The shared start and end are cut off first, as git's diff does. Below 200 lines
+    the diff is minimal; from 200 on, autojunk leaves lines found in over 1% of `b` out
+    of the anchors (hunks may come out a little wider): without it, parts that differ
+    in runs of a few repeated lines cost the cube of their length (23 s at 1,600)."""
+    head, shorter = 0, min(len(a), len(b))
+    while head < shorter and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < shorter - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    middle_a, middle_b = a[head : len(a) - tail], b[head : len(b) - tail]
+    if len(middle_a) * len(middle_b) > DIFF_CELLS:
+        return head, middle_a, middle_b, None
+    codes = SequenceMatcher(None, middle_a, middle_b, autojunk=True).get_opcodes()
+    return head, middle_a, middle_b, codes
+
+
+def _changes(base: list[str], other: list[str]) -> list[tuple[int, int, int, int]] | None:
+    """The changed line ranges (base i1:i2 became other j1:j2); None when too big to
+    diff. A less minimal diff can only make the line merge give up, and its result is
+    verified anyway."""
+    head, _, _, codes = _diff(base, other)
+    if codes is None:
+        return None
+    return [
+        (i1 + head, i2 + head, j1 + head, j2 + head)
+        for tag, i1, i2, j1, j2 in codes
+        if tag != "equal"
+    ]
 
 
 def _apply(base: list[str], side: list[str], changes: list, start: int, end: int) -> list[str]:
@@ -57,8 +91,11 @@ def merge3(base: str, ours: str, theirs: str) -> str | None:
     count as a conflict, as in git, unless both sides made the identical change.
     """
     b, a, c = base.splitlines(True), ours.splitlines(True), theirs.splitlines(True)
+    ours_changes, theirs_changes = _changes(b, a), _changes(b, c)
+    if ours_changes is None or theirs_changes is None:
+        return None
     events = sorted(
-        [(ch, 0) for ch in _changes(b, a)] + [(ch, 1) for ch in _changes(b, c)],
+        [(ch, 0) for ch in ours_changes] + [(ch, 1) for ch in theirs_changes],
         key=lambda e: (e[0][0], e[0][1], e[1]),
     )
     sides = (a, c)
@@ -88,20 +125,11 @@ def merge3(base: str, ours: str, theirs: str) -> str | None:
 def with_markers(ours: str, theirs: str, size: int, labels: tuple[str, str]) -> str:
     """`ours` and `theirs` as one text, conflict markers around the lines that differ."""
     a, c = ours.splitlines(True), theirs.splitlines(True)
-    # the common head and tail are cut off first. Below 200 lines the diff is minimal;
-    # from 200 on, difflib's autojunk leaves lines found in over 1% of theirs out of
-    # the anchors (hunks may come out a little wider): without it, sides that differ
-    # in runs of a few repeated lines cost the cube of their length (23 s at 1,600)
-    head = 0
-    while head < min(len(a), len(c)) and a[head] == c[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(c)) - head and a[-1 - tail] == c[-1 - tail]:
-        tail += 1
-    middle_a, middle_c = a[head : len(a) - tail], c[head : len(c) - tail]
-    matcher = SequenceMatcher(None, middle_a, middle_c, autojunk=True)
+    head, middle_a, middle_c, codes = _diff(a, c)
+    if codes is None:  # too big to diff: the whole part that differs is one hunk
+        codes = [("replace", 0, len(middle_a), 0, len(middle_c))]
     out: list[str] = a[:head]
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in codes:
         if tag == "equal":
             out += middle_a[i1:i2]
             continue
@@ -110,7 +138,7 @@ def with_markers(ours: str, theirs: str, size: int, labels: tuple[str, str]) -> 
         out.append("=" * size + "\n")
         out += _terminated(middle_c[j1:j2])
         out.append(f"{'>' * size} {labels[1]}\n")
-    return "".join(out + a[len(a) - tail :])
+    return "".join(out + a[head + len(middle_a) :])
 
 
 def _terminated(lines: list[str]) -> list[str]:
