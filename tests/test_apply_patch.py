@@ -265,3 +265,35 @@ def test_any_text_is_a_result_or_a_patch_error(text: str) -> None:
         assert all(
             value is None or value.endswith("\n") or value == "" for value in result.values()
         )
+
+
+def test_long_hunks_are_found_where_a_line_by_line_search_finds_them() -> None:
+    """Hunks longer than a few lines are matched by hash first: on files of a few
+    repeated lines (every place a candidate), the place found is the plain search's."""
+    import random
+
+    from asimov_hooks.agent.agents.patch_lines import _NORMS, _Lines
+
+    def plain(lines: list[str], pattern: list[str], start: int) -> int | None:
+        for norm in _NORMS:
+            have = lines if norm is None else [norm(x) for x in lines]
+            want = pattern if norm is None else [norm(x) for x in pattern]
+            for at in range(start, len(lines) - len(pattern) + 1):
+                if have[at : at + len(pattern)] == want:
+                    return at
+        return None
+
+    rng = random.Random(5)
+    words = ["a", "a ", " a", "b", "b\u2019", "b'", ""]
+    for _ in range(400):
+        lines = [rng.choice(words) for _ in range(rng.randint(0, 60))]
+        size = rng.randint(9, 14)
+        if len(lines) >= size and rng.random() < 0.7:
+            at = rng.randint(0, len(lines) - size)
+            pattern = lines[at : at + size]
+            pattern[rng.randrange(size)] = rng.choice(words)
+        else:
+            pattern = [rng.choice(words) for _ in range(size)]
+        start = rng.randint(0, max(0, len(lines) - 1))
+        found = _Lines(lines).seek(pattern, start, False)
+        assert found == plain(lines, pattern, start), (lines, pattern, start)

@@ -82,6 +82,29 @@ def _shell_patches(text: Callable[[int], str]) -> Callable[[int], Callable[[], o
     return case
 
 
+def _patched(line: str, context: str, last: str) -> Callable[[int], Callable[[], object]]:
+    """A hunk of n/2 context lines found at every one of the file's n places, whose
+    last line is the file's last: the hunk fits only at the end."""
+
+    def case(n: int) -> Callable[[], object]:
+        from asimov_hooks.agent.agents.apply_patch import apply_patch
+        from asimov_hooks.agent.agents.patch_lines import PatchError
+
+        original = line * n + last
+        patch = "*** Begin Patch\n*** Update File: c.yaml\n@@\n" + context * (n // 2)
+        patch += "-  - y\n+  - z\n*** End Patch\n"
+
+        def run() -> object:
+            try:
+                return apply_patch(patch, lambda path: original)
+            except PatchError as error:  # pragma: no cover - the hunk fits
+                raise AssertionError(error) from error
+
+        return run
+
+    return case
+
+
 def _blank_comments(text: Callable[[int], str]) -> Callable[[int], Callable[[], object]]:
     from asimov_hooks.agent.install.jsonedit import blank_comments
 
@@ -189,6 +212,14 @@ CASES: dict[str, tuple[Callable[[int], Callable[[], object]], int]] = {
         32768,  # shlex's square shows only past tens of kilobytes
     ),
     "codex adapter: patch sections": (_codex_event("apply_patch", _sections), 4096),
+    "codex apply_patch: a long hunk in a file of one repeated line": (
+        _patched("  - x\n", "   - x\n", "  - y\n"),
+        1024,
+    ),
+    "codex apply_patch: the same, matched ignoring trailing blanks": (
+        _patched("  - x \n", "   - x\n", "  - y \n"),
+        1024,
+    ),
     "codex adapter: heredocs": (
         _codex_event("Bash", lambda n: "".join(HEREDOC.format(i=i) for i in range(n))),
         1024,

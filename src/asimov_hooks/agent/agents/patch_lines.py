@@ -5,8 +5,12 @@ whitespace, then with typographic punctuation read as ASCII), and the edits made
 
 Linear in the patch: each comparison's normalised copy of the file, and an index of
 where each line occurs, are built once per file, so a hunk costs the places its first
-line occurs, not a pass over the file. Pure Python without `re`.
+line occurs, not a pass over the file. A long hunk is compared at each place by a hash
+of its lines (prefix hashes of the file, built once per comparison), so a file of one
+repeated line does not cost places times the hunk's length. Pure Python without `re`.
 """
+
+import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -41,6 +45,11 @@ def _loose(line: str) -> str:
     return line.strip().translate(_ASCII)
 
 
+# a hunk longer than this is compared by hash first (shorter ones cost as little in full)
+_SHORT = 8
+_PRIME = (1 << 61) - 1
+_BASE = int.from_bytes(os.urandom(8), "big") % (_PRIME - 256) + 256
+
 _NORMS: "tuple[Callable[[str], str] | None, ...]" = (None, str.rstrip, str.strip, _loose)
 
 
@@ -54,12 +63,13 @@ class _Lines:
     the places its first line occurs, not a pass over the whole file, so a patch's
     work grows with the patch, not with hunks times the file."""
 
-    __slots__ = ("index", "lines", "normal")
+    __slots__ = ("hashes", "index", "lines", "normal")
 
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         self.normal: dict[int, list[str]] = {}
         self.index: dict[int, dict[str, list[int]]] = {}
+        self.hashes: dict[int, tuple[dict[str, int], list[int]]] = {}
 
     def seek(self, pattern: list[str], start: int, eof: bool) -> int | None:
         """Where `pattern` first occurs at or after `start` (at the very end when
@@ -82,13 +92,37 @@ class _Lines:
                     return last
                 continue
             places = self._index(level).get(want[0], ())
+            same = self._matcher(level, want) if size > _SHORT else None
+            if same is None and size > _SHORT:
+                continue  # a line of the hunk is nowhere in the file
             for i in range(bisect_left(places, first), len(places)):
                 at = places[i]
                 if at > last:
                     break
-                if have[at : at + size] == want:
+                if (same is None or same(at)) and have[at : at + size] == want:
                     return at
         return None
+
+    def _matcher(self, level: int, want: list[str]) -> "Callable[[int], bool] | None":
+        """A test of "the file's lines from `at` hash as `want`'s do", in constant time
+        (None when a line of `want` is not in the file). The base is drawn per run, so
+        no text can be made to collide on purpose; a match is still compared in full."""
+        if level not in self.hashes:
+            ids: dict[str, int] = {}
+            prefix, value = [0], 0
+            for line in self._have(level):
+                value = (value * _BASE + ids.setdefault(line, len(ids) + 1)) % _PRIME
+                prefix.append(value)
+            self.hashes[level] = (ids, prefix)
+        ids, prefix = self.hashes[level]
+        target = 0
+        for line in want:
+            known = ids.get(line)
+            if known is None:
+                return None
+            target = (target * _BASE + known) % _PRIME
+        size, shift = len(want), pow(_BASE, len(want), _PRIME)
+        return lambda at: (prefix[at + size] - prefix[at] * shift) % _PRIME == target
 
     def _have(self, level: int) -> list[str]:
         if level not in self.normal:
