@@ -123,6 +123,9 @@ def test_core_hooks_path_gets_its_own_fix(old_clone) -> None:
             ["pre-commit", "pre-merge-commit"],
         ),
         ("repos:\n  - default_install_hook_types: [post-merge]\n", []),  # not the top level
+        # names pre-commit refuses are not looked up: no path out of the hooks folder
+        ("default_install_hook_types: [../../../etc/passwd, pre-push, /dev/zero]\n", ["pre-push"]),
+        ("default_install_hook_types:\n- pre-push\n- pre-push\n- ../post-merge\n", ["pre-push"]),
         ("repos: []\n", []),
     ],
 )
@@ -130,3 +133,25 @@ def test_the_asked_types_are_read_without_a_yaml_parser(text: str, types: list[s
     from asimov_hooks.validation.hooktypes import asked_types
 
     assert asked_types(text) == types
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        lambda n: "default_install_hook_types: [\n" + "  pre-commit,\n" * n + "]\n",
+        lambda n: "default_install_hook_types: [" + "".join(f"x{i}, " for i in range(n)) + "]\n",
+        lambda n: "default_install_hook_types:\n" + "".join(f"- x{i}\n" for i in range(n)),
+        lambda n: "default_install_hook_types: [\n" + "a\n" * n,
+    ],
+    ids=["a flow list over many lines", "many names", "a long block list", "never closed"],
+)
+def test_reading_the_asked_types_grows_linearly(shape) -> None:
+    from test_linear_time import assert_linear
+
+    from asimov_hooks.validation.hooktypes import asked_types
+
+    def case(n: int):
+        text = shape(n)
+        return lambda: asked_types(text)
+
+    assert_linear(case, 4096)

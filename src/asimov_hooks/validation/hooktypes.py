@@ -23,6 +23,22 @@ CONFIG = ".pre-commit-config.yaml"
 MAX_CONFIG_BYTES = 1 << 20
 MAX_HOOK_BYTES = 1 << 20
 KEY = "default_install_hook_types"
+# the git hook types pre-commit installs (it refuses any other name); a name outside
+# them is never looked up, so a committed config cannot point the look outside .git/hooks
+HOOK_TYPES = frozenset(
+    (
+        "commit-msg",
+        "post-checkout",
+        "post-commit",
+        "post-merge",
+        "post-rewrite",
+        "pre-commit",
+        "pre-merge-commit",
+        "pre-push",
+        "pre-rebase",
+        "prepare-commit-msg",
+    )
+)
 
 
 def asked_types(text: str) -> list[str]:
@@ -37,12 +53,12 @@ def asked_types(text: str) -> list[str]:
             continue
         value = _uncomment(rest[1:]).strip()
         if value.startswith("["):
-            flow = value
+            parts = [value]
             for more in lines[at + 1 :]:
-                if "]" in flow:
+                if "]" in parts[-1]:
                     break
-                flow += " " + _uncomment(more).strip()
-            return _names(flow[1:].partition("]")[0].split(","))
+                parts.append(_uncomment(more).strip())
+            return _names(" ".join(parts)[1:].partition("]")[0].split(","))
         items = []
         for more in lines[at + 1 :]:
             item = _uncomment(more).strip()
@@ -63,12 +79,13 @@ def _uncomment(line: str) -> str:
 
 
 def _names(items: list[str]) -> list[str]:
-    out = []
+    """The known hook types among `items`, each once, in their order."""
+    out: dict[str, None] = {}
     for item in items:
         name = item.strip().strip("'\"").strip()
-        if name and name not in out:
-            out.append(name)
-    return out
+        if name in HOOK_TYPES:
+            out[name] = None
+    return list(out)
 
 
 def missing_types(top: str, config: bytes) -> tuple[list[str], str | None]:
