@@ -295,11 +295,10 @@ def _keyed_order(b: list, o: list, t: list, merged: dict) -> list | None:
         order = list(rel["o"])
     else:
         return None
-    for i, ident in enumerate(b):  # kept from base but not on both sides (conflicts)
-        if ident in merged and ident not in order:
-            before = next((x for x in reversed(b[:i]) if x in order), None)
-            order.insert(0 if before is None else order.index(before) + 1, ident)
     placed = set(order)
+    # kept from base but not on both sides (conflicts): each right after the base item
+    # before it, in one pass rather than a search of `order` per item
+    order = _placed_after(order, b, merged, placed)
     groups: dict[Any, list[list]] = {}
     for seq in (o, t):
         current: Any = None
@@ -312,10 +311,14 @@ def _keyed_order(b: list, o: list, t: list, merged: dict) -> list | None:
         for anchor, ids in run.items():
             groups.setdefault(anchor, []).append(ids)
     out: list = []
+    emitted: set = set()  # beside `out`: a list search per new item grows with the square
 
     def emit(anchor: Any) -> None:
         for ids in sorted(groups.get(anchor, []), key=lambda g: g):
-            out.extend(i for i in ids if i not in out)
+            for i in ids:
+                if i not in emitted:
+                    emitted.add(i)
+                    out.append(i)
 
     emit(None)
     for ident in order:

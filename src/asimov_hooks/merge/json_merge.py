@@ -58,13 +58,20 @@ def _index(pool: list, key: Callable[[Any], Any]) -> dict[Any, list]:
     return out
 
 
-def _take(candidates: list | None, used: set[int]) -> Any:
-    """The first candidate not matched yet (each source item is matched once)."""
-    for src in candidates or ():
-        if id(src) not in used:
-            used.add(id(src))
-            return src
-    return None
+def _take(candidates: list | None, used: set[int], cursors: dict[int, int]) -> Any:
+    """The first candidate not matched yet (each source item is matched once). A cursor
+    per list starts past the entries already skipped, so a long run of equal items is
+    not rescanned for each of them."""
+    if not candidates:
+        return None
+    at = cursors.get(id(candidates), 0)
+    while at < len(candidates) and id(candidates[at]) in used:
+        at += 1
+    cursors[id(candidates)] = at
+    if at == len(candidates):
+        return None
+    used.add(id(candidates[at]))
+    return candidates[at]
 
 
 class _Source:
@@ -270,14 +277,15 @@ class Renderer:
             else []
         )
         used: set[int] = set()
+        cursors: dict[int, int] = {}  # by id() of a list of candidates
         parts, ids = [], []
         for child in value:
             subs = []
             ident = canon(child)
             for n, index in enumerate(by_value):
-                match = _take(index.get(ident), used)
+                match = _take(index.get(ident), used, cursors)
                 if match is None and by_key and isinstance(child, dict) and key in child:
-                    match = _take(by_key[n].get(canon(child[key])), used)
+                    match = _take(by_key[n].get(canon(child[key])), used, cursors)
                 subs.append(match)
             ids.append(subs[0].index if subs and subs[0] is not None else None)
             kind = "o" if isinstance(child, dict) else "a" if isinstance(child, list) else ""
