@@ -16,7 +16,19 @@ from collections import Counter
 
 from ..timestamps import parse_timestamp
 from .policies import POLICIES, Policies
-from .values import MISSING, Conflict, Item, PathT, canon, memoized, same, show_path, unmemoized
+from .values import (
+    MISSING,
+    Conflict,
+    Item,
+    PathT,
+    canon,
+    index_by,
+    memoized,
+    same,
+    show_path,
+    take,
+    unmemoized,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -34,12 +46,14 @@ __all__ = [
     "Policies",
     "canon",
     "has_conflicts",
+    "index_by",
     "memoized",
     "merge_trees",
     "parse_timestamp",
     "resolve",
     "same",
     "show_path",
+    "take",
     "unmemoized",
 ]
 

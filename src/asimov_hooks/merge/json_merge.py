@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from ..readers.json_spans import Node, spans
-from .core import MISSING, Item, canon, same
+from .core import MISSING, Item, canon, index_by, same, take
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -48,32 +48,6 @@ def load(body: str, max_depth: int = 100, max_aliases: int = 0, max_nodes: int =
 
 
 # ---------------------------------------------------------------- rendering
-def _index(pool: list, key: Callable[[Any], Any]) -> dict[Any, list]:
-    """Items of `pool` by key (in order), so matching a long list stays linear."""
-    out: dict[Any, list] = {}
-    for src in pool:
-        k = key(src.value)
-        if k is not None:
-            out.setdefault(k, []).append(src)
-    return out
-
-
-def _take(candidates: list | None, used: set[int], cursors: dict[int, int]) -> Any:
-    """The first candidate not matched yet (each source item is matched once). A cursor
-    per list starts past the entries already skipped, so a long run of equal items is
-    not rescanned for each of them."""
-    if not candidates:
-        return None
-    at = cursors.get(id(candidates), 0)
-    while at < len(candidates) and id(candidates[at]) in used:
-        at += 1
-    cursors[id(candidates)] = at
-    if at == len(candidates):
-        return None
-    used.add(id(candidates[at]))
-    return candidates[at]
-
-
 class _Source:
     """One side's text and data, walked in parallel with the merged tree."""
 
@@ -267,25 +241,21 @@ class Renderer:
         first = pools[0] if pools else []
         hints = {n.node.kind: n for n in reversed(first) if n.node.kind in "oa"}
         child_inline = not layout["multi"] or any("\n" not in h.span() for h in hints.values())
-        by_value = [_index(pool, canon) for pool in pools]
-        by_key = (
-            [
-                _index(pool, lambda v: canon(v.get(key, MISSING)) if isinstance(v, dict) else None)
-                for pool in pools
-            ]
-            if key
-            else []
-        )
+
+        def by_id(src: _Source) -> tuple | None:
+            return canon(src.value.get(key, MISSING)) if isinstance(src.value, dict) else None
+
+        by_value = [index_by(pool, lambda src: canon(src.value)) for pool in pools]
+        by_key = [index_by(pool, by_id) for pool in pools] if key else []
         used: set[int] = set()
-        cursors: dict[int, int] = {}  # by id() of a list of candidates
         parts, ids = [], []
         for child in value:
             subs = []
             ident = canon(child)
             for n, index in enumerate(by_value):
-                match = _take(index.get(ident), used, cursors)
+                match = take(index.get(ident), used)
                 if match is None and by_key and isinstance(child, dict) and key in child:
-                    match = _take(by_key[n].get(canon(child[key])), used, cursors)
+                    match = take(by_key[n].get(canon(child[key])), used)
                 subs.append(match)
             ids.append(subs[0].index if subs and subs[0] is not None else None)
             kind = "o" if isinstance(child, dict) else "a" if isinstance(child, list) else ""

@@ -1,13 +1,16 @@
 """What a three-way merge works with: MISSING (absent, not null), Item (a list element
 in a path), Conflict (a node no policy decides), and equality of parsed values
-(`canon`, `same`, memoized per merge)."""
+(`canon`, `same`, memoized per merge), and matching a list's items by it (`index_by`,
+`take`)."""
 
 from __future__ import annotations
 
 import datetime
+from collections import deque
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
+    from collections.abc import Callable, Iterable
     from typing import Any
 
 
@@ -145,3 +148,27 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     return canon(a) == canon(b)
+
+
+# ------------------------------------------------------------------ matching
+def index_by(pool: Iterable, key: Callable[[Any], Any]) -> dict[Any, deque]:
+    """Items of `pool` by key, in order (a None key leaves the item out), so matching
+    each item of a long list against another costs one look-up, not a scan."""
+    out: dict[Any, deque] = {}
+    for item in pool:
+        k = key(item)
+        if k is not None:
+            out.setdefault(k, deque()).append(item)
+    return out
+
+
+def take(candidates: deque | None, used: set[int]) -> Any:
+    """The first candidate not yet taken (by id, from any index of the same items), or
+    None. Each item is taken once; the ones passed over are dropped, so a long run of
+    equal items is walked once in all, not once per match."""
+    while candidates:
+        item = candidates.popleft()
+        if id(item) not in used:
+            used.add(id(item))
+            return item
+    return None

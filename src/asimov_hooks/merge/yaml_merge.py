@@ -17,7 +17,7 @@ import itertools
 import re
 from functools import lru_cache
 
-from .core import MISSING, Item, same, unmemoized
+from .core import MISSING, Item, canon, index_by, same, take, unmemoized
 from .text_merge import merge3
 
 TYPE_CHECKING = False
@@ -66,18 +66,10 @@ def load(body: str, max_depth: int = 100, max_aliases: int = 1000, max_nodes: in
     """
     from ..readers.document import YAMLProblem, guard
     from ..readers.guards import InputProblem, alias_expansion
-    from ..readers.rtdata import refuse_mapping_keys
-    from ..readers.yamlio import ROUND_TRIP, reading, single
 
     try:
         guard(body, "yaml", {"max-depth": max_depth})
-        try:
-            with reading(body, ROUND_TRIP):
-                root = single(list(_yaml().load_all(body)))
-            refuse_mapping_keys(root)  # as every other reader does
-        except YAMLProblem:
-            _INSTANCES.pop((None, False), None)  # do not reuse a parser stopped mid-stream
-            raise
+        root = _read(body)
     except YAMLProblem as exc:
         raise ParseError(exc.located()) from None
     try:
@@ -86,6 +78,22 @@ def load(body: str, max_depth: int = 100, max_aliases: int = 1000, max_nodes: in
         raise ParseError(exc.message) from None
     if root is not None and not isinstance(root, dict):
         raise ParseError("the document is not a mapping")
+    return root
+
+
+def _read(body: str) -> Any:
+    """A new round-trip tree of `body` (one document, no container keys), uncached."""
+    from ..readers.document import YAMLProblem
+    from ..readers.rtdata import refuse_mapping_keys
+    from ..readers.yamlio import ROUND_TRIP, reading, single
+
+    try:
+        with reading(body, ROUND_TRIP):
+            root = single(list(_yaml().load_all(body)))
+        refuse_mapping_keys(root)  # as every other reader does
+    except YAMLProblem:
+        _INSTANCES.pop((None, False), None)  # do not reuse a parser stopped mid-stream
+        raise
     return root
 
 
@@ -130,9 +138,11 @@ def _dump(doc: Any, body: str) -> str:
 def render(ours_body: str, merged: Any, keyed: KeyedFn, ours_doc: Any = None) -> str:
     """Text for `merged`, written into ours' document and laid over ours' bytes.
 
-    `ours_doc` (ours already parsed) is never modified: a deep copy takes the edits.
+    `ours_doc` (ours_body already parsed) is never modified: the edits go into a new
+    parse of ours_body, not a deep copy (ruamel copies a list's comment and position
+    tables once per item, so a copy grows with the square of a long list).
     """
-    with unmemoized():  # the applier modifies the copy it compares
+    with unmemoized():  # the applier modifies the tree it compares
         return _render(ours_body, merged, keyed, ours_doc)
 
 
@@ -142,7 +152,7 @@ def _render(ours_body: str, merged: Any, keyed: KeyedFn, ours_doc: Any) -> str:
     if same(ours_doc, merged):  # nothing to write in: the applier would change nothing
         return ours_body
     pristine = _pristine(ours_body) if ours_doc is load(ours_body) else _dump(ours_doc, ours_body)
-    doc = copy.deepcopy(ours_doc)
+    doc = _read(ours_body)  # the text passed the guards when ours_doc was read from it
     _apply_map(doc, merged, (), keyed)
     dumped = _dump(doc, ours_body)
     if pristine == ours_body:
@@ -201,34 +211,34 @@ def _apply_map(cm: Any, merged: dict, path: tuple, keyed: KeyedFn) -> None:
 
 
 def _apply_seq(seq: Any, merged: list, path: tuple, keyed: KeyedFn) -> None:
+    """Rebuild `seq` as `merged` from its own items where they match (equal first, then
+    by id key, each used once), found through indexes so a long list costs linear time."""
     old = list(seq)
     key = keyed((*path, Item("")))
+    pairs = list(enumerate(old))  # (position, item): each pair its own object to take
+    by_value = index_by(pairs, lambda p: canon(p[1]))
+    by_key = (
+        index_by(pairs, lambda p: canon(p[1].get(key, MISSING)) if isinstance(p[1], dict) else None)
+        if key
+        else {}
+    )
     used: set[int] = set()
     items: list[Any] = []
     origin: list[int | None] = []
     like = next((x for x in old if isinstance(x, str)), None)
     for value in merged:
-        j = next((j for j, o in enumerate(old) if j not in used and same(o, value)), None)
-        if j is None and key and isinstance(value, dict) and key in value:
-            j = next(
-                (
-                    j
-                    for j, o in enumerate(old)
-                    if j not in used
-                    and isinstance(o, dict)
-                    and same(o.get(key, MISSING), value[key])
-                ),
-                None,
-            )
-            if j is not None:
+        pair = take(by_value.get(canon(value)), used)
+        if pair is None and key and isinstance(value, dict) and key in value:
+            pair = take(by_key.get(canon(value[key])), used)
+            if pair is not None:
+                j = pair[0]
                 old[j] = _apply_value(old[j], value, (*path, Item("")), keyed)
-        if j is None:
+        if pair is None:
             items.append(_adopt(value, like))
             origin.append(None)
         else:
-            used.add(j)
-            items.append(old[j])
-            origin.append(j)
+            items.append(old[pair[0]])
+            origin.append(pair[0])
     last_old = len(old) - 1
     trailing = _take_trailing(seq, last_old) if old and origin[-1:] != [last_old] else None
     comments = dict(seq.ca.items)
