@@ -15,7 +15,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from ..readers.json_spans import Node, spans
-from .core import MISSING, Item, canon, index_by, same, take
+from .core import MISSING, Item, ItemFinder, canon, same
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only
@@ -241,22 +241,12 @@ class Renderer:
         first = pools[0] if pools else []
         hints = {n.node.kind: n for n in reversed(first) if n.node.kind in "oa"}
         child_inline = not layout["multi"] or any("\n" not in h.span() for h in hints.values())
-
-        def by_id(src: _Source) -> tuple | None:
-            return canon(src.value.get(key, MISSING)) if isinstance(src.value, dict) else None
-
-        by_value = [index_by(pool, lambda src: canon(src.value)) for pool in pools]
-        by_key = [index_by(pool, by_id) for pool in pools] if key else []
         used: set[int] = set()
+        finders = [ItemFinder(pool, key, lambda src: src.value, used) for pool in pools]
         parts, ids = [], []
         for child in value:
-            subs = []
             ident = canon(child)
-            for n, index in enumerate(by_value):
-                match = take(index.get(ident), used)
-                if match is None and by_key and isinstance(child, dict) and key in child:
-                    match = take(by_key[n].get(canon(child[key])), used)
-                subs.append(match)
+            subs = [finder.find(child, ident)[0] for finder in finders]
             ids.append(subs[0].index if subs and subs[0] is not None else None)
             kind = "o" if isinstance(child, dict) else "a" if isinstance(child, list) else ""
             parts.append(

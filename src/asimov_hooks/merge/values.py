@@ -1,7 +1,7 @@
 """What a three-way merge works with: MISSING (absent, not null), Item (a list element
 in a path), Conflict (a node no policy decides), and equality of parsed values
-(`canon`, `same`, memoized per merge), and matching a list's items by it (`index_by`,
-`take`)."""
+(`canon`, `same`, memoized per merge), and finding the items of a list to reuse by it
+(`ItemFinder`)."""
 
 from __future__ import annotations
 
@@ -151,6 +151,36 @@ def same(a: Any, b: Any) -> bool:
 
 
 # ------------------------------------------------------------------ matching
+class ItemFinder:
+    """The items of one side's list that the merged list's items reuse, as both renderers
+    find them: an equal item first, else (with an id `key`) the mapping with the same
+    id; each item once, `used` shared by every finder of the same items. Indexed, so a
+    long list costs one look-up per merged item, not a scan."""
+
+    __slots__ = ("by_key", "by_value", "key", "used")
+
+    def __init__(
+        self, pool: Iterable, key: str | None, value_of: Callable[[Any], Any], used: set[int]
+    ) -> None:
+        def ident(item: Any) -> Any:
+            value = value_of(item)
+            return canon(value.get(key, MISSING)) if isinstance(value, dict) else None
+
+        pool = list(pool)
+        self.key, self.used = key, used
+        self.by_value = index_by(pool, lambda item: canon(value_of(item)))
+        self.by_key = index_by(pool, ident) if key else {}
+
+    def find(self, value: Any, canonical: Any) -> tuple[Any, bool]:
+        """(the item for `value`, whose `canon` is `canonical`, or None; whether it was
+        found by its id rather than equal)."""
+        found = take(self.by_value.get(canonical), self.used)
+        if found is None and self.key and isinstance(value, dict) and self.key in value:
+            found = take(self.by_key.get(canon(value[self.key])), self.used)
+            return found, found is not None
+        return found, False
+
+
 def index_by(pool: Iterable, key: Callable[[Any], Any]) -> dict[Any, deque]:
     """Items of `pool` by key, in order (a None key leaves the item out), so matching
     each item of a long list against another costs one look-up, not a scan."""

@@ -17,7 +17,7 @@ import itertools
 import re
 from functools import lru_cache
 
-from .core import MISSING, Item, canon, index_by, same, take, unmemoized
+from .core import MISSING, Item, ItemFinder, canon, same, unmemoized
 from .text_merge import merge3
 
 TYPE_CHECKING = False
@@ -215,24 +215,16 @@ def _apply_seq(seq: Any, merged: list, path: tuple, keyed: KeyedFn) -> None:
     by id key, each used once), found through indexes so a long list costs linear time."""
     old = list(seq)
     key = keyed((*path, Item("")))
-    pairs = list(enumerate(old))  # (position, item): each pair its own object to take
-    by_value = index_by(pairs, lambda p: canon(p[1]))
-    by_key = (
-        index_by(pairs, lambda p: canon(p[1].get(key, MISSING)) if isinstance(p[1], dict) else None)
-        if key
-        else {}
-    )
-    used: set[int] = set()
+    # (position, item): each pair its own object to take
+    finder = ItemFinder(enumerate(old), key, lambda pair: pair[1], set())
     items: list[Any] = []
     origin: list[int | None] = []
     like = next((x for x in old if isinstance(x, str)), None)
     for value in merged:
-        pair = take(by_value.get(canon(value)), used)
-        if pair is None and key and isinstance(value, dict) and key in value:
-            pair = take(by_key.get(canon(value[key])), used)
-            if pair is not None:
-                j = pair[0]
-                old[j] = _apply_value(old[j], value, (*path, Item("")), keyed)
+        pair, by_id = finder.find(value, canon(value))
+        if by_id:
+            j = pair[0]
+            old[j] = _apply_value(old[j], value, (*path, Item("")), keyed)
         if pair is None:
             items.append(_adopt(value, like))
             origin.append(None)
